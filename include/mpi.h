@@ -1,0 +1,381 @@
+/* mpi.h: the MPI C interface of IVC (MPI over inter-VM shared memory).
+ *
+ * Handles are pointers to opaque library objects; predefined handles are the addresses of
+ * objects exported by libmpi. Every MPI_ function has a PMPI_ twin for profiling tools. */
+#ifndef IVC_MPI_H
+#define IVC_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+#define IVC_VERSION_STRING "IVC 0.1.0"
+
+typedef struct ivc_mpi_comm_s *MPI_Comm;
+typedef struct ivc_mpi_dt_s *MPI_Datatype;
+typedef struct ivc_mpi_req_s *MPI_Request;
+typedef struct ivc_mpi_op_s *MPI_Op;
+typedef struct ivc_mpi_group_s *MPI_Group;
+typedef struct ivc_mpi_errh_s *MPI_Errhandler;
+typedef struct ivc_mpi_info_s *MPI_Info;
+typedef struct ivc_mpi_msg_s *MPI_Message;
+
+typedef long MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+typedef int MPI_Fint;
+
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int ivc_cancelled;
+    long long ivc_count; /* bytes received */
+} MPI_Status;
+
+/* ---- predefined objects (exported by libmpi) ---- */
+extern struct ivc_mpi_comm_s ivc_mpi_comm_world, ivc_mpi_comm_self;
+extern struct ivc_mpi_group_s ivc_mpi_group_empty;
+extern struct ivc_mpi_errh_s ivc_mpi_errors_are_fatal, ivc_mpi_errors_return,
+    ivc_mpi_errors_abort;
+
+#define IVC_MPI_DATATYPES(X)                                                                       \
+    X(CHAR, char) X(SIGNED_CHAR, signed_char) X(UNSIGNED_CHAR, unsigned_char) X(BYTE, byte)        \
+    X(WCHAR, wchar) X(SHORT, short) X(UNSIGNED_SHORT, unsigned_short) X(INT, int)                  \
+    X(UNSIGNED, unsigned) X(LONG, long) X(UNSIGNED_LONG, unsigned_long)                            \
+    X(LONG_LONG_INT, long_long_int) X(UNSIGNED_LONG_LONG, unsigned_long_long) X(FLOAT, float)      \
+    X(DOUBLE, double) X(LONG_DOUBLE, long_double) X(C_BOOL, c_bool) X(INT8_T, int8_t)              \
+    X(INT16_T, int16_t) X(INT32_T, int32_t) X(INT64_T, int64_t) X(UINT8_T, uint8_t)                \
+    X(UINT16_T, uint16_t) X(UINT32_T, uint32_t) X(UINT64_T, uint64_t) X(AINT, aint)                \
+    X(OFFSET, offset) X(COUNT, count) X(C_FLOAT_COMPLEX, c_float_complex)                          \
+    X(C_DOUBLE_COMPLEX, c_double_complex) X(C_LONG_DOUBLE_COMPLEX, c_long_double_complex)          \
+    X(PACKED, packed) X(FLOAT_INT, float_int) X(DOUBLE_INT, double_int) X(LONG_INT, long_int)      \
+    X(2INT, 2int) X(SHORT_INT, short_int) X(LONG_DOUBLE_INT, long_double_int)
+
+#define IVC_MPI_DT_EXTERN(NAME, low) extern struct ivc_mpi_dt_s ivc_mpi_dt_##low;
+IVC_MPI_DATATYPES(IVC_MPI_DT_EXTERN)
+#undef IVC_MPI_DT_EXTERN
+
+#define MPI_CHAR (&ivc_mpi_dt_char)
+#define MPI_SIGNED_CHAR (&ivc_mpi_dt_signed_char)
+#define MPI_UNSIGNED_CHAR (&ivc_mpi_dt_unsigned_char)
+#define MPI_BYTE (&ivc_mpi_dt_byte)
+#define MPI_WCHAR (&ivc_mpi_dt_wchar)
+#define MPI_SHORT (&ivc_mpi_dt_short)
+#define MPI_UNSIGNED_SHORT (&ivc_mpi_dt_unsigned_short)
+#define MPI_INT (&ivc_mpi_dt_int)
+#define MPI_UNSIGNED (&ivc_mpi_dt_unsigned)
+#define MPI_LONG (&ivc_mpi_dt_long)
+#define MPI_UNSIGNED_LONG (&ivc_mpi_dt_unsigned_long)
+#define MPI_LONG_LONG_INT (&ivc_mpi_dt_long_long_int)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG (&ivc_mpi_dt_unsigned_long_long)
+#define MPI_FLOAT (&ivc_mpi_dt_float)
+#define MPI_DOUBLE (&ivc_mpi_dt_double)
+#define MPI_LONG_DOUBLE (&ivc_mpi_dt_long_double)
+#define MPI_C_BOOL (&ivc_mpi_dt_c_bool)
+#define MPI_INT8_T (&ivc_mpi_dt_int8_t)
+#define MPI_INT16_T (&ivc_mpi_dt_int16_t)
+#define MPI_INT32_T (&ivc_mpi_dt_int32_t)
+#define MPI_INT64_T (&ivc_mpi_dt_int64_t)
+#define MPI_UINT8_T (&ivc_mpi_dt_uint8_t)
+#define MPI_UINT16_T (&ivc_mpi_dt_uint16_t)
+#define MPI_UINT32_T (&ivc_mpi_dt_uint32_t)
+#define MPI_UINT64_T (&ivc_mpi_dt_uint64_t)
+#define MPI_AINT (&ivc_mpi_dt_aint)
+#define MPI_OFFSET (&ivc_mpi_dt_offset)
+#define MPI_COUNT (&ivc_mpi_dt_count)
+#define MPI_C_FLOAT_COMPLEX (&ivc_mpi_dt_c_float_complex)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX (&ivc_mpi_dt_c_double_complex)
+#define MPI_C_LONG_DOUBLE_COMPLEX (&ivc_mpi_dt_c_long_double_complex)
+#define MPI_PACKED (&ivc_mpi_dt_packed)
+#define MPI_FLOAT_INT (&ivc_mpi_dt_float_int)
+#define MPI_DOUBLE_INT (&ivc_mpi_dt_double_int)
+#define MPI_LONG_INT (&ivc_mpi_dt_long_int)
+#define MPI_2INT (&ivc_mpi_dt_2int)
+#define MPI_SHORT_INT (&ivc_mpi_dt_short_int)
+#define MPI_LONG_DOUBLE_INT (&ivc_mpi_dt_long_double_int)
+
+#define IVC_MPI_OPS(X)                                                                             \
+    X(MAX, max) X(MIN, min) X(SUM, sum) X(PROD, prod) X(LAND, land) X(BAND, band) X(LOR, lor)     \
+    X(BOR, bor) X(LXOR, lxor) X(BXOR, bxor) X(MAXLOC, maxloc) X(MINLOC, minloc)                    \
+    X(REPLACE, replace) X(NO_OP, no_op)
+#define IVC_MPI_OP_EXTERN(NAME, low) extern struct ivc_mpi_op_s ivc_mpi_op_##low;
+IVC_MPI_OPS(IVC_MPI_OP_EXTERN)
+#undef IVC_MPI_OP_EXTERN
+#define MPI_MAX (&ivc_mpi_op_max)
+#define MPI_MIN (&ivc_mpi_op_min)
+#define MPI_SUM (&ivc_mpi_op_sum)
+#define MPI_PROD (&ivc_mpi_op_prod)
+#define MPI_LAND (&ivc_mpi_op_land)
+#define MPI_BAND (&ivc_mpi_op_band)
+#define MPI_LOR (&ivc_mpi_op_lor)
+#define MPI_BOR (&ivc_mpi_op_bor)
+#define MPI_LXOR (&ivc_mpi_op_lxor)
+#define MPI_BXOR (&ivc_mpi_op_bxor)
+#define MPI_MAXLOC (&ivc_mpi_op_maxloc)
+#define MPI_MINLOC (&ivc_mpi_op_minloc)
+#define MPI_REPLACE (&ivc_mpi_op_replace)
+#define MPI_NO_OP (&ivc_mpi_op_no_op)
+
+#define MPI_COMM_WORLD (&ivc_mpi_comm_world)
+#define MPI_COMM_SELF (&ivc_mpi_comm_self)
+#define MPI_GROUP_EMPTY (&ivc_mpi_group_empty)
+#define MPI_ERRORS_ARE_FATAL (&ivc_mpi_errors_are_fatal)
+#define MPI_ERRORS_RETURN (&ivc_mpi_errors_return)
+#define MPI_ERRORS_ABORT (&ivc_mpi_errors_abort)
+
+#define MPI_COMM_NULL ((MPI_Comm)0)
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0)
+#define MPI_REQUEST_NULL ((MPI_Request)0)
+#define MPI_OP_NULL ((MPI_Op)0)
+#define MPI_GROUP_NULL ((MPI_Group)0)
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_INFO_NULL ((MPI_Info)0)
+#define MPI_MESSAGE_NULL ((MPI_Message)0)
+
+#define MPI_STATUS_IGNORE ((MPI_Status *)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_BOTTOM ((void *)0)
+#define MPI_IN_PLACE ((void *)-1)
+
+#define MPI_ANY_SOURCE (-1)
+#define MPI_PROC_NULL (-2)
+#define MPI_ROOT (-3)
+#define MPI_ANY_TAG (-1)
+#define MPI_UNDEFINED (-32766)
+#define MPI_KEYVAL_INVALID (-1)
+
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+
+enum { MPI_THREAD_SINGLE = 0, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE };
+enum { MPI_IDENT = 0, MPI_CONGRUENT, MPI_SIMILAR, MPI_UNEQUAL };
+
+/* Predefined attribute keys of MPI_COMM_WORLD. */
+enum { MPI_TAG_UB = 0x64400001, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL, MPI_APPNUM,
+       MPI_UNIVERSE_SIZE, MPI_LASTUSEDCODE };
+
+/* Error classes (and codes: IVC uses one code per class). */
+enum {
+    MPI_SUCCESS = 0,
+    MPI_ERR_BUFFER,
+    MPI_ERR_COUNT,
+    MPI_ERR_TYPE,
+    MPI_ERR_TAG,
+    MPI_ERR_COMM,
+    MPI_ERR_RANK,
+    MPI_ERR_REQUEST,
+    MPI_ERR_ROOT,
+    MPI_ERR_GROUP,
+    MPI_ERR_OP,
+    MPI_ERR_TOPOLOGY,
+    MPI_ERR_DIMS,
+    MPI_ERR_ARG,
+    MPI_ERR_UNKNOWN,
+    MPI_ERR_TRUNCATE,
+    MPI_ERR_OTHER,
+    MPI_ERR_INTERN,
+    MPI_ERR_IN_STATUS,
+    MPI_ERR_PENDING,
+    MPI_ERR_KEYVAL,
+    MPI_ERR_NO_MEM,
+    MPI_ERR_BASE,
+    MPI_ERR_INFO_KEY,
+    MPI_ERR_INFO_VALUE,
+    MPI_ERR_INFO_NOKEY,
+    MPI_ERR_SPAWN,
+    MPI_ERR_PORT,
+    MPI_ERR_SERVICE,
+    MPI_ERR_NAME,
+    MPI_ERR_WIN,
+    MPI_ERR_SIZE,
+    MPI_ERR_DISP,
+    MPI_ERR_INFO,
+    MPI_ERR_LOCKTYPE,
+    MPI_ERR_ASSERT,
+    MPI_ERR_RMA_CONFLICT,
+    MPI_ERR_RMA_SYNC,
+    MPI_ERR_RMA_RANGE,
+    MPI_ERR_RMA_ATTACH,
+    MPI_ERR_RMA_SHARED,
+    MPI_ERR_RMA_FLAVOR,
+    MPI_ERR_FILE,
+    MPI_ERR_NOT_SAME,
+    MPI_ERR_AMODE,
+    MPI_ERR_UNSUPPORTED_DATAREP,
+    MPI_ERR_UNSUPPORTED_OPERATION,
+    MPI_ERR_NO_SUCH_FILE,
+    MPI_ERR_FILE_EXISTS,
+    MPI_ERR_BAD_FILE,
+    MPI_ERR_ACCESS,
+    MPI_ERR_NO_SPACE,
+    MPI_ERR_QUOTA,
+    MPI_ERR_READ_ONLY,
+    MPI_ERR_FILE_IN_USE,
+    MPI_ERR_DUP_DATAREP,
+    MPI_ERR_CONVERSION,
+    MPI_ERR_IO,
+    MPI_ERR_PROC_FAILED, /* a peer died or broke the shared-memory protocol */
+    MPI_ERR_LASTCODE
+};
+
+typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+
+/* Declares MPI_name and PMPI_name with one prototype. */
+#define IVC_MPI_API(ret, name, params) ret MPI_##name params; ret PMPI_##name params;
+
+/* Environment */
+IVC_MPI_API(int, Init, (int *argc, char ***argv))
+IVC_MPI_API(int, Init_thread, (int *argc, char ***argv, int required, int *provided))
+IVC_MPI_API(int, Finalize, (void))
+IVC_MPI_API(int, Initialized, (int *flag))
+IVC_MPI_API(int, Finalized, (int *flag))
+IVC_MPI_API(int, Query_thread, (int *provided))
+IVC_MPI_API(int, Is_thread_main, (int *flag))
+IVC_MPI_API(int, Abort, (MPI_Comm comm, int errorcode))
+IVC_MPI_API(double, Wtime, (void))
+IVC_MPI_API(double, Wtick, (void))
+IVC_MPI_API(int, Get_processor_name, (char *name, int *resultlen))
+IVC_MPI_API(int, Get_version, (int *version, int *subversion))
+IVC_MPI_API(int, Get_library_version, (char *version, int *resultlen))
+
+/* Errors */
+IVC_MPI_API(int, Error_string, (int errorcode, char *string, int *resultlen))
+IVC_MPI_API(int, Error_class, (int errorcode, int *errorclass))
+IVC_MPI_API(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
+IVC_MPI_API(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
+IVC_MPI_API(int, Comm_create_errhandler,
+            (MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler))
+IVC_MPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+IVC_MPI_API(int, Errhandler_free, (MPI_Errhandler *errhandler))
+
+/* Communicators */
+IVC_MPI_API(int, Comm_rank, (MPI_Comm comm, int *rank))
+IVC_MPI_API(int, Comm_size, (MPI_Comm comm, int *size))
+IVC_MPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+IVC_MPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
+IVC_MPI_API(int, Comm_free, (MPI_Comm *comm))
+IVC_MPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+IVC_MPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+IVC_MPI_API(int, Comm_get_attr, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+IVC_MPI_API(int, Comm_set_name, (MPI_Comm comm, const char *name))
+IVC_MPI_API(int, Comm_get_name, (MPI_Comm comm, char *name, int *resultlen))
+
+/* Point-to-point */
+IVC_MPI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                        MPI_Comm comm))
+IVC_MPI_API(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm))
+IVC_MPI_API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm))
+IVC_MPI_API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                        MPI_Comm comm, MPI_Status *status))
+IVC_MPI_API(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Request *request))
+IVC_MPI_API(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request))
+IVC_MPI_API(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                          MPI_Comm comm, MPI_Request *request))
+IVC_MPI_API(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                         MPI_Comm comm, MPI_Request *request))
+IVC_MPI_API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                            int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                            int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+IVC_MPI_API(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest,
+                                    int sendtag, int source, int recvtag, MPI_Comm comm,
+                                    MPI_Status *status))
+IVC_MPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
+IVC_MPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
+IVC_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+IVC_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+IVC_MPI_API(int, Wait, (MPI_Request *request, MPI_Status *status))
+IVC_MPI_API(int, Waitall, (int count, MPI_Request array_of_requests[],
+                           MPI_Status array_of_statuses[]))
+IVC_MPI_API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index,
+                           MPI_Status *status))
+IVC_MPI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
+                            int array_of_indices[], MPI_Status array_of_statuses[]))
+IVC_MPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
+IVC_MPI_API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
+                           MPI_Status array_of_statuses[]))
+IVC_MPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag,
+                           MPI_Status *status))
+IVC_MPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount,
+                            int array_of_indices[], MPI_Status array_of_statuses[]))
+IVC_MPI_API(int, Request_free, (MPI_Request *request))
+IVC_MPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+IVC_MPI_API(int, Cancel, (MPI_Request *request))
+IVC_MPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag))
+
+/* Datatypes */
+IVC_MPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_hvector, (int count, int blocklength, MPI_Aint stride,
+                                MPI_Datatype oldtype, MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride,
+                                       MPI_Datatype oldtype, MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_indexed, (int count, const int array_of_blocklengths[],
+                                const int array_of_displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_create_hindexed, (int count, const int array_of_blocklengths[],
+                                        const MPI_Aint array_of_displacements[],
+                                        MPI_Datatype oldtype, MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_create_indexed_block, (int count, int blocklength,
+                                             const int array_of_displacements[],
+                                             MPI_Datatype oldtype, MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_create_struct, (int count, const int array_of_blocklengths[],
+                                      const MPI_Aint array_of_displacements[],
+                                      const MPI_Datatype array_of_types[],
+                                      MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                                       MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_commit, (MPI_Datatype *datatype))
+IVC_MPI_API(int, Type_free, (MPI_Datatype *datatype))
+IVC_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size))
+IVC_MPI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size))
+IVC_MPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
+IVC_MPI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+IVC_MPI_API(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb,
+                                        MPI_Aint *true_extent))
+IVC_MPI_API(int, Get_address, (const void *location, MPI_Aint *address))
+IVC_MPI_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                        int outsize, int *position, MPI_Comm comm))
+IVC_MPI_API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
+                          int outcount, MPI_Datatype datatype, MPI_Comm comm))
+IVC_MPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+
+/* Collectives (basic point-to-point algorithms; the shared-memory ones arrive later) */
+IVC_MPI_API(int, Barrier, (MPI_Comm comm))
+IVC_MPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root,
+                         MPI_Comm comm))
+IVC_MPI_API(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, int root, MPI_Comm comm))
+IVC_MPI_API(int, Allreduce, (const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+IVC_MPI_API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                          MPI_Comm comm))
+IVC_MPI_API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                             MPI_Comm comm))
+
+#undef IVC_MPI_API
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,31 @@
+/* Bootstrap: who this rank is and where its job's region lives, from a PMI-style
+ * environment that ivcrun sets and an external process manager could set too:
+ *
+ *   PMI_RANK, PMI_SIZE   this rank and the number of ranks (both or neither)
+ *   IVC_JOB              the job id recorded in the region header (decimal)
+ *   IVC_REGION           the region: a file path or an ivshmem resource2 path; when unset
+ *                        the first ivshmem PCI device is used
+ *
+ * Without PMI_RANK/PMI_SIZE the process is a singleton: rank 0 of 1, no region. */
+#ifndef IVC_BOOT_H
+#define IVC_BOOT_H
+
+#include <limits.h>
+#include <stdint.h>
+
+typedef struct ivc_boot {
+    uint32_t rank;
+    uint32_t size;
+    uint64_t job;
+    int singleton;
+    char region[PATH_MAX]; /* empty for a singleton */
+} ivc_boot_t;
+
+/* Names of the launch-state variables (not tunables), for the unknown-variable check. */
+extern const char *const ivc_boot_env_names[];
+
+/* Reads the environment. Returns 0, or -EINVAL after logging which variable is wrong, or
+ * -ENODEV when a multi-rank job has neither IVC_REGION nor an ivshmem device. */
+int ivc_boot_init(ivc_boot_t *b);
+
+#endif

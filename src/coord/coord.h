@@ -1,0 +1,95 @@
+/* The communication coordinator: one virtual connection (VC) per peer, holding the channel
+ * that reaches it and its state. At start-up the locality detector's membership table
+ * decides: a peer that joined this region gets the shm channel; this rank itself gets the
+ * self channel. (Peers on other hosts will get the network channel; a VC's channel may
+ * change while the job runs, which is what `state` is for.)
+ *
+ * The MPI layer calls only the inline functions below, so it never branches on which
+ * transport carries a message. */
+#ifndef IVC_COORD_H
+#define IVC_COORD_H
+
+#include "../boot/boot.h"
+#include "../chan/chan.h"
+#include "../region/region.h"
+#include "../shm/shm_chan.h"
+
+#include <stdint.h>
+
+enum {
+    IVC_VC_CLOSED = 0, /* no channel: the peer is unreachable */
+    IVC_VC_ACTIVE = 1, /* messages flow through `ops` */
+};
+
+typedef struct ivc_vc {
+    const ivc_chan_ops_t *ops;
+    void *ep;
+    uint32_t state;
+} ivc_vc_t;
+
+typedef struct ivc_coord_config {
+    uint64_t spin;            /* IVC_SPIN: polls before yielding; 0 = auto */
+    uint64_t startup_timeout; /* IVC_STARTUP_TIMEOUT: seconds to wait for all ranks */
+} ivc_coord_config_t;
+
+extern const ivc_cfg_table_t ivc_coord_config_table;
+
+typedef struct ivc_coord {
+    ivc_boot_t boot;
+    ivc_coord_config_t cfg;
+    ivc_shm_config_t shm_cfg;
+    ivc_region_t region;
+    int have_region;
+    ivc_vc_t *vcs;       /* one per global rank */
+    uint32_t *local;     /* global ranks sharing this rank's region, ascending */
+    uint32_t nlocal;
+    uint32_t my_local;   /* this rank's index in local[] */
+    ivc_shm_chan_t *shm; /* NULL when alone */
+    void *self;          /* the self channel */
+    uint32_t poll_count; /* progress calls, to pace the abort check */
+} ivc_coord_t;
+
+extern ivc_coord_t ivc_coord;
+
+/* Bootstraps this rank: reads the launch environment and the tunables, attaches the
+ * region, joins its membership table, waits for every rank, and builds one VC per peer.
+ * `up` receives arriving messages. Returns 0 or -errno (already logged). */
+int ivc_coord_init(const ivc_chan_upcalls_t *up);
+
+/* Waits for every rank to finalize, marks this rank FINALIZED and detaches. Returns 0 or
+ * -errno. */
+int ivc_coord_finalize(void);
+
+/* Marks the job aborted by this rank with `code` (so peers and the launcher see it) and
+ * this rank's slot ABORTED. Does not exit. */
+void ivc_coord_abort(int code);
+
+/* If another rank aborted the job, returns 1 and its rank and code. Cheap enough to call
+ * from waits every few hundred rounds. */
+int ivc_coord_aborted(uint32_t *rank, int *code);
+
+/* Progress of every channel; returns the number of events. */
+int ivc_coord_progress(void);
+
+static inline int ivc_coord_send(uint32_t peer, ivc_chan_op_t *op)
+{
+    ivc_vc_t *vc = &ivc_coord.vcs[peer];
+    return vc->ops->send(vc->ep, op);
+}
+
+static inline int ivc_coord_recv_rndv(const ivc_inmsg_t *m, ivc_chan_op_t *op)
+{
+    ivc_vc_t *vc = &ivc_coord.vcs[m->peer];
+    return vc->ops->recv_rndv(vc->ep, m, op);
+}
+
+static inline int ivc_coord_send_ack(uint32_t peer, uint64_t cookie)
+{
+    ivc_vc_t *vc = &ivc_coord.vcs[peer];
+    return vc->ops->send_ack(vc->ep, cookie);
+}
+
+/* Prints every layer's tunables with their current values (ivc-info). */
+void ivc_coord_print_config(FILE *f);
+
+#endif

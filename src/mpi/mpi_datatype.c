@@ -1,0 +1,578 @@
+/* Datatypes: predefined types and the constructors, all flattened into one element's list of
+ * (displacement, length) blocks (base/ivc_data.h), which is what channels pack from and
+ * unpack into. */
+#include "mpi_impl.h"
+
+#include <complex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+/* Flattening refuses types whose one element would need more blocks than this. */
+#define DT_MAX_BLOCKS (1ull << 26)
+
+#define DT_DEFINE(NAME, low) struct ivc_mpi_dt_s ivc_mpi_dt_##low;
+IVC_MPI_DATATYPES(DT_DEFINE)
+#undef DT_DEFINE
+
+typedef struct { float v; int i; } float_int_t;
+typedef struct { double v; int i; } double_int_t;
+typedef struct { long v; int i; } long_int_t;
+typedef struct { int v; int i; } int2_t;
+typedef struct { short v; int i; } short_int_t;
+typedef struct { long double v; int i; } ldouble_int_t;
+
+static ivc_block_t predef_blocks[B_COUNT_KINDS][2];
+static uint64_t predef_prefix[B_COUNT_KINDS][3];
+
+static void predef(MPI_Datatype dt, const char *name, int basic, size_t size, size_t align,
+                   size_t extent, size_t off2, size_t size2)
+{
+    memset(dt, 0, sizeof(*dt));
+    dt->magic = DT_MAGIC;
+    dt->predefined = 1;
+    dt->committed = 1;
+    dt->refcount = 1;
+    dt->basic = basic;
+    dt->nbasic = 1;
+    dt->basic_size = size + size2;
+    dt->align = (uint32_t)align;
+    ivc_block_t *b = predef_blocks[basic];
+    uint64_t *p = predef_prefix[basic];
+    b[0] = (ivc_block_t){0, size};
+    dt->map.nblocks = 1;
+    if (size2 != 0) {
+        if (off2 == size) {
+            b[0].len += size2; /* adjacent: one block */
+        } else {
+            b[1] = (ivc_block_t){(int64_t)off2, size2};
+            dt->map.nblocks = 2;
+        }
+    }
+    p[0] = 0;
+    p[1] = b[0].len;
+    p[2] = b[0].len + (dt->map.nblocks == 2 ? b[1].len : 0);
+    dt->map.blocks = b;
+    dt->map.prefix = p;
+    dt->map.size = size + size2;
+    dt->map.extent = (int64_t)extent;
+    dt->map.lb = 0;
+    dt->map.contig = dt->map.nblocks == 1 && dt->map.size == extent;
+    dt->true_lb = 0;
+    dt->true_ub = (int64_t)(size2 ? off2 + size2 : size);
+    snprintf(dt->name, sizeof(dt->name), "%s", name);
+}
+
+#define PREDEF1(NAME, basic, T) predef(NAME, #NAME, basic, sizeof(T), _Alignof(T), sizeof(T), 0, 0)
+#define PREDEF2(NAME, basic, S, T1, T2)                                                            \
+    predef(NAME, #NAME, basic, sizeof(T1), _Alignof(S), sizeof(S), offsetof(S, i), sizeof(T2))
+
+int ivc_mpi_dt_init(void)
+{
+    PREDEF1(MPI_CHAR, B_CHAR, char);
+    PREDEF1(MPI_SIGNED_CHAR, B_SCHAR, signed char);
+    PREDEF1(MPI_UNSIGNED_CHAR, B_UCHAR, unsigned char);
+    PREDEF1(MPI_BYTE, B_BYTE, unsigned char);
+    PREDEF1(MPI_WCHAR, B_WCHAR, wchar_t);
+    PREDEF1(MPI_SHORT, B_SHORT, short);
+    PREDEF1(MPI_UNSIGNED_SHORT, B_USHORT, unsigned short);
+    PREDEF1(MPI_INT, B_INT, int);
+    PREDEF1(MPI_UNSIGNED, B_UINT, unsigned);
+    PREDEF1(MPI_LONG, B_LONG, long);
+    PREDEF1(MPI_UNSIGNED_LONG, B_ULONG, unsigned long);
+    PREDEF1(MPI_LONG_LONG_INT, B_LLONG, long long);
+    PREDEF1(MPI_UNSIGNED_LONG_LONG, B_ULLONG, unsigned long long);
+    PREDEF1(MPI_FLOAT, B_FLOAT, float);
+    PREDEF1(MPI_DOUBLE, B_DOUBLE, double);
+    PREDEF1(MPI_LONG_DOUBLE, B_LDOUBLE, long double);
+    PREDEF1(MPI_C_BOOL, B_BOOL, bool);
+    PREDEF1(MPI_INT8_T, B_I8, int8_t);
+    PREDEF1(MPI_INT16_T, B_I16, int16_t);
+    PREDEF1(MPI_INT32_T, B_I32, int32_t);
+    PREDEF1(MPI_INT64_T, B_I64, int64_t);
+    PREDEF1(MPI_UINT8_T, B_U8, uint8_t);
+    PREDEF1(MPI_UINT16_T, B_U16, uint16_t);
+    PREDEF1(MPI_UINT32_T, B_U32, uint32_t);
+    PREDEF1(MPI_UINT64_T, B_U64, uint64_t);
+    PREDEF1(MPI_AINT, B_AINT, MPI_Aint);
+    PREDEF1(MPI_OFFSET, B_OFFSET, MPI_Offset);
+    PREDEF1(MPI_COUNT, B_COUNT, MPI_Count);
+    PREDEF1(MPI_C_FLOAT_COMPLEX, B_CFLOAT, float _Complex);
+    PREDEF1(MPI_C_DOUBLE_COMPLEX, B_CDOUBLE, double _Complex);
+    PREDEF1(MPI_C_LONG_DOUBLE_COMPLEX, B_CLDOUBLE, long double _Complex);
+    PREDEF1(MPI_PACKED, B_PACKED, unsigned char);
+    PREDEF2(MPI_FLOAT_INT, B_FLOAT_INT, float_int_t, float, int);
+    PREDEF2(MPI_DOUBLE_INT, B_DOUBLE_INT, double_int_t, double, int);
+    PREDEF2(MPI_LONG_INT, B_LONG_INT, long_int_t, long, int);
+    PREDEF2(MPI_2INT, B_2INT, int2_t, int, int);
+    PREDEF2(MPI_SHORT_INT, B_SHORT_INT, short_int_t, short, int);
+    PREDEF2(MPI_LONG_DOUBLE_INT, B_LDOUBLE_INT, ldouble_int_t, long double, int);
+    return 0;
+}
+
+int ivc_mpi_dt_valid(MPI_Datatype dt)
+{
+    return dt != MPI_DATATYPE_NULL && dt->magic == DT_MAGIC;
+}
+
+void ivc_mpi_dt_retain(MPI_Datatype dt)
+{
+    if (!dt->predefined)
+        dt->refcount++;
+}
+
+void ivc_mpi_dt_release(MPI_Datatype dt)
+{
+    if (dt->predefined || --dt->refcount > 0)
+        return;
+    dt->magic = 0;
+    free(dt->map.blocks);
+    free(dt->map.prefix);
+    free(dt);
+}
+
+/* ---- constructors ---- */
+
+/* `count` consecutive copies of `old` placed at byte displacement `disp`. */
+typedef struct dt_piece {
+    int64_t disp;
+    uint64_t count;
+    MPI_Datatype old;
+} dt_piece_t;
+
+static int64_t min64(int64_t a, int64_t b)
+{
+    return a < b ? a : b;
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Builds a new type from pieces: flattens the blocks (merging adjacent ones) and computes
+ * size, bounds and the basic kind. `is_struct` pads the extent to the strictest alignment
+ * of the components, as C does for a struct. Returns MPI_SUCCESS or an error class. */
+static int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI_Datatype *out)
+{
+    uint64_t nblocks = 0;
+    for (size_t i = 0; i < npieces; i++) {
+        const dt_piece_t *p = &pieces[i];
+        if (p->count != 0 && p->old->map.nblocks > DT_MAX_BLOCKS / p->count)
+            return MPI_ERR_NO_MEM;
+        nblocks += p->count * p->old->map.nblocks;
+        if (nblocks > DT_MAX_BLOCKS)
+            return MPI_ERR_NO_MEM;
+    }
+    MPI_Datatype dt = calloc(1, sizeof(*dt));
+    ivc_block_t *blocks = malloc((nblocks ? nblocks : 1) * sizeof(*blocks));
+    if (dt == NULL || blocks == NULL) {
+        free(dt);
+        free(blocks);
+        return MPI_ERR_NO_MEM;
+    }
+    uint64_t n = 0, size = 0, nbasic = 0;
+    int64_t lb = INT64_MAX, ub = INT64_MIN, tlb = INT64_MAX, tub = INT64_MIN;
+    int basic = -2; /* not yet known */
+    uint64_t basic_size = 0;
+    uint32_t align = 1;
+    for (size_t i = 0; i < npieces; i++) {
+        const dt_piece_t *p = &pieces[i];
+        MPI_Datatype old = p->old;
+        if (p->count == 0)
+            continue;
+        int64_t ext = old->map.extent;
+        int64_t first = p->disp, last = p->disp + (int64_t)(p->count - 1) * ext;
+        lb = min64(lb, min64(first, last) + old->map.lb);
+        ub = max64(ub, max64(first, last) + old->map.lb + ext);
+        if (old->map.size != 0) {
+            tlb = min64(tlb, min64(first, last) + old->true_lb);
+            tub = max64(tub, max64(first, last) + old->true_ub);
+        }
+        size += p->count * old->map.size;
+        nbasic += p->count * old->nbasic;
+        if (old->align > align)
+            align = old->align;
+        if (basic == -2) {
+            basic = old->basic;
+            basic_size = old->basic_size;
+        } else if (basic != old->basic) {
+            basic = B_NONE;
+        }
+        for (uint64_t k = 0; k < p->count; k++) {
+            int64_t base = p->disp + (int64_t)k * ext;
+            for (uint64_t b = 0; b < old->map.nblocks; b++) {
+                int64_t d = base + old->map.blocks[b].disp;
+                uint64_t len = old->map.blocks[b].len;
+                if (len == 0)
+                    continue;
+                if (n > 0 && blocks[n - 1].disp + (int64_t)blocks[n - 1].len == d)
+                    blocks[n - 1].len += len;
+                else
+                    blocks[n++] = (ivc_block_t){d, len};
+            }
+        }
+    }
+    if (lb == INT64_MAX) { /* no elements at all */
+        lb = ub = 0;
+    }
+    if (tlb == INT64_MAX)
+        tlb = tub = 0;
+    int64_t extent = ub - lb;
+    if (is_struct && align > 1 && extent % align != 0)
+        extent += align - extent % align;
+    uint64_t *prefix = malloc((n + 1) * sizeof(*prefix));
+    if (prefix == NULL) {
+        free(dt);
+        free(blocks);
+        return MPI_ERR_NO_MEM;
+    }
+    prefix[0] = 0;
+    for (uint64_t b = 0; b < n; b++)
+        prefix[b + 1] = prefix[b] + blocks[b].len;
+    dt->magic = DT_MAGIC;
+    dt->refcount = 1;
+    dt->basic = basic < 0 ? B_NONE : basic;
+    dt->basic_size = dt->basic == B_NONE ? 0 : basic_size;
+    dt->nbasic = nbasic;
+    dt->align = align;
+    dt->true_lb = tlb;
+    dt->true_ub = tub;
+    dt->map.size = size;
+    dt->map.extent = extent;
+    dt->map.lb = lb;
+    dt->map.nblocks = n;
+    dt->map.blocks = blocks;
+    dt->map.prefix = prefix;
+    dt->map.contig = n == 1 && blocks[0].disp == 0 && blocks[0].len == size &&
+                     extent == (int64_t)size;
+    if (n == 0 && size == 0 && extent == 0)
+        dt->map.contig = 1;
+    *out = dt;
+    return MPI_SUCCESS;
+}
+
+static int check_old(MPI_Datatype old, const char *fn)
+{
+    if (!ivc_mpi_dt_valid(old))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "invalid datatype");
+    return MPI_SUCCESS;
+}
+
+static int finish(int rc, const char *fn, MPI_Datatype dt, MPI_Datatype *newtype)
+{
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(MPI_COMM_WORLD, rc, fn, "cannot build the datatype");
+    *newtype = dt;
+    return MPI_SUCCESS;
+}
+
+#define CHECK_COUNT(c, fn)                                                                         \
+    do {                                                                                           \
+        if ((c) < 0)                                                                               \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count %d", (c));     \
+    } while (0)
+
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    const char *fn = "MPI_Type_contiguous";
+    CHECK_COUNT(count, fn);
+    int rc = check_old(oldtype, fn);
+    if (rc)
+        return rc;
+    dt_piece_t p = {0, (uint64_t)count, oldtype};
+    MPI_Datatype dt = NULL;
+    return finish(dt_build(&p, 1, 0, &dt), fn, dt, newtype);
+}
+IVC_MPI_WEAK(Type_contiguous)
+
+static int hvector(int count, int blocklength, int64_t stride, MPI_Datatype oldtype,
+                   MPI_Datatype *newtype, const char *fn)
+{
+    CHECK_COUNT(count, fn);
+    CHECK_COUNT(blocklength, fn);
+    int rc = check_old(oldtype, fn);
+    if (rc)
+        return rc;
+    dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
+    if (p == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < count; i++)
+        p[i] = (dt_piece_t){(int64_t)i * stride, (uint64_t)blocklength, oldtype};
+    MPI_Datatype dt = NULL;
+    rc = dt_build(p, (size_t)count, 0, &dt);
+    free(p);
+    return finish(rc, fn, dt, newtype);
+}
+
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype)
+{
+    if (!ivc_mpi_dt_valid(oldtype))
+        return check_old(oldtype, "MPI_Type_vector");
+    return hvector(count, blocklength, (int64_t)stride * oldtype->map.extent, oldtype, newtype,
+                   "MPI_Type_vector");
+}
+IVC_MPI_WEAK(Type_vector)
+
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype)
+{
+    return hvector(count, blocklength, stride, oldtype, newtype, "MPI_Type_create_hvector");
+}
+IVC_MPI_WEAK(Type_create_hvector)
+
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                      MPI_Datatype *newtype)
+{
+    return hvector(count, blocklength, stride, oldtype, newtype, "MPI_Type_hvector");
+}
+IVC_MPI_WEAK(Type_hvector)
+
+/* Indexed family: block i has blocklens[i] (or `blocklen`) elements at displacement
+ * disps[i] (in extents of oldtype) or bdisps[i] (in bytes). */
+static int indexed(int count, const int *blocklens, int blocklen, const int *disps,
+                   const MPI_Aint *bdisps, MPI_Datatype oldtype, MPI_Datatype *newtype,
+                   const char *fn)
+{
+    CHECK_COUNT(count, fn);
+    int rc = check_old(oldtype, fn);
+    if (rc)
+        return rc;
+    dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
+    if (p == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < count; i++) {
+        int bl = blocklens ? blocklens[i] : blocklen;
+        if (bl < 0) {
+            free(p);
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative block length");
+        }
+        int64_t d = bdisps ? (int64_t)bdisps[i] : (int64_t)disps[i] * oldtype->map.extent;
+        p[i] = (dt_piece_t){d, (uint64_t)bl, oldtype};
+    }
+    MPI_Datatype dt = NULL;
+    rc = dt_build(p, (size_t)count, 0, &dt);
+    free(p);
+    return finish(rc, fn, dt, newtype);
+}
+
+int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
+                      const int array_of_displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype *newtype)
+{
+    return indexed(count, array_of_blocklengths, 0, array_of_displacements, NULL, oldtype,
+                   newtype, "MPI_Type_indexed");
+}
+IVC_MPI_WEAK(Type_indexed)
+
+int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                              const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                              MPI_Datatype *newtype)
+{
+    return indexed(count, array_of_blocklengths, 0, NULL, array_of_displacements, oldtype,
+                   newtype, "MPI_Type_create_hindexed");
+}
+IVC_MPI_WEAK(Type_create_hindexed)
+
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    if (blocklength < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_indexed_block",
+                             "negative block length");
+    return indexed(count, NULL, blocklength, array_of_displacements, NULL, oldtype, newtype,
+                   "MPI_Type_create_indexed_block");
+}
+IVC_MPI_WEAK(Type_create_indexed_block)
+
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                            const MPI_Aint array_of_displacements[],
+                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    const char *fn = "MPI_Type_create_struct";
+    CHECK_COUNT(count, fn);
+    dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
+    if (p == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+    int any_resized = 0;
+    for (int i = 0; i < count; i++) {
+        if (!ivc_mpi_dt_valid(array_of_types[i]) || array_of_blocklengths[i] < 0) {
+            free(p);
+            return ivc_mpi_raise(MPI_COMM_WORLD,
+                                 array_of_blocklengths[i] < 0 ? MPI_ERR_ARG : MPI_ERR_TYPE, fn,
+                                 "invalid block %d", i);
+        }
+        any_resized |= array_of_types[i]->resized;
+        p[i] = (dt_piece_t){array_of_displacements[i], (uint64_t)array_of_blocklengths[i],
+                            array_of_types[i]};
+    }
+    MPI_Datatype dt = NULL;
+    int rc = dt_build(p, (size_t)count, !any_resized, &dt);
+    free(p);
+    return finish(rc, fn, dt, newtype);
+}
+IVC_MPI_WEAK(Type_create_struct)
+
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                             MPI_Datatype *newtype)
+{
+    const char *fn = "MPI_Type_create_resized";
+    int rc = check_old(oldtype, fn);
+    if (rc)
+        return rc;
+    dt_piece_t p = {0, 1, oldtype};
+    MPI_Datatype dt = NULL;
+    rc = dt_build(&p, 1, 0, &dt);
+    if (rc != MPI_SUCCESS)
+        return finish(rc, fn, dt, newtype);
+    dt->map.lb = lb;
+    dt->map.extent = extent;
+    dt->resized = 1;
+    dt->map.contig = dt->map.nblocks == 1 && dt->map.blocks[0].disp == 0 && lb == 0 &&
+                     extent == (int64_t)dt->map.size;
+    *newtype = dt;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Type_create_resized)
+
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    int rc = check_old(oldtype, "MPI_Type_dup");
+    if (rc)
+        return rc;
+    rc = PMPI_Type_create_resized(oldtype, oldtype->map.lb, oldtype->map.extent, newtype);
+    if (rc == MPI_SUCCESS) {
+        (*newtype)->resized = oldtype->resized;
+        (*newtype)->committed = oldtype->committed;
+        (*newtype)->align = oldtype->align;
+    }
+    return rc;
+}
+IVC_MPI_WEAK(Type_dup)
+
+int PMPI_Type_commit(MPI_Datatype *datatype)
+{
+    if (datatype == NULL || !ivc_mpi_dt_valid(*datatype))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_commit", "invalid datatype");
+    (*datatype)->committed = 1;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Type_commit)
+
+int PMPI_Type_free(MPI_Datatype *datatype)
+{
+    if (datatype == NULL || !ivc_mpi_dt_valid(*datatype))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free", "invalid datatype");
+    if ((*datatype)->predefined)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free",
+                             "%s is predefined and cannot be freed", (*datatype)->name);
+    ivc_mpi_dt_release(*datatype);
+    *datatype = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Type_free)
+
+#define DT_QUERY(fn, dt)                                                                           \
+    do {                                                                                           \
+        if (!ivc_mpi_dt_valid(dt))                                                                 \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "invalid datatype");            \
+    } while (0)
+
+int PMPI_Type_size(MPI_Datatype datatype, int *size)
+{
+    DT_QUERY("MPI_Type_size", datatype);
+    *size = datatype->map.size > INT32_MAX ? MPI_UNDEFINED : (int)datatype->map.size;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Type_size)
+
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    DT_QUERY("MPI_Type_size_x", datatype);
+    *size = (MPI_Count)datatype->map.size;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Type_size_x)
+
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    DT_QUERY("MPI_Type_get_extent", datatype);
+    *lb = datatype->map.lb;
+    *extent = datatype->map.extent;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Type_get_extent)
+
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    DT_QUERY("MPI_Type_get_extent_x", datatype);
+    *lb = datatype->map.lb;
+    *extent = datatype->map.extent;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Type_get_extent_x)
+
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+{
+    DT_QUERY("MPI_Type_get_true_extent", datatype);
+    *true_lb = datatype->true_lb;
+    *true_extent = datatype->true_ub - datatype->true_lb;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Type_get_true_extent)
+
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    *address = (MPI_Aint)(uintptr_t)location;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Get_address)
+
+/* ---- Pack / Unpack ---- */
+
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
+{
+    DT_QUERY("MPI_Pack_size", datatype);
+    CHECK_COUNT(incount, "MPI_Pack_size");
+    uint64_t bytes = (uint64_t)incount * datatype->map.size;
+    *size = bytes > INT32_MAX ? MPI_UNDEFINED : (int)bytes;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Pack_size)
+
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+              int *position, MPI_Comm comm)
+{
+    DT_QUERY("MPI_Pack", datatype);
+    CHECK_COUNT(incount, "MPI_Pack");
+    ivc_data_t d;
+    ivc_mpi_data(&d, inbuf, incount, datatype);
+    if (*position < 0 || (uint64_t)*position + d.bytes > (uint64_t)outsize)
+        return ivc_mpi_raise(comm, MPI_ERR_TRUNCATE, "MPI_Pack",
+                             "%llu bytes do not fit at position %d of a %d-byte buffer",
+                             (unsigned long long)d.bytes, *position, outsize);
+    ivc_data_pack(&d, 0, (char *)outbuf + *position, d.bytes);
+    *position += (int)d.bytes;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Pack)
+
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                MPI_Datatype datatype, MPI_Comm comm)
+{
+    DT_QUERY("MPI_Unpack", datatype);
+    CHECK_COUNT(outcount, "MPI_Unpack");
+    ivc_data_t d;
+    ivc_mpi_data(&d, outbuf, outcount, datatype);
+    if (*position < 0 || (uint64_t)*position + d.bytes > (uint64_t)insize)
+        return ivc_mpi_raise(comm, MPI_ERR_TRUNCATE, "MPI_Unpack",
+                             "%llu bytes are not there at position %d of a %d-byte buffer",
+                             (unsigned long long)d.bytes, *position, insize);
+    ivc_data_unpack(&d, 0, (const char *)inbuf + *position, d.bytes);
+    *position += (int)d.bytes;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Unpack)

@@ -1,0 +1,230 @@
+/* Matching: the posted-receive queue and the unexpected-message queue.
+ *
+ * Channels hand every arriving envelope to ivc_mpi_on_message() in the order the sender
+ * sent them (each channel keeps per-peer order), and both queues are FIFO, so the first
+ * matching receive always gets the first matching message: MPI's non-overtaking rule. */
+#include "mpi_impl.h"
+
+#include "base/ivc_log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* An arrived message no receive has matched yet. */
+typedef struct umsg {
+    struct umsg *prev, *next;
+    ivc_inmsg_t m;  /* m.data points at buf for eager messages */
+    void *buf;
+} umsg_t;
+
+static struct {
+    MPI_Request head, tail;
+} posted;
+
+static struct {
+    umsg_t *head, *tail;
+} unexpected;
+
+static uint8_t *failed_peers; /* world rank -> 1 once its channel reported it failed */
+
+static inline int envelope_matches(uint32_t ctx, int src, int tag, const ivc_env_t *env)
+{
+    return ctx == env->ctx && (src == MPI_ANY_SOURCE || src == env->src) &&
+           (tag == MPI_ANY_TAG || tag == env->tag);
+}
+
+static void posted_remove(MPI_Request r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        posted.head = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    else
+        posted.tail = r->prev;
+    r->prev = r->next = NULL;
+}
+
+static void posted_append(MPI_Request r)
+{
+    r->next = NULL;
+    r->prev = posted.tail;
+    if (posted.tail)
+        posted.tail->next = r;
+    else
+        posted.head = r;
+    posted.tail = r;
+}
+
+static void unexpected_remove(umsg_t *u)
+{
+    if (u->prev)
+        u->prev->next = u->next;
+    else
+        unexpected.head = u->next;
+    if (u->next)
+        u->next->prev = u->prev;
+    else
+        unexpected.tail = u->prev;
+}
+
+static umsg_t *unexpected_find(uint32_t ctx, int src, int tag)
+{
+    for (umsg_t *u = unexpected.head; u != NULL; u = u->next)
+        if (envelope_matches(ctx, src, tag, &u->m.env))
+            return u;
+    return NULL;
+}
+
+static void complete(MPI_Request r)
+{
+    r->done = 1;
+    if (r->freed)
+        ivc_mpi_req_free(r);
+}
+
+/* Hands message m to the matched receive r: copies an eager payload now, or asks the
+ * channel to pull a rendezvous payload. */
+static void deliver(MPI_Request r, const ivc_inmsg_t *m)
+{
+    r->status.MPI_SOURCE = m->env.src;
+    r->status.MPI_TAG = m->env.tag;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    r->msg_len = m->env.len;
+    if (!m->rndv) {
+        uint64_t n = m->env.len < r->op.data.bytes ? m->env.len : r->op.data.bytes;
+        ivc_data_unpack(&r->op.data, 0, m->data, n);
+        r->status.ivc_count = (long long)n;
+        if (n < m->env.len)
+            r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+        if (m->env.flags & IVC_ENV_SYNC) {
+            int rc = ivc_coord_send_ack((uint32_t)m->peer, m->cookie);
+            if (rc < 0)
+                r->status.MPI_ERROR = ivc_mpi_errno_class(rc);
+        }
+        complete(r);
+        return;
+    }
+    int rc = ivc_coord_recv_rndv(m, &r->op);
+    if (rc < 0) {
+        r->status.MPI_ERROR = ivc_mpi_errno_class(rc);
+        complete(r);
+    }
+}
+
+void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m)
+{
+    for (MPI_Request r = posted.head; r != NULL; r = r->next) {
+        if (envelope_matches(r->ctx, r->src, r->tag, &m->env)) {
+            posted_remove(r);
+            deliver(r, m);
+            return;
+        }
+    }
+    umsg_t *u = malloc(sizeof(*u));
+    void *buf = NULL;
+    if (u != NULL && !m->rndv && m->env.len > 0) {
+        buf = malloc(m->env.len);
+        if (buf == NULL) {
+            free(u);
+            u = NULL;
+        }
+    }
+    if (u == NULL)
+        ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory queueing an unexpected message");
+    if (buf != NULL)
+        memcpy(buf, m->data, m->env.len);
+    u->m = *m;
+    u->m.data = buf;
+    u->buf = buf;
+    u->next = NULL;
+    u->prev = unexpected.tail;
+    if (unexpected.tail)
+        unexpected.tail->next = u;
+    else
+        unexpected.head = u;
+    unexpected.tail = u;
+}
+
+int ivc_mpi_peer_failed(int world_rank)
+{
+    return failed_peers != NULL && failed_peers[world_rank];
+}
+
+void ivc_mpi_on_peer_failed(void *arg, int peer, int err)
+{
+    if (failed_peers == NULL) {
+        failed_peers = calloc((size_t)ivc_mpi_world_size, 1);
+        if (failed_peers == NULL)
+            ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory recording a failed peer");
+    }
+    failed_peers[peer] = 1;
+    /* Receives that can only be matched by the failed peer will never complete. */
+    MPI_Request r = posted.head;
+    while (r != NULL) {
+        MPI_Request next = r->next;
+        if (r->peer == peer) {
+            posted_remove(r);
+            r->status.MPI_ERROR = ivc_mpi_errno_class(err);
+            complete(r);
+        }
+        r = next;
+    }
+}
+
+/* Matches a new receive against the unexpected queue, or posts it. */
+void ivc_mpi_match_post(MPI_Request r)
+{
+    umsg_t *u = unexpected_find(r->ctx, r->src, r->tag);
+    if (u == NULL) {
+        posted_append(r);
+        return;
+    }
+    unexpected_remove(u);
+    deliver(r, &u->m);
+    free(u->buf);
+    free(u);
+}
+
+/* Takes a posted receive back (MPI_Cancel). Returns 1 if it was still posted. */
+int ivc_mpi_match_cancel(MPI_Request r)
+{
+    for (MPI_Request p = posted.head; p != NULL; p = p->next) {
+        if (p == r) {
+            posted_remove(r);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int ivc_mpi_iprobe(int src, int tag, MPI_Comm comm, uint32_t ctx_off, MPI_Status *status)
+{
+    ivc_coord_progress();
+    umsg_t *u = unexpected_find(comm->ctx + ctx_off, src, tag);
+    if (u == NULL)
+        return 0;
+    if (status != MPI_STATUS_IGNORE) {
+        status->MPI_SOURCE = u->m.env.src;
+        status->MPI_TAG = u->m.env.tag;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->ivc_count = (long long)u->m.env.len;
+        status->ivc_cancelled = 0;
+    }
+    return 1;
+}
+
+void ivc_mpi_match_finalize(void)
+{
+    while (unexpected.head) {
+        umsg_t *u = unexpected.head;
+        unexpected.head = u->next;
+        free(u->buf);
+        free(u);
+    }
+    unexpected.tail = NULL;
+    posted.head = posted.tail = NULL;
+    free(failed_peers);
+    failed_peers = NULL;
+}

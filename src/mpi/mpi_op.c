@@ -1,0 +1,140 @@
+/* Predefined reduction operations over the basic kinds. */
+#include "mpi_impl.h"
+
+#include <complex.h>
+#include <stdbool.h>
+#include <wchar.h>
+
+#define OP_DEFINE(NAME, low)                                                                       \
+    struct ivc_mpi_op_s ivc_mpi_op_##low = {OP_MAGIC, OP_##NAME, 1, NULL, 1};
+IVC_MPI_OPS(OP_DEFINE)
+#undef OP_DEFINE
+
+int ivc_mpi_op_valid(MPI_Op op)
+{
+    return op != MPI_OP_NULL && op->magic == OP_MAGIC;
+}
+
+#define LOOP(T, EXPR)                                                                              \
+    do {                                                                                           \
+        const T *a = in;                                                                           \
+        T *b = inout;                                                                              \
+        for (uint64_t i = 0; i < n; i++)                                                           \
+            b[i] = (T)(EXPR);                                                                      \
+    } while (0)
+
+/* One case per integer kind, applying EXPR over a[i] and b[i]. */
+#define INT_CASES(EXPR)                                                                            \
+    case B_CHAR: LOOP(char, EXPR); return MPI_SUCCESS;                                             \
+    case B_SCHAR: LOOP(signed char, EXPR); return MPI_SUCCESS;                                     \
+    case B_UCHAR: LOOP(unsigned char, EXPR); return MPI_SUCCESS;                                   \
+    case B_WCHAR: LOOP(wchar_t, EXPR); return MPI_SUCCESS;                                         \
+    case B_SHORT: LOOP(short, EXPR); return MPI_SUCCESS;                                           \
+    case B_USHORT: LOOP(unsigned short, EXPR); return MPI_SUCCESS;                                 \
+    case B_INT: LOOP(int, EXPR); return MPI_SUCCESS;                                               \
+    case B_UINT: LOOP(unsigned, EXPR); return MPI_SUCCESS;                                         \
+    case B_LONG: LOOP(long, EXPR); return MPI_SUCCESS;                                             \
+    case B_ULONG: LOOP(unsigned long, EXPR); return MPI_SUCCESS;                                   \
+    case B_LLONG: LOOP(long long, EXPR); return MPI_SUCCESS;                                       \
+    case B_ULLONG: LOOP(unsigned long long, EXPR); return MPI_SUCCESS;                             \
+    case B_I8: LOOP(int8_t, EXPR); return MPI_SUCCESS;                                             \
+    case B_I16: LOOP(int16_t, EXPR); return MPI_SUCCESS;                                           \
+    case B_I32: LOOP(int32_t, EXPR); return MPI_SUCCESS;                                           \
+    case B_I64: LOOP(int64_t, EXPR); return MPI_SUCCESS;                                           \
+    case B_U8: LOOP(uint8_t, EXPR); return MPI_SUCCESS;                                            \
+    case B_U16: LOOP(uint16_t, EXPR); return MPI_SUCCESS;                                          \
+    case B_U32: LOOP(uint32_t, EXPR); return MPI_SUCCESS;                                          \
+    case B_U64: LOOP(uint64_t, EXPR); return MPI_SUCCESS;                                          \
+    case B_AINT: LOOP(MPI_Aint, EXPR); return MPI_SUCCESS;                                         \
+    case B_OFFSET: LOOP(MPI_Offset, EXPR); return MPI_SUCCESS;                                     \
+    case B_COUNT: LOOP(MPI_Count, EXPR); return MPI_SUCCESS;
+
+#define FLOAT_CASES(EXPR)                                                                          \
+    case B_FLOAT: LOOP(float, EXPR); return MPI_SUCCESS;                                           \
+    case B_DOUBLE: LOOP(double, EXPR); return MPI_SUCCESS;                                         \
+    case B_LDOUBLE: LOOP(long double, EXPR); return MPI_SUCCESS;
+
+#define COMPLEX_CASES(EXPR)                                                                        \
+    case B_CFLOAT: LOOP(float _Complex, EXPR); return MPI_SUCCESS;                                 \
+    case B_CDOUBLE: LOOP(double _Complex, EXPR); return MPI_SUCCESS;                               \
+    case B_CLDOUBLE: LOOP(long double _Complex, EXPR); return MPI_SUCCESS;
+
+#define BYTE_CASES(EXPR)                                                                           \
+    case B_BYTE: LOOP(unsigned char, EXPR); return MPI_SUCCESS;
+
+#define BOOL_CASES(EXPR)                                                                           \
+    case B_BOOL: LOOP(bool, EXPR); return MPI_SUCCESS;
+
+/* MAXLOC/MINLOC over (value, index) pairs: the better value wins; on a tie, the smaller
+ * index. */
+#define LOC_LOOP(T, CMP)                                                                           \
+    do {                                                                                           \
+        const T *a = in;                                                                           \
+        T *b = inout;                                                                              \
+        for (uint64_t i = 0; i < n; i++) {                                                         \
+            if (a[i].v CMP b[i].v || (a[i].v == b[i].v && a[i].i < b[i].i))                        \
+                b[i] = a[i];                                                                       \
+        }                                                                                          \
+    } while (0)
+
+typedef struct { float v; int i; } float_int_t;
+typedef struct { double v; int i; } double_int_t;
+typedef struct { long v; int i; } long_int_t;
+typedef struct { int v; int i; } int2_t;
+typedef struct { short v; int i; } short_int_t;
+typedef struct { long double v; int i; } ldouble_int_t;
+
+#define LOC_CASES(CMP)                                                                             \
+    case B_FLOAT_INT: LOC_LOOP(float_int_t, CMP); return MPI_SUCCESS;                              \
+    case B_DOUBLE_INT: LOC_LOOP(double_int_t, CMP); return MPI_SUCCESS;                            \
+    case B_LONG_INT: LOC_LOOP(long_int_t, CMP); return MPI_SUCCESS;                                \
+    case B_2INT: LOC_LOOP(int2_t, CMP); return MPI_SUCCESS;                                        \
+    case B_SHORT_INT: LOC_LOOP(short_int_t, CMP); return MPI_SUCCESS;                              \
+    case B_LDOUBLE_INT: LOC_LOOP(ldouble_int_t, CMP); return MPI_SUCCESS;
+
+int ivc_mpi_op_apply(MPI_Op op, const void *in, void *inout, uint64_t n, int basic)
+{
+    switch (op->id) {
+    case OP_MAX:
+        switch (basic) { INT_CASES(a[i] > b[i] ? a[i] : b[i]) FLOAT_CASES(a[i] > b[i] ? a[i] : b[i]) }
+        break;
+    case OP_MIN:
+        switch (basic) { INT_CASES(a[i] < b[i] ? a[i] : b[i]) FLOAT_CASES(a[i] < b[i] ? a[i] : b[i]) }
+        break;
+    case OP_SUM:
+        switch (basic) { INT_CASES(a[i] + b[i]) FLOAT_CASES(a[i] + b[i]) COMPLEX_CASES(a[i] + b[i]) }
+        break;
+    case OP_PROD:
+        switch (basic) { INT_CASES(a[i] * b[i]) FLOAT_CASES(a[i] * b[i]) COMPLEX_CASES(a[i] * b[i]) }
+        break;
+    case OP_LAND:
+        switch (basic) { INT_CASES(a[i] && b[i]) BOOL_CASES(a[i] && b[i]) }
+        break;
+    case OP_LOR:
+        switch (basic) { INT_CASES(a[i] || b[i]) BOOL_CASES(a[i] || b[i]) }
+        break;
+    case OP_LXOR:
+        switch (basic) { INT_CASES(!a[i] != !b[i]) BOOL_CASES(!a[i] != !b[i]) }
+        break;
+    case OP_BAND:
+        switch (basic) { INT_CASES(a[i] & b[i]) BYTE_CASES(a[i] & b[i]) }
+        break;
+    case OP_BOR:
+        switch (basic) { INT_CASES(a[i] | b[i]) BYTE_CASES(a[i] | b[i]) }
+        break;
+    case OP_BXOR:
+        switch (basic) { INT_CASES(a[i] ^ b[i]) BYTE_CASES(a[i] ^ b[i]) }
+        break;
+    case OP_MAXLOC:
+        switch (basic) { LOC_CASES(>) }
+        break;
+    case OP_MINLOC:
+        switch (basic) { LOC_CASES(<) }
+        break;
+    case OP_NO_OP:
+        return MPI_SUCCESS;
+    default:
+        break;
+    }
+    return MPI_ERR_OP;
+}

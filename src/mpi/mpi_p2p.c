@@ -1,0 +1,418 @@
+/* Point-to-point: argument checks, starting sends and receives through the coordinator,
+ * the blocking and nonblocking calls, Sendrecv, Probe, Get_count. */
+#include "mpi_impl.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PEER_SEND, PEER_RECV };
+
+/* Checks what every point-to-point call takes; raises on comm (or WORLD) and returns the
+ * class, or returns MPI_SUCCESS. */
+static int check_p2p(MPI_Comm comm, int count, MPI_Datatype dt, int rank, int tag, int dir,
+                     const char *fn)
+{
+    int rc = ivc_mpi_check_init(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!ivc_mpi_comm_valid(comm))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");
+    if (count < 0)
+        return ivc_mpi_raise(comm, MPI_ERR_COUNT, fn, "negative count %d", count);
+    if (!ivc_mpi_dt_valid(dt))
+        return ivc_mpi_raise(comm, MPI_ERR_TYPE, fn, "invalid datatype");
+    if (!dt->committed)
+        return ivc_mpi_raise(comm, MPI_ERR_TYPE, fn, "datatype is not committed");
+    int any = dir == PEER_RECV ? MPI_ANY_SOURCE : MPI_PROC_NULL;
+    if (rank != MPI_PROC_NULL && rank != any && (rank < 0 || rank >= comm->size))
+        return ivc_mpi_raise(comm, MPI_ERR_RANK, fn,
+                             "rank %d is not in the communicator (%d ranks)", rank, comm->size);
+    if (tag < 0 && !(dir == PEER_RECV && tag == MPI_ANY_TAG))
+        return ivc_mpi_raise(comm, MPI_ERR_TAG, fn, "tag %d is invalid", tag);
+    return MPI_SUCCESS;
+}
+
+static void req_begin(MPI_Request r, int kind, MPI_Comm comm)
+{
+    r->magic = REQ_MAGIC;
+    r->kind = kind;
+    r->done = 0;
+    r->freed = 0;
+    r->comm = comm;
+    r->dt = NULL;
+    r->msg_len = 0;
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    r->status.ivc_count = 0;
+    r->status.ivc_cancelled = 0;
+    r->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->op.done = ivc_mpi_req_op_done;
+    r->op.xfer = 0;
+}
+
+int ivc_mpi_start_send(MPI_Request r, const void *buf, int count, MPI_Datatype dt, int dest,
+                       int tag, MPI_Comm comm, uint32_t ctx_off, uint32_t flags)
+{
+    req_begin(r, REQ_SEND, comm);
+    if (dest == MPI_PROC_NULL) {
+        ivc_mpi_status_proc_null(&r->status);
+        r->done = 1;
+        return MPI_SUCCESS;
+    }
+    int peer = comm->world[dest];
+    r->peer = peer;
+    if (ivc_mpi_peer_failed(peer)) {
+        r->done = 1;
+        return r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+    }
+    ivc_mpi_data(&r->op.data, buf, count, dt);
+    r->op.env.ctx = comm->ctx + ctx_off;
+    r->op.env.src = comm->rank;
+    r->op.env.tag = tag;
+    r->op.env.flags = flags;
+    r->op.env.len = r->op.data.bytes;
+    if (!dt->predefined) {
+        ivc_mpi_dt_retain(dt);
+        r->dt = dt;
+    }
+    int rc = ivc_coord_send((uint32_t)peer, &r->op);
+    if (rc == 1) {
+        r->done = 1;
+    } else if (rc < 0) {
+        r->done = 1;
+        r->status.MPI_ERROR = ivc_mpi_errno_class(rc);
+        return r->status.MPI_ERROR;
+    }
+    return MPI_SUCCESS;
+}
+
+int ivc_mpi_start_recv(MPI_Request r, void *buf, int count, MPI_Datatype dt, int src, int tag,
+                       MPI_Comm comm, uint32_t ctx_off)
+{
+    req_begin(r, REQ_RECV, comm);
+    if (src == MPI_PROC_NULL) {
+        ivc_mpi_status_proc_null(&r->status);
+        r->done = 1;
+        return MPI_SUCCESS;
+    }
+    r->peer = src == MPI_ANY_SOURCE ? -1 : comm->world[src];
+    if (r->peer >= 0 && ivc_mpi_peer_failed(r->peer)) {
+        r->done = 1;
+        return r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+    }
+    ivc_mpi_data(&r->op.data, buf, count, dt);
+    r->ctx = comm->ctx + ctx_off;
+    r->src = src;
+    r->tag = tag;
+    if (!dt->predefined) {
+        ivc_mpi_dt_retain(dt);
+        r->dt = dt;
+    }
+    ivc_mpi_match_post(r);
+    return MPI_SUCCESS;
+}
+
+/* ---- blocking calls: the request lives on the caller's stack ---- */
+
+static int blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                         MPI_Comm comm, uint32_t flags, const char *fn)
+{
+    int rc = check_p2p(comm, count, dt, dest, tag, PEER_SEND, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct ivc_mpi_req_s r;
+    r.on_stack = 1;
+    rc = ivc_mpi_start_send(&r, buf, count, dt, dest, tag, comm, 0, flags);
+    if (rc == MPI_SUCCESS)
+        rc = ivc_mpi_wait_done(&r, MPI_STATUS_IGNORE);
+    ivc_mpi_req_free(&r);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, rc, fn, "sending to rank %d failed", dest);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, 0, "MPI_Send");
+}
+IVC_MPI_WEAK(Send)
+
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, IVC_ENV_SYNC, "MPI_Ssend");
+}
+IVC_MPI_WEAK(Ssend)
+
+/* A ready send may be a standard send: the receive is posted, so it completes as one. */
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, 0, "MPI_Rsend");
+}
+IVC_MPI_WEAK(Rsend)
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Status *status)
+{
+    const char *fn = "MPI_Recv";
+    int rc = check_p2p(comm, count, datatype, source, tag, PEER_RECV, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct ivc_mpi_req_s r;
+    r.on_stack = 1;
+    rc = ivc_mpi_start_recv(&r, buf, count, datatype, source, tag, comm, 0);
+    if (rc == MPI_SUCCESS)
+        rc = ivc_mpi_wait_done(&r, status);
+    else if (status != MPI_STATUS_IGNORE)
+        *status = r.status;
+    ivc_mpi_req_free(&r);
+    if (rc == MPI_ERR_TRUNCATE)
+        return ivc_mpi_raise(comm, rc, fn,
+                             "a message of %llu bytes from rank %d (tag %d) does not fit the "
+                             "%llu-byte buffer",
+                             (unsigned long long)r.msg_len, r.status.MPI_SOURCE, r.status.MPI_TAG,
+                             (unsigned long long)r.op.data.bytes);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, rc, fn, "receiving from rank %d failed", source);
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Recv)
+
+/* ---- nonblocking calls ---- */
+
+static int nonblocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                            MPI_Comm comm, uint32_t flags, MPI_Request *request,
+                            const char *fn)
+{
+    int rc = check_p2p(comm, count, dt, dest, tag, PEER_SEND, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Request r = ivc_mpi_req_alloc(REQ_SEND);
+    if (r == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    rc = ivc_mpi_start_send(r, buf, count, dt, dest, tag, comm, 0, flags);
+    if (rc != MPI_SUCCESS) {
+        ivc_mpi_req_free(r);
+        return ivc_mpi_raise(comm, rc, fn, "sending to rank %d failed", dest);
+    }
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, datatype, dest, tag, comm, 0, request, "MPI_Isend");
+}
+IVC_MPI_WEAK(Isend)
+
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, datatype, dest, tag, comm, IVC_ENV_SYNC, request,
+                            "MPI_Issend");
+}
+IVC_MPI_WEAK(Issend)
+
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, datatype, dest, tag, comm, 0, request, "MPI_Irsend");
+}
+IVC_MPI_WEAK(Irsend)
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    const char *fn = "MPI_Irecv";
+    int rc = check_p2p(comm, count, datatype, source, tag, PEER_RECV, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Request r = ivc_mpi_req_alloc(REQ_RECV);
+    if (r == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    rc = ivc_mpi_start_recv(r, buf, count, datatype, source, tag, comm, 0);
+    if (rc != MPI_SUCCESS) {
+        ivc_mpi_req_free(r);
+        return ivc_mpi_raise(comm, rc, fn, "receiving from rank %d failed", source);
+    }
+    *request = r;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Irecv)
+
+/* ---- combined calls ---- */
+
+int ivc_mpi_sendrecv_x(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag,
+                       void *rbuf, int rcount, MPI_Datatype rdt, int src, int rtag,
+                       MPI_Comm comm, uint32_t ctx_off, MPI_Status *status)
+{
+    struct ivc_mpi_req_s rr, sr;
+    rr.on_stack = sr.on_stack = 1;
+    int rc = ivc_mpi_start_recv(&rr, rbuf, rcount, rdt, src, rtag, comm, ctx_off);
+    int sc = ivc_mpi_start_send(&sr, sbuf, scount, sdt, dest, stag, comm, ctx_off, 0);
+    if (sc == MPI_SUCCESS)
+        sc = ivc_mpi_wait_done(&sr, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS)
+        rc = ivc_mpi_wait_done(&rr, status);
+    else if (status != MPI_STATUS_IGNORE)
+        *status = rr.status;
+    ivc_mpi_req_free(&sr);
+    ivc_mpi_req_free(&rr);
+    return rc != MPI_SUCCESS ? rc : sc;
+}
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    const char *fn = "MPI_Sendrecv";
+    int rc = check_p2p(comm, sendcount, sendtype, dest, sendtag, PEER_SEND, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_p2p(comm, recvcount, recvtype, source, recvtag, PEER_RECV, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ivc_mpi_sendrecv_x(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                            recvtype, source, recvtag, comm, 0, status);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, rc, fn, "exchange with ranks %d/%d failed", dest, source);
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Sendrecv)
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    const char *fn = "MPI_Sendrecv_replace";
+    int rc = check_p2p(comm, count, datatype, dest, sendtag, PEER_SEND, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_p2p(comm, count, datatype, source, recvtag, PEER_RECV, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* The outgoing data is packed aside so the receive can land in buf. */
+    ivc_data_t d;
+    ivc_mpi_data(&d, buf, count, datatype);
+    void *tmp = malloc(d.bytes ? d.bytes : 1);
+    if (tmp == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    ivc_data_pack(&d, 0, tmp, d.bytes);
+    rc = ivc_mpi_sendrecv_x(tmp, (int)d.bytes, MPI_BYTE, dest, sendtag, buf, count, datatype,
+                            source, recvtag, comm, 0, status);
+    free(tmp);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, rc, fn, "exchange with ranks %d/%d failed", dest, source);
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Sendrecv_replace)
+
+/* ---- internal blocking point-to-point for collectives ---- */
+
+int ivc_mpi_send_x(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, uint32_t ctx_off)
+{
+    struct ivc_mpi_req_s r;
+    r.on_stack = 1;
+    int rc = ivc_mpi_start_send(&r, buf, count, dt, dest, tag, comm, ctx_off, 0);
+    if (rc == MPI_SUCCESS)
+        rc = ivc_mpi_wait_done(&r, MPI_STATUS_IGNORE);
+    ivc_mpi_req_free(&r);
+    return rc;
+}
+
+int ivc_mpi_recv_x(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+                   uint32_t ctx_off, MPI_Status *status)
+{
+    struct ivc_mpi_req_s r;
+    r.on_stack = 1;
+    int rc = ivc_mpi_start_recv(&r, buf, count, dt, src, tag, comm, ctx_off);
+    if (rc == MPI_SUCCESS)
+        rc = ivc_mpi_wait_done(&r, status);
+    ivc_mpi_req_free(&r);
+    return rc;
+}
+
+/* ---- probe and counts ---- */
+
+static int check_probe(int source, int tag, MPI_Comm comm, const char *fn)
+{
+    return check_p2p(comm, 0, MPI_BYTE, source, tag, PEER_RECV, fn);
+}
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    int rc = check_probe(source, tag, comm, "MPI_Iprobe");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        ivc_mpi_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    *flag = ivc_mpi_iprobe(source, tag, comm, 0, status);
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Iprobe)
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    int rc = check_probe(source, tag, comm, "MPI_Probe");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (source == MPI_PROC_NULL) {
+        ivc_mpi_status_proc_null(status);
+        return MPI_SUCCESS;
+    }
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    int peer = source == MPI_ANY_SOURCE ? -1 : comm->world[source];
+    while (!ivc_mpi_iprobe(source, tag, comm, 0, status)) {
+        if (peer >= 0 && ivc_mpi_peer_failed(peer))
+            return ivc_mpi_raise(comm, MPI_ERR_PROC_FAILED, "MPI_Probe", "rank %d failed",
+                                 source);
+        ivc_backoff_wait(&b);
+    }
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Probe)
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    if (!ivc_mpi_dt_valid(datatype))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Get_count", "invalid datatype");
+    uint64_t bytes = (uint64_t)status->ivc_count, size = datatype->map.size;
+    if (size == 0)
+        *count = bytes == 0 ? 0 : MPI_UNDEFINED;
+    else if (bytes % size != 0 || bytes / size > INT_MAX)
+        *count = MPI_UNDEFINED;
+    else
+        *count = (int)(bytes / size);
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Get_count)
+
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    if (!ivc_mpi_dt_valid(datatype))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Get_elements",
+                             "invalid datatype");
+    uint64_t bytes = (uint64_t)status->ivc_count, size = datatype->map.size;
+    uint64_t n;
+    if (datatype->basic != B_NONE && datatype->basic_size != 0) {
+        if (bytes % datatype->basic_size != 0) {
+            *count = MPI_UNDEFINED;
+            return MPI_SUCCESS;
+        }
+        n = bytes / datatype->basic_size;
+    } else if (size != 0 && bytes % size == 0) {
+        n = bytes / size * datatype->nbasic;
+    } else {
+        *count = size == 0 && bytes == 0 ? 0 : MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    *count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Get_elements)

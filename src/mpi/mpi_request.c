@@ -1,0 +1,419 @@
+/* Requests: allocation, completion, and the Wait/Test family. */
+#include "mpi_impl.h"
+
+#include "base/ivc_log.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define REQ_SLAB 64
+
+static MPI_Request free_reqs;
+
+MPI_Request ivc_mpi_req_alloc(int kind)
+{
+    if (free_reqs == NULL) {
+        MPI_Request slab = calloc(REQ_SLAB, sizeof(*slab));
+        if (slab == NULL)
+            return NULL;
+        for (int i = 0; i < REQ_SLAB; i++) {
+            slab[i].next = free_reqs;
+            free_reqs = &slab[i];
+        }
+    }
+    MPI_Request r = free_reqs;
+    free_reqs = r->next;
+    memset(r, 0, sizeof(*r));
+    r->magic = REQ_MAGIC;
+    r->kind = kind;
+    return r;
+}
+
+void ivc_mpi_req_free(MPI_Request r)
+{
+    if (r->dt != NULL)
+        ivc_mpi_dt_release(r->dt);
+    r->dt = NULL;
+    if (r->on_stack)
+        return;
+    r->magic = 0;
+    r->next = free_reqs;
+    free_reqs = r;
+}
+
+void ivc_mpi_req_op_done(ivc_chan_op_t *op, int status)
+{
+    MPI_Request r = (MPI_Request)op;
+    if (status < 0) {
+        r->status.MPI_ERROR = ivc_mpi_errno_class(status);
+    } else if (r->kind == REQ_RECV) {
+        r->status.ivc_count = (long long)op->xfer;
+        if (op->xfer < r->msg_len)
+            r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    }
+    r->done = 1;
+    if (r->freed)
+        ivc_mpi_req_free(r);
+}
+
+void ivc_mpi_status_empty(MPI_Status *s)
+{
+    if (s == MPI_STATUS_IGNORE)
+        return;
+    s->MPI_SOURCE = MPI_ANY_SOURCE;
+    s->MPI_TAG = MPI_ANY_TAG;
+    s->MPI_ERROR = MPI_SUCCESS;
+    s->ivc_count = 0;
+    s->ivc_cancelled = 0;
+}
+
+void ivc_mpi_status_proc_null(MPI_Status *s)
+{
+    if (s == MPI_STATUS_IGNORE)
+        return;
+    s->MPI_SOURCE = MPI_PROC_NULL;
+    s->MPI_TAG = MPI_ANY_TAG;
+    s->MPI_ERROR = MPI_SUCCESS;
+    s->ivc_count = 0;
+    s->ivc_cancelled = 0;
+}
+
+static void check_abort(void)
+{
+    uint32_t rank;
+    int code;
+    if (ivc_coord_aborted(&rank, &code) && rank != ivc_coord.boot.rank) {
+        ivc_error("rank %u aborted the job with code %d; exiting", rank, code);
+        fflush(stdout);
+        _exit(code != 0 ? code : 1);
+    }
+}
+
+void ivc_mpi_poll(ivc_backoff_t *b)
+{
+    if (ivc_coord_progress() > 0)
+        return;
+    ivc_backoff_wait(b);
+    if (b->rounds >= b->spin && (++b->rounds & 255) == 0)
+        check_abort();
+}
+
+int ivc_mpi_wait_done(MPI_Request r, MPI_Status *status)
+{
+    if (!r->done) {
+        ivc_backoff_t b;
+        ivc_backoff_init(&b);
+        while (!r->done)
+            ivc_mpi_poll(&b);
+    }
+    if (status != MPI_STATUS_IGNORE)
+        *status = r->status;
+    return r->status.MPI_ERROR;
+}
+
+static int req_valid(MPI_Request r)
+{
+    return r != MPI_REQUEST_NULL && r->magic == REQ_MAGIC;
+}
+
+/* Finishes a completed user request: copies its status, frees it, nulls the handle, and
+ * returns its error class. */
+static int req_finish(MPI_Request *rp, MPI_Status *status, MPI_Comm *comm)
+{
+    MPI_Request r = *rp;
+    if (status != MPI_STATUS_IGNORE)
+        *status = r->status;
+    int err = r->status.MPI_ERROR;
+    *comm = r->comm;
+    ivc_mpi_req_free(r);
+    *rp = MPI_REQUEST_NULL;
+    return err;
+}
+
+#define CHECK_REQS(fn, n, arr)                                                                     \
+    do {                                                                                           \
+        int rc_ = ivc_mpi_check_init(fn);                                                          \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return rc_;                                                                            \
+        if ((n) < 0 || ((n) > 0 && (arr) == NULL))                                                 \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "invalid request array");        \
+        for (int i_ = 0; i_ < (n); i_++)                                                           \
+            if ((arr)[i_] != MPI_REQUEST_NULL && !req_valid((arr)[i_]))                            \
+                return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,                          \
+                                     "request %d is not valid", i_);                              \
+    } while (0)
+
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    if (request == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Wait", "NULL request pointer");
+    CHECK_REQS("MPI_Wait", 1, request);
+    if (*request == MPI_REQUEST_NULL) {
+        ivc_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    MPI_Comm comm;
+    ivc_mpi_wait_done(*request, MPI_STATUS_IGNORE);
+    int err = req_finish(request, status, &comm);
+    if (err != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, err, "MPI_Wait", "the request failed");
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Wait)
+
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    if (request == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "NULL request pointer");
+    CHECK_REQS("MPI_Test", 1, request);
+    if (*request == MPI_REQUEST_NULL) {
+        *flag = 1;
+        ivc_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!(*request)->done)
+        ivc_coord_progress();
+    if (!(*request)->done) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    *flag = 1;
+    MPI_Comm comm;
+    int err = req_finish(request, status, &comm);
+    if (err != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, err, "MPI_Test", "the request failed");
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Test)
+
+/* Finishes every completed request of the array (all of them when `all`), storing statuses
+ * by index; returns MPI_ERR_IN_STATUS if any failed. */
+static int finish_array(int count, MPI_Request reqs[], MPI_Status statuses[], const char *fn)
+{
+    int any_err = 0;
+    MPI_Comm err_comm = MPI_COMM_WORLD;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+        if (reqs[i] == MPI_REQUEST_NULL) {
+            ivc_mpi_status_empty(st);
+            continue;
+        }
+        MPI_Comm comm;
+        int err = req_finish(&reqs[i], st, &comm);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = err;
+        if (err != MPI_SUCCESS && !any_err) {
+            any_err = 1;
+            err_comm = comm;
+        }
+    }
+    if (any_err)
+        return ivc_mpi_raise(err_comm, MPI_ERR_IN_STATUS, fn, "at least one request failed");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    CHECK_REQS("MPI_Waitall", count, array_of_requests);
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    for (int i = 0; i < count; i++)
+        while (array_of_requests[i] != MPI_REQUEST_NULL && !array_of_requests[i]->done)
+            ivc_mpi_poll(&b);
+    return finish_array(count, array_of_requests, array_of_statuses, "MPI_Waitall");
+}
+IVC_MPI_WEAK(Waitall)
+
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status array_of_statuses[])
+{
+    CHECK_REQS("MPI_Testall", count, array_of_requests);
+    ivc_coord_progress();
+    for (int i = 0; i < count; i++) {
+        if (array_of_requests[i] != MPI_REQUEST_NULL && !array_of_requests[i]->done) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    return finish_array(count, array_of_requests, array_of_statuses, "MPI_Testall");
+}
+IVC_MPI_WEAK(Testall)
+
+/* Index of a completed request, -1 if none is, MPI_UNDEFINED if all are null. */
+static int find_done(int count, MPI_Request reqs[])
+{
+    int active = 0;
+    for (int i = 0; i < count; i++) {
+        if (reqs[i] == MPI_REQUEST_NULL)
+            continue;
+        active = 1;
+        if (reqs[i]->done)
+            return i;
+    }
+    return active ? -1 : MPI_UNDEFINED;
+}
+
+static int finish_one(MPI_Request reqs[], int i, int *index, MPI_Status *status, const char *fn)
+{
+    MPI_Comm comm;
+    *index = i;
+    int err = req_finish(&reqs[i], status, &comm);
+    if (err != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, err, fn, "request %d failed", i);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    CHECK_REQS("MPI_Waitany", count, array_of_requests);
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    for (;;) {
+        int i = find_done(count, array_of_requests);
+        if (i == MPI_UNDEFINED) {
+            *index = MPI_UNDEFINED;
+            ivc_mpi_status_empty(status);
+            return MPI_SUCCESS;
+        }
+        if (i >= 0)
+            return finish_one(array_of_requests, i, index, status, "MPI_Waitany");
+        ivc_mpi_poll(&b);
+    }
+}
+IVC_MPI_WEAK(Waitany)
+
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                 MPI_Status *status)
+{
+    CHECK_REQS("MPI_Testany", count, array_of_requests);
+    ivc_coord_progress();
+    int i = find_done(count, array_of_requests);
+    if (i == MPI_UNDEFINED) {
+        *flag = 1;
+        *index = MPI_UNDEFINED;
+        ivc_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (i < 0) {
+        *flag = 0;
+        *index = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    *flag = 1;
+    return finish_one(array_of_requests, i, index, status, "MPI_Testany");
+}
+IVC_MPI_WEAK(Testany)
+
+/* Finishes every completed request; *outcount = MPI_UNDEFINED if all are null. */
+static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices[],
+                       MPI_Status statuses[], const char *fn)
+{
+    int n = 0, active = 0, any_err = 0;
+    MPI_Comm err_comm = MPI_COMM_WORLD;
+    for (int i = 0; i < count; i++) {
+        if (reqs[i] == MPI_REQUEST_NULL)
+            continue;
+        active = 1;
+        if (!reqs[i]->done)
+            continue;
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
+        MPI_Comm comm;
+        int err = req_finish(&reqs[i], st, &comm);
+        if (st != MPI_STATUS_IGNORE)
+            st->MPI_ERROR = err;
+        if (err != MPI_SUCCESS && !any_err) {
+            any_err = 1;
+            err_comm = comm;
+        }
+        indices[n++] = i;
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
+    if (any_err)
+        return ivc_mpi_raise(err_comm, MPI_ERR_IN_STATUS, fn, "at least one request failed");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    CHECK_REQS("MPI_Waitsome", incount, array_of_requests);
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    while (find_done(incount, array_of_requests) == -1)
+        ivc_mpi_poll(&b);
+    return finish_some(incount, array_of_requests, outcount, array_of_indices,
+                       array_of_statuses, "MPI_Waitsome");
+}
+IVC_MPI_WEAK(Waitsome)
+
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    CHECK_REQS("MPI_Testsome", incount, array_of_requests);
+    ivc_coord_progress();
+    return finish_some(incount, array_of_requests, outcount, array_of_indices,
+                       array_of_statuses, "MPI_Testsome");
+}
+IVC_MPI_WEAK(Testsome)
+
+int PMPI_Request_free(MPI_Request *request)
+{
+    if (request == NULL || !req_valid(*request))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free",
+                             "invalid request");
+    MPI_Request r = *request;
+    if (r->done)
+        ivc_mpi_req_free(r);
+    else
+        r->freed = 1; /* freed by its completion */
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Request_free)
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    if (request == MPI_REQUEST_NULL) {
+        *flag = 1;
+        ivc_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!req_valid(request))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_get_status",
+                             "invalid request");
+    if (!request->done)
+        ivc_coord_progress();
+    *flag = request->done;
+    if (*flag && status != MPI_STATUS_IGNORE)
+        *status = request->status;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Request_get_status)
+
+int PMPI_Cancel(MPI_Request *request)
+{
+    if (request == NULL || !req_valid(*request))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "invalid request");
+    MPI_Request r = *request;
+    /* A receive still in the posted queue is cancelled; a send cannot be taken back once a
+     * channel has it, so it completes normally (allowed by the standard). */
+    if (r->kind == REQ_RECV && !r->done && ivc_mpi_match_cancel(r)) {
+        r->status.ivc_cancelled = 1;
+        r->status.MPI_ERROR = MPI_SUCCESS;
+        r->status.ivc_count = 0;
+        r->done = 1;
+        if (r->freed)
+            ivc_mpi_req_free(r);
+    }
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Cancel)
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    *flag = status->ivc_cancelled;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Test_cancelled)

@@ -1,0 +1,388 @@
+#include "region.h"
+
+#include "../base/ivc_log.h"
+#include "../base/ivc_wait.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* How long an attacher waits for another process that is formatting the region. */
+#define REGION_FORMAT_WAIT_MS 10000
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return (v + a - 1) & ~(a - 1);
+}
+
+uint64_t ivc_region_fixed_bytes(uint32_t world)
+{
+    return align_up(IVC_REGION_HDR_SIZE + (uint64_t)world * sizeof(ivc_member_t), 4096);
+}
+
+static int region_map(const char *path, int create, uint64_t create_size, ivc_region_t *out)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT | O_TRUNC : 0), 0600);
+    if (fd < 0) {
+        int err = errno;
+        ivc_error("region %s: cannot open: %s", path, strerror(err));
+        return -err;
+    }
+    uint64_t size = create_size;
+    if (create) {
+        if (ftruncate(fd, (off_t)create_size) != 0) {
+            int err = errno;
+            ivc_error("region %s: cannot size to %" PRIu64 " bytes: %s", path, create_size,
+                      strerror(err));
+            close(fd);
+            return -err;
+        }
+    } else {
+        struct stat st;
+        if (fstat(fd, &st) != 0) {
+            int err = errno;
+            close(fd);
+            return -err;
+        }
+        size = (uint64_t)st.st_size;
+    }
+    if (size < IVC_REGION_MIN_SIZE) {
+        ivc_error("region %s: %" PRIu64 " bytes is smaller than the minimum %u", path, size,
+                  IVC_REGION_MIN_SIZE);
+        close(fd);
+        return -EBADF;
+    }
+    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    int err = errno;
+    close(fd); /* the mapping keeps the file alive */
+    if (base == MAP_FAILED) {
+        ivc_error("region %s: cannot map %" PRIu64 " bytes: %s", path, size, strerror(err));
+        return -err;
+    }
+    memset(out, 0, sizeof(*out));
+    out->base = base;
+    out->size = size;
+    snprintf(out->path, sizeof(out->path), "%s", path);
+    return 0;
+}
+
+/* Writes the header of a region whose state this process moved to FORMATTING. */
+static int region_format(ivc_region_t *r, uint64_t job, uint32_t world)
+{
+    ivc_region_hdr_t *h = ivc_region_hdr(r);
+    uint64_t heap_off = ivc_region_fixed_bytes(world);
+    if (heap_off >= r->size) {
+        ivc_error("region %s: %" PRIu64 " bytes cannot hold %u ranks", r->path, r->size, world);
+        return -EINVAL;
+    }
+    h->magic = IVC_REGION_MAGIC;
+    h->layout_version = IVC_LAYOUT_VERSION;
+    h->format = IVC_REGION_FORMAT;
+    h->world_size = world;
+    h->size = r->size;
+    h->job_id = job;
+    h->members_off = IVC_REGION_HDR_SIZE;
+    h->heap_off = heap_off;
+    h->heap_end = r->size;
+    ivc_store_relaxed(&h->heap_next, heap_off);
+    ivc_store_relaxed(&h->abort_state, 0);
+    ivc_store_relaxed(&h->bar_arrived, 0);
+    ivc_store_relaxed(&h->bar_generation, 0);
+    memset(r->base + IVC_REGION_HDR_SIZE, 0, (size_t)world * sizeof(ivc_member_t));
+    /* R0: publishes the header; pairs with A0 in region_wait_ready(). */
+    ivc_store_release(&h->state, IVC_REGION_READY);
+    return 0;
+}
+
+/* Waits for READY; a zero-filled region is formatted here if this process wins the CAS. */
+static int region_wait_ready(ivc_region_t *r, uint64_t job, uint32_t world)
+{
+    ivc_region_hdr_t *h = ivc_region_hdr(r);
+    uint64_t deadline = ivc_now_ns() + REGION_FORMAT_WAIT_MS * 1000000ull;
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    for (;;) {
+        /* A0: sees the formatter's header; pairs with R0 in region_format(). */
+        uint32_t state = ivc_load_acquire(&h->state);
+        if (state == IVC_REGION_READY)
+            return 0;
+        if (state == IVC_REGION_EMPTY && h->magic == 0) {
+            if (world == 0) {
+                ivc_error("region %s is empty and this process does not know the job size to "
+                          "format it",
+                          r->path);
+                return -EPROTO;
+            }
+            uint32_t expect = IVC_REGION_EMPTY;
+            if (ivc_cas(&h->state, &expect, IVC_REGION_FORMATTING))
+                return region_format(r, job, world);
+            continue;
+        }
+        if (state != IVC_REGION_FORMATTING || h->magic != 0) {
+            /* Not ours to wait for: let the identity checks say what it is. */
+            return 0;
+        }
+        if (ivc_now_ns() > deadline) {
+            ivc_error("region %s: another process started formatting it and did not finish "
+                      "within %d ms",
+                      r->path, REGION_FORMAT_WAIT_MS);
+            return -ETIMEDOUT;
+        }
+        ivc_backoff_wait(&b);
+    }
+}
+
+/* Compares the header with what this library and this rank expect; logs what differs. */
+static int region_validate(ivc_region_t *r, uint64_t job, uint32_t world)
+{
+    const ivc_region_hdr_t *h = ivc_region_hdr(r);
+    if (h->magic != IVC_REGION_MAGIC) {
+        ivc_error("region %s is not an IVC region: magic 0x%016" PRIx64 ", expected 0x%016llx",
+                  r->path, h->magic, (unsigned long long)IVC_REGION_MAGIC);
+        return -EPROTO;
+    }
+    if (h->layout_version != IVC_LAYOUT_VERSION) {
+        ivc_error("region %s has layout version %u; this library speaks version %u", r->path,
+                  h->layout_version, IVC_LAYOUT_VERSION);
+        return -EPROTO;
+    }
+    if (h->format != IVC_REGION_FORMAT) {
+        ivc_error("region %s has format word 0x%08x; this library uses 0x%08x (cache-line "
+                  "log2 %u/%u, member slot %u/%u, record header %u/%u, little-endian %u/%u)",
+                  r->path, h->format, IVC_REGION_FORMAT, h->format & 0xff,
+                  IVC_REGION_FORMAT & 0xff, (h->format >> 8) & 0xff,
+                  (IVC_REGION_FORMAT >> 8) & 0xff, (h->format >> 16) & 0xff,
+                  (IVC_REGION_FORMAT >> 16) & 0xff, h->format >> 24, IVC_REGION_FORMAT >> 24);
+        return -EPROTO;
+    }
+    if (h->size != r->size) {
+        ivc_error("region %s: header says %" PRIu64 " bytes but %" PRIu64 " are mapped", r->path,
+                  h->size, r->size);
+        return -EBADF;
+    }
+    if (job != 0 && h->job_id != job) {
+        ivc_error("region %s belongs to job %" PRIu64 ", not to this rank's job %" PRIu64,
+                  r->path, h->job_id, job);
+        return -ESRCH;
+    }
+    if (world != 0 && h->world_size != world) {
+        ivc_error("region %s was made for %u ranks, but this job has %u", r->path,
+                  h->world_size, world);
+        return -EXDEV;
+    }
+    /* Copy the layout once and check it: later code trusts only these copies. */
+    uint64_t members_off = h->members_off, heap_off = h->heap_off, heap_end = h->heap_end;
+    uint64_t members_len = (uint64_t)h->world_size * sizeof(ivc_member_t);
+    if (h->world_size == 0 || members_off < IVC_REGION_HDR_SIZE || members_off % 64 ||
+        members_off > r->size || members_len > r->size - members_off ||
+        heap_off < members_off + members_len || heap_off > heap_end || heap_end > r->size) {
+        ivc_error("region %s: header layout is inconsistent (members at %" PRIu64
+                  ", heap %" PRIu64 "..%" PRIu64 ", size %" PRIu64 ")",
+                  r->path, members_off, heap_off, heap_end, r->size);
+        return -EPROTO;
+    }
+    r->world_size = h->world_size;
+    r->job_id = h->job_id;
+    r->members_off = members_off;
+    r->heap_off = heap_off;
+    r->heap_end = heap_end;
+    return 0;
+}
+
+int ivc_region_create(const char *path, uint64_t size, uint64_t job, uint32_t world,
+                      ivc_region_t *out)
+{
+    if (world == 0 || size < IVC_REGION_MIN_SIZE || size < ivc_region_fixed_bytes(world) + 4096) {
+        ivc_error("region %s: %" PRIu64 " bytes for %u ranks is too small", path, size, world);
+        return -EINVAL;
+    }
+    ivc_region_t r;
+    int rc = region_map(path, 1, size, &r);
+    if (rc != 0)
+        return rc;
+    ivc_store_relaxed(&ivc_region_hdr(&r)->state, IVC_REGION_FORMATTING);
+    rc = region_format(&r, job, world);
+    if (rc == 0)
+        rc = region_validate(&r, job, world);
+    if (rc != 0) {
+        ivc_region_detach(&r, 1);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region_t *out)
+{
+    ivc_region_t r;
+    int rc = region_map(path, 0, 0, &r);
+    if (rc != 0)
+        return rc;
+    rc = region_wait_ready(&r, job, world);
+    if (rc == 0)
+        rc = region_validate(&r, job, world);
+    if (rc != 0) {
+        ivc_region_detach(&r, 0);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+void ivc_region_detach(ivc_region_t *r, int unlink_file)
+{
+    if (r->base != NULL)
+        munmap(r->base, r->size);
+    if (unlink_file && r->path[0] != '\0')
+        unlink(r->path);
+    r->base = NULL;
+}
+
+static int read_hex_file(const char *path, unsigned *out)
+{
+    FILE *f = fopen(path, "re");
+    if (f == NULL)
+        return -errno;
+    int ok = fscanf(f, "%x", out) == 1;
+    fclose(f);
+    return ok ? 0 : -EINVAL;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int ivc_region_find_ivshmem(char *buf, size_t len)
+{
+    const char *root = "/sys/bus/pci/devices";
+    DIR *d = opendir(root);
+    if (d == NULL)
+        return -ENODEV;
+    char *names[256];
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL && n < 256)
+        if (de->d_name[0] != '.')
+            names[n++] = strdup(de->d_name);
+    closedir(d);
+    /* The documented rule: the ivshmem device with the lowest PCI address wins. */
+    qsort(names, n, sizeof(names[0]), name_cmp);
+    int rc = -ENODEV;
+    for (size_t i = 0; i < n; i++) {
+        char p[PATH_MAX];
+        unsigned vendor = 0, device = 0;
+        snprintf(p, sizeof(p), "%s/%s/vendor", root, names[i]);
+        if (rc != 0 && read_hex_file(p, &vendor) == 0 && vendor == IVC_IVSHMEM_VENDOR) {
+            snprintf(p, sizeof(p), "%s/%s/device", root, names[i]);
+            if (read_hex_file(p, &device) == 0 && device == IVC_IVSHMEM_DEVICE) {
+                snprintf(buf, len, "%s/%s/resource2", root, names[i]);
+                rc = 0;
+            }
+        }
+        free(names[i]);
+    }
+    return rc;
+}
+
+int ivc_region_alloc(ivc_region_t *r, uint64_t size, uint64_t align, uint64_t *off)
+{
+    ivc_region_hdr_t *h = ivc_region_hdr(r);
+    if (align < IVC_CACHE_LINE)
+        align = IVC_CACHE_LINE;
+    size = align_up(size, IVC_CACHE_LINE);
+    /* Reserve size + align so that the aligned block fits whatever start we get. */
+    uint64_t want = size + align;
+    uint64_t start = ivc_fetch_add(&h->heap_next, want);
+    uint64_t block = align_up(start, align);
+    if (start < r->heap_off || start > r->heap_end) {
+        ivc_error("region %s: the shared allocation pointer (%" PRIu64 ") lies outside the heap "
+                  "[%" PRIu64 ", %" PRIu64 "): the region is corrupt",
+                  r->path, start, r->heap_off, r->heap_end);
+        return -ENOMEM;
+    }
+    if (block < start || block > r->heap_end || size > r->heap_end - block) {
+        ivc_error("region %s: out of shared memory allocating %" PRIu64 " bytes (heap %" PRIu64
+                  " of %" PRIu64 " bytes used); start the job with a larger region "
+                  "(ivcrun --region-size or IVC_REGION_SIZE)",
+                  r->path, size, start - r->heap_off, r->heap_end - r->heap_off);
+        return -ENOMEM;
+    }
+    *off = block;
+    return 0;
+}
+
+void ivc_region_member_set(const ivc_region_t *r, uint32_t rank, uint32_t state)
+{
+    if (rank >= r->world_size)
+        return;
+    /* R4: publishes this rank's slot contents; pairs with A4 in ivc_region_member_get(). */
+    ivc_store_release(&ivc_region_member(r, rank)->state, state);
+}
+
+uint32_t ivc_region_member_get(const ivc_region_t *r, uint32_t rank)
+{
+    if (rank >= r->world_size)
+        return IVC_MEMBER_ABSENT;
+    /* A4: pairs with R4 in ivc_region_member_set(). */
+    return ivc_load_acquire(&ivc_region_member(r, rank)->state);
+}
+
+int ivc_region_barrier(const ivc_region_t *r, uint32_t count, uint64_t timeout_ms,
+                       int (*poll)(void *), void *arg)
+{
+    ivc_region_hdr_t *h = ivc_region_hdr(r);
+    uint32_t gen = ivc_load_acquire(&h->bar_generation);
+    uint32_t arrived = ivc_fetch_add(&h->bar_arrived, 1) + 1;
+    if (arrived >= count) {
+        ivc_store_relaxed(&h->bar_arrived, 0);
+        /* R3: releases the waiters; pairs with A3 below. */
+        ivc_store_release(&h->bar_generation, gen + 1);
+        return 0;
+    }
+    uint64_t start = ivc_now_ns();
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    /* A3: pairs with R3 of the last arrival. */
+    for (uint32_t round = 1; ivc_load_acquire(&h->bar_generation) == gen; round++) {
+        int rc = poll != NULL ? poll(arg) : 0;
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            ivc_backoff_wait(&b);
+        if (timeout_ms != 0 && (round & 63) == 0 &&
+            ivc_now_ns() - start > timeout_ms * 1000000ull)
+            return -ETIMEDOUT;
+    }
+    return 0;
+}
+
+void ivc_region_abort(const ivc_region_t *r, uint32_t rank, int code)
+{
+    ivc_region_hdr_t *h = ivc_region_hdr(r);
+    uint32_t expect = 0;
+    if (!ivc_cas(&h->abort_state, &expect, 1))
+        return;
+    ivc_store_relaxed(&h->abort_rank, rank);
+    ivc_store_relaxed(&h->abort_code, code);
+    /* R2: publishes rank and code; pairs with A2 in ivc_region_aborted(). */
+    ivc_store_release(&h->abort_state, 2);
+}
+
+int ivc_region_aborted(const ivc_region_t *r, uint32_t *rank, int *code)
+{
+    ivc_region_hdr_t *h = ivc_region_hdr(r);
+    /* A2: pairs with R2 in ivc_region_abort(). */
+    if (ivc_load_acquire(&h->abort_state) != 2)
+        return 0;
+    *rank = ivc_load_relaxed(&h->abort_rank);
+    *code = ivc_load_relaxed(&h->abort_code);
+    return 1;
+}

@@ -1,0 +1,93 @@
+/* The shared region: attach, format, validate, allocate, membership, job control.
+ *
+ * Public header of the region layer. The region is either a plain file (e.g.
+ * /dev/shm/ivc-<job>) shared by processes and simulated VMs, or an ivshmem PCI BAR
+ * (/sys/bus/pci/devices/<bdf>/resource2) inside a guest. */
+#ifndef IVC_REGION_H
+#define IVC_REGION_H
+
+#include "region_layout.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+typedef struct ivc_region {
+    uint8_t *base;       /* this process's mapping */
+    uint64_t size;       /* mapped bytes (== header size once validated) */
+    uint32_t world_size; /* copied from the validated header */
+    uint64_t job_id;
+    uint64_t members_off;
+    uint64_t heap_off, heap_end;
+    char path[PATH_MAX];
+} ivc_region_t;
+
+/* PCI ids of QEMU's ivshmem device. */
+#define IVC_IVSHMEM_VENDOR 0x1af4
+#define IVC_IVSHMEM_DEVICE 0x1110
+
+/* Bytes a job of `world` ranks needs for everything but the heap. */
+uint64_t ivc_region_fixed_bytes(uint32_t world);
+
+/* Creates (or truncates) the file at `path` to `size` bytes, formats it for job `job` with
+ * `world` ranks and attaches it. Used by the launcher and the host daemon.
+ * Returns 0, -EINVAL (bad size/world), or -errno from open/ftruncate/mmap. */
+int ivc_region_create(const char *path, uint64_t size, uint64_t job, uint32_t world,
+                      ivc_region_t *out);
+
+/* Attaches the region at `path`. A zero-filled region is formatted here, race-free, by the
+ * first attacher (which needs `world` > 0). A formatted one must match this library's magic,
+ * layout version and format word, its own recorded size, and `job` and `world` unless they
+ * are 0. Every mismatch is logged with what differs.
+ * Returns 0; -ENOENT/-EACCES/... from open; -EPROTO (not an IVC region, or another version
+ * or format); -EBADF (size mismatch or too small); -ESRCH (another job's region);
+ * -EXDEV (world size differs); -ETIMEDOUT (a formatter never finished). */
+int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region_t *out);
+
+/* Unmaps; with `unlink_file`, also removes the file. */
+void ivc_region_detach(ivc_region_t *r, int unlink_file);
+
+/* Finds an ivshmem device's BAR2 in sysfs (first by PCI address), writing its resource2
+ * path into `buf`. Returns 0 or -ENODEV. */
+int ivc_region_find_ivshmem(char *buf, size_t len);
+
+/* Validated access: a pointer to [off, off+len) or NULL when any part lies outside the
+ * region. Every offset read from the region goes through here. */
+static inline void *ivc_region_at(const ivc_region_t *r, uint64_t off, uint64_t len)
+{
+    if (off > r->size || len > r->size - off)
+        return NULL;
+    return r->base + off;
+}
+
+static inline ivc_region_hdr_t *ivc_region_hdr(const ivc_region_t *r)
+{
+    return (ivc_region_hdr_t *)r->base;
+}
+
+/* Allocates `size` bytes (rounded to a cache line, aligned to `align`, a power of two) from
+ * the heap; writes the block's offset to *off. Returns 0 or -ENOMEM (message names the
+ * region size needed). Lock-free: a fetch_add on the shared bump pointer. */
+int ivc_region_alloc(ivc_region_t *r, uint64_t size, uint64_t align, uint64_t *off);
+
+/* Membership table slot of global rank `rank` (rank < world_size). */
+static inline ivc_member_t *ivc_region_member(const ivc_region_t *r, uint32_t rank)
+{
+    return (ivc_member_t *)(r->base + r->members_off) + rank;
+}
+
+void ivc_region_member_set(const ivc_region_t *r, uint32_t rank, uint32_t state);
+uint32_t ivc_region_member_get(const ivc_region_t *r, uint32_t rank);
+
+/* Region barrier among `count` participants. While waiting it calls `poll(arg)` (may be
+ * NULL) every round: a negative return gives up with that value, a positive one means work
+ * was done (no backoff this round). Returns 0, -ETIMEDOUT after `timeout_ms` (0: none), or
+ * the poll's error. */
+int ivc_region_barrier(const ivc_region_t *r, uint32_t count, uint64_t timeout_ms,
+                       int (*poll)(void *), void *arg);
+
+/* Records that `rank` aborts the job with `code`; the first caller wins. */
+void ivc_region_abort(const ivc_region_t *r, uint32_t rank, int code);
+/* Returns 1 and the aborting rank and code if the job was aborted, else 0. */
+int ivc_region_aborted(const ivc_region_t *r, uint32_t *rank, int *code);
+
+#endif

@@ -1,0 +1,185 @@
+/* Every structure that crosses VMs (DESIGN.md "Rules of the shared region").
+ *
+ * The region is mapped by every VM at its own address and written by separate kernels, so:
+ *  - positions are byte offsets from the region base, never pointers;
+ *  - shared words are C11 atomics; each field below names its one writer, its readers and
+ *    the access mode; plain fields are written once before a release store publishes them;
+ *  - everything read from here is untrusted: readers copy a field once into a local and
+ *    validate it (offset/length/index against bounds) before use.
+ *
+ * Map of a region of `size` bytes:
+ *
+ *   0                 ivc_region_hdr_t (one page): identity, allocator, job control, barrier
+ *   members_off       ivc_member_t[world_size]: the locality detector's membership table
+ *   heap_off..heap_end  bump-allocated blocks: one receive block per rank (shm channel)
+ *
+ * A receive block, allocated and owned by its receiving rank R:
+ *
+ *   ivc_rxblock_t            geometry, written once before R publishes the block
+ *   inbox[0 .. nsenders-1]   one per co-located sender, at inbox_stride:
+ *       ivc_inbox_ctl_t      consumer and pipeline counters, one cache line each
+ *       ring[ring_size]      eager records (ivc_rec_t + payload), free-running positions
+ *       slack[ring_slack]    a record that starts near the end of ring runs on into here
+ *       chunks[nchunks * chunk_size]   the rendezvous pipeline buffers
+ */
+#ifndef IVC_REGION_LAYOUT_H
+#define IVC_REGION_LAYOUT_H
+
+#include "../base/ivc_atomic.h"
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* "IVCREGN1" read as a little-endian u64. */
+#define IVC_REGION_MAGIC 0x314e474552435649ULL
+/* Bump on any change to a structure in this file. */
+#define IVC_LAYOUT_VERSION 1u
+
+#define IVC_REGION_HDR_SIZE 4096u
+#define IVC_REGION_MIN_SIZE (1u << 20)
+
+/* ivc_region_hdr_t.state */
+enum {
+    IVC_REGION_EMPTY = 0,      /* a zero-filled file: the first rank to arrive formats it */
+    IVC_REGION_FORMATTING = 1, /* a formatter won the CAS and is writing the header */
+    IVC_REGION_READY = 2,
+};
+
+typedef struct ivc_region_hdr {
+    /* Line 0, identity. The first 24 bytes keep this shape in every layout version so that
+     * any library can say what differs. Writer: the formatter, once, while state is
+     * FORMATTING. Readers: every attacher, after the acquire load of `state`. */
+    uint64_t magic;
+    uint32_t layout_version;
+    uint32_t format;             /* IVC_REGION_FORMAT of the formatter's build */
+    IVC_ATOMIC(uint32_t) state;  /* writer: formatter (CAS EMPTY->FORMATTING, R0 release
+                                  * store READY; pairs with A0 in region_wait_ready) */
+    uint32_t world_size;         /* ranks in the job (slots in the membership table) */
+    uint64_t size;               /* bytes the formatter sized the region to */
+    uint64_t job_id;
+    uint64_t members_off;
+    uint64_t heap_off;
+    uint64_t heap_end;
+
+    /* Line 1, allocator. Writers: any attached rank (fetch_add); readers: same. The value
+     * is untrusted: an allocation is used only if it lies inside [heap_off, heap_end). */
+    IVC_ATOMIC(uint64_t) heap_next IVC_ALIGNED_LINE;
+
+    /* Line 2, job control. Writer: the first rank to abort (CAS on abort_state 0->1, then
+     * plain stores, then R2 release store 2); readers: every rank's progress loop and the
+     * launcher (A2 acquire load of abort_state == 2). */
+    IVC_ATOMIC(uint32_t) abort_state IVC_ALIGNED_LINE;
+    IVC_ATOMIC(uint32_t) abort_rank;
+    IVC_ATOMIC(int32_t) abort_code;
+
+    /* Lines 3-4, the region barrier (start-up and finalize when the region is the
+     * bootstrap). Writers: every participating rank. `bar_arrived` counts arrivals with
+     * fetch_add; the last arrival resets it and R3 release-increments `bar_generation`,
+     * which the others wait on with A3 acquire loads. */
+    IVC_ATOMIC(uint32_t) bar_arrived IVC_ALIGNED_LINE;
+    IVC_ATOMIC(uint32_t) bar_generation IVC_ALIGNED_LINE;
+} ivc_region_hdr_t;
+
+_Static_assert(offsetof(ivc_region_hdr_t, magic) == 0, "magic first");
+_Static_assert(offsetof(ivc_region_hdr_t, layout_version) == 8, "fixed preamble");
+_Static_assert(offsetof(ivc_region_hdr_t, format) == 12, "fixed preamble");
+_Static_assert(offsetof(ivc_region_hdr_t, state) == 16, "fixed preamble");
+_Static_assert(offsetof(ivc_region_hdr_t, heap_next) == IVC_CACHE_LINE, "allocator line");
+_Static_assert(offsetof(ivc_region_hdr_t, bar_generation) - offsetof(ivc_region_hdr_t,
+               bar_arrived) == IVC_CACHE_LINE, "barrier words on separate lines");
+_Static_assert(sizeof(ivc_region_hdr_t) <= IVC_REGION_HDR_SIZE, "header fits its page");
+
+/* ivc_member_t.state: one writer per slot, the rank it belongs to. */
+enum {
+    IVC_MEMBER_ABSENT = 0,    /* never joined through this region */
+    IVC_MEMBER_JOINED = 1,    /* in MPI_Init or running */
+    IVC_MEMBER_FINALIZED = 2, /* left through MPI_Finalize */
+    IVC_MEMBER_ABORTED = 3,   /* left through MPI_Abort or a fatal error */
+};
+
+/* One slot per global rank: the locality detector's table (the published designs keep one
+ * byte per rank; a slot here also carries where the rank's receive block is). A rank that
+ * shares this region marks its slot JOINED; after the start-up barrier every JOINED slot
+ * is a co-located rank, and local order is slot order. */
+typedef struct ivc_member {
+    /* Writer: the slot's rank. R4 release store; readers (peers, launcher) use A4 acquire. */
+    IVC_ATOMIC(uint32_t) state;
+    uint32_t pad;
+    /* Writer: the slot's rank, before JOINED's successor barrier; offset of its receive
+     * block or 0. R5 release; readers (co-located senders) A5 acquire, then validate. */
+    IVC_ATOMIC(uint64_t) rx_off;
+    uint8_t pad2[IVC_CACHE_LINE - 16];
+} ivc_member_t;
+_Static_assert(sizeof(ivc_member_t) == IVC_CACHE_LINE, "one slot per cache line");
+
+/* "RXBK" */
+#define IVC_RXBLOCK_MAGIC 0x4b425852u
+
+/* Geometry of a receive block. Writer: its owner, plain stores before R5 publishes rx_off.
+ * Readers: senders, after A5; every field is validated against the region's bounds and the
+ * reader's own limits before use. */
+typedef struct ivc_rxblock {
+    uint32_t magic;
+    uint32_t nsenders;   /* inboxes: co-located ranks other than the owner */
+    uint32_t ring_size;  /* power of two */
+    uint32_t ring_slack; /* bytes after the ring a record may run into: max record size */
+    uint32_t chunk_size; /* multiple of the cache line */
+    uint32_t nchunks;    /* power of two */
+    uint64_t inbox_stride;
+    uint64_t block_size;
+    uint8_t pad[IVC_CACHE_LINE - 40];
+} ivc_rxblock_t;
+_Static_assert(sizeof(ivc_rxblock_t) == IVC_CACHE_LINE, "rxblock header is one line");
+
+/* Counters of one sender->receiver inbox, each on its own cache line (producer and consumer
+ * indexes never share a line). All are free-running 64-bit counters. */
+typedef struct ivc_inbox_ctl {
+    /* Writer: receiver. Ring bytes consumed, published lazily (R6 release in
+     * shm_ring_release; pairs with A6 in shm_ring_reserve's full check). */
+    IVC_ATOMIC(uint64_t) ring_head IVC_ALIGNED_LINE;
+    /* Writer: receiver. Pipeline chunks copied out (R7 release in shm_pipe_drain; pairs with
+     * A7 in shm_pipe_fill before the sender overwrites a chunk). */
+    IVC_ATOMIC(uint64_t) pipe_drained IVC_ALIGNED_LINE;
+    /* Writer: sender. Pipeline chunks filled (R8 release in shm_pipe_fill; pairs with A8 in
+     * shm_pipe_drain before the receiver reads a chunk). */
+    IVC_ATOMIC(uint64_t) pipe_filled IVC_ALIGNED_LINE;
+} ivc_inbox_ctl_t;
+_Static_assert(sizeof(ivc_inbox_ctl_t) == 3 * IVC_CACHE_LINE, "three counter lines");
+
+/* ivc_rec_t.kind */
+enum {
+    IVC_REC_EAGER = 1, /* envelope + the whole message as payload */
+    IVC_REC_RTS = 2,   /* envelope; arg = message length; cookie = sender's handle */
+    IVC_REC_CTS = 3,   /* cookie = sender's handle; arg = bytes the receiver accepts */
+    IVC_REC_ACK = 4,   /* synchronous-send acknowledgement; cookie = sender's handle */
+};
+
+/* One record of an eager ring, starting on a cache line at ring position `pos`.
+ * Writer: the inbox's sender: every field and the payload with plain stores, then `stamp`
+ * last with R1 release (shm_ring_commit); pairs with A1 (shm_ring_poll), where the receiver
+ * accepts the record only if stamp == pos + 1. The sender also zeroes the stamp word of the
+ * next record position before R1, so stale bytes of an earlier lap never look fresh. */
+typedef struct ivc_rec {
+    IVC_ATOMIC(uint64_t) stamp;
+    uint8_t kind;
+    uint8_t flags;    /* IVC_ENV_* flags of the envelope */
+    uint16_t rsvd;
+    uint32_t paylen;  /* payload bytes following this header */
+    uint32_t ctx;     /* envelope: context id */
+    int32_t src;      /* envelope: sender's rank in the communicator */
+    int32_t tag;      /* envelope: tag */
+    uint32_t seq;     /* per-pair sequence number, for ordering checks */
+    uint64_t arg;
+    uint64_t cookie;
+} ivc_rec_t;
+_Static_assert(sizeof(ivc_rec_t) == 48, "record header size is part of the format");
+
+/* Options that change the layout without changing a struct; a mismatch is reported field by
+ * field. */
+#define IVC_REGION_FORMAT                                                                          \
+    ((uint32_t)(6u /* log2 cache line */) | ((uint32_t)sizeof(ivc_member_t) << 8) |               \
+     ((uint32_t)sizeof(ivc_rec_t) << 16) |                                                         \
+     ((uint32_t)(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) << 24))
+
+#endif

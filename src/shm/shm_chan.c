@@ -1,0 +1,718 @@
+#include "shm_chan.h"
+
+#include "shm_pipe.h"
+#include "shm_ring.h"
+
+#include "../base/ivc_log.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Send op states (ivc_chan_op_t.state). */
+enum {
+    OP_QUEUED = 1, /* waiting for ring room */
+    OP_SYNC_WAIT,  /* eager synchronous send written; waiting for the ACK */
+    OP_RTS_WAIT,   /* request-to-send written; waiting for clear-to-send */
+    OP_STREAM,     /* clear to send: streaming through the pipeline */
+};
+
+/* Records handled per inbox per progress call, so that one busy peer cannot starve the
+ * others. */
+#define POLL_BUDGET 64
+
+typedef struct op_queue {
+    ivc_chan_op_t *head, *tail;
+} op_queue_t;
+
+typedef struct shm_ctl {
+    uint8_t kind;
+    uint64_t cookie;
+    uint64_t arg;
+} shm_ctl_t;
+
+typedef struct shm_peer {
+    ivc_shm_chan_t *ch;
+    uint32_t rank; /* global rank */
+    int failed;    /* -errno once the peer broke the protocol */
+    uint64_t eager_limit;
+    shm_ring_tx_t tx; /* records into the peer's inbox for us */
+    shm_pipe_t txpipe;
+    shm_ring_rx_t rx; /* records from the peer in our inbox for it */
+    shm_pipe_t rxpipe;
+    uint32_t tx_seq, rx_seq;
+    op_queue_t sendq;   /* sends waiting for ring room, in send order */
+    op_queue_t streamq; /* cleared sends, streaming in clear-to-send order */
+    op_queue_t drainq;  /* rendezvous receives, in clear-to-send order */
+    shm_ctl_t *ctlq;    /* control records waiting for ring room (FIFO) */
+    uint32_t ctl_head, ctl_tail, ctl_cap;
+} shm_peer_t;
+
+/* Sender-side handles: the cookie in an RTS or a synchronous eager record names a slot
+ * here, with a generation, so an ACK or CTS from the peer is checked before use. */
+typedef struct shm_handle {
+    ivc_chan_op_t *op;
+    shm_peer_t *peer;
+    uint32_t gen;
+    uint32_t next_free;
+} shm_handle_t;
+
+struct ivc_shm_chan {
+    ivc_region_t *region;
+    ivc_shm_config_t cfg;
+    uint32_t my_rank, my_local, nlocal;
+    uint32_t *local;    /* global ranks sharing the region, ascending */
+    shm_peer_t *peers;  /* nlocal - 1 entries, in local order without this rank */
+    int32_t *peer_of;   /* global rank -> index in peers, or -1 */
+    uint32_t world;
+    uint64_t rx_off;    /* this rank's receive block */
+    ivc_chan_upcalls_t up;
+    shm_handle_t *handles;
+    uint32_t nhandles, free_handle;
+    uint32_t tx_work;   /* peers with queued control records, sends or streams */
+};
+
+#define HANDLE_NONE UINT32_MAX
+
+static int is_pow2(uint64_t v)
+{
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+static void q_push(op_queue_t *q, ivc_chan_op_t *op)
+{
+    op->next = NULL;
+    if (q->tail)
+        q->tail->next = op;
+    else
+        q->head = op;
+    q->tail = op;
+}
+
+static ivc_chan_op_t *q_pop(op_queue_t *q)
+{
+    ivc_chan_op_t *op = q->head;
+    if (op) {
+        q->head = op->next;
+        if (q->head == NULL)
+            q->tail = NULL;
+    }
+    return op;
+}
+
+static int peer_has_tx_work(const shm_peer_t *p)
+{
+    return p->ctl_head != p->ctl_tail || p->sendq.head || p->streamq.head;
+}
+
+/* ---- handles ---- */
+
+static int handle_alloc(ivc_shm_chan_t *ch, shm_peer_t *p, ivc_chan_op_t *op, uint64_t *cookie)
+{
+    if (ch->free_handle == HANDLE_NONE) {
+        uint32_t n = ch->nhandles ? ch->nhandles * 2 : 64;
+        shm_handle_t *h = realloc(ch->handles, n * sizeof(*h));
+        if (h == NULL)
+            return -ENOMEM;
+        for (uint32_t i = ch->nhandles; i < n; i++) {
+            h[i].op = NULL;
+            h[i].peer = NULL;
+            h[i].gen = 1;
+            h[i].next_free = i + 1 < n ? i + 1 : HANDLE_NONE;
+        }
+        ch->handles = h;
+        ch->free_handle = ch->nhandles;
+        ch->nhandles = n;
+    }
+    uint32_t slot = ch->free_handle;
+    shm_handle_t *h = &ch->handles[slot];
+    ch->free_handle = h->next_free;
+    h->op = op;
+    h->peer = p;
+    *cookie = ((uint64_t)h->gen << 32) | slot;
+    op->cookie = *cookie;
+    return 0;
+}
+
+/* Takes the op a cookie from peer p names, if it is one of p's and in `state`. */
+static ivc_chan_op_t *handle_take(ivc_shm_chan_t *ch, shm_peer_t *p, uint64_t cookie, int state)
+{
+    uint32_t slot = (uint32_t)cookie, gen = (uint32_t)(cookie >> 32);
+    if (slot >= ch->nhandles)
+        return NULL;
+    shm_handle_t *h = &ch->handles[slot];
+    if (h->op == NULL || h->gen != gen || h->peer != p || h->op->state != state)
+        return NULL;
+    ivc_chan_op_t *op = h->op;
+    h->op = NULL;
+    h->peer = NULL;
+    h->gen = h->gen + 1 ? h->gen + 1 : 1;
+    h->next_free = ch->free_handle;
+    ch->free_handle = slot;
+    return op;
+}
+
+/* ---- failure ---- */
+
+static void fail_queue(op_queue_t *q, int err)
+{
+    ivc_chan_op_t *op;
+    while ((op = q_pop(q)) != NULL)
+        op->done(op, err);
+}
+
+/* The peer broke the protocol: stop reading its inbox and fail everything that involves
+ * it. Only this rank's view of the peer changes; the region is left as it is. */
+static void peer_fail(shm_peer_t *p, int err, const char *why)
+{
+    ivc_shm_chan_t *ch = p->ch;
+    if (p->failed)
+        return;
+    p->failed = err;
+    ivc_error("rank %u broke the shared-memory protocol (%s); no longer talking to it", p->rank,
+              why);
+    if (peer_has_tx_work(p))
+        ch->tx_work--;
+    p->ctl_head = p->ctl_tail = 0;
+    fail_queue(&p->sendq, err);
+    fail_queue(&p->streamq, err);
+    fail_queue(&p->drainq, err);
+    for (uint32_t i = 0; i < ch->nhandles; i++) {
+        shm_handle_t *h = &ch->handles[i];
+        if (h->op != NULL && h->peer == p) {
+            ivc_chan_op_t *op = h->op;
+            handle_take(ch, p, ((uint64_t)h->gen << 32) | i, op->state);
+            op->done(op, err);
+        }
+    }
+    if (ch->up.on_peer_failed)
+        ch->up.on_peer_failed(ch->up.arg, (int)p->rank, err);
+}
+
+/* ---- writing records ---- */
+
+static void rec_fill(shm_peer_t *p, ivc_rec_t *rec, uint8_t kind, uint32_t paylen,
+                     const ivc_env_t *env, uint64_t arg, uint64_t cookie)
+{
+    rec->kind = kind;
+    rec->flags = env ? (uint8_t)env->flags : 0;
+    rec->rsvd = 0;
+    rec->paylen = paylen;
+    rec->ctx = env ? env->ctx : 0;
+    rec->src = env ? env->src : 0;
+    rec->tag = env ? env->tag : 0;
+    rec->seq = p->tx_seq++;
+    rec->arg = arg;
+    rec->cookie = cookie;
+}
+
+/* Writes op's eager record or request-to-send. Returns 1 (complete), 0 (waiting for ACK or
+ * CTS), -EAGAIN (ring full) or -errno. */
+static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
+{
+    uint64_t len = op->data.bytes;
+    int eager = len <= p->eager_limit;
+    uint64_t bytes = shm_ring_record_bytes(eager ? len : 0);
+    int err = 0;
+    ivc_rec_t *rec = shm_ring_reserve(&p->tx, bytes, &err);
+    if (rec == NULL)
+        return err ? err : -EAGAIN;
+    uint64_t cookie = 0;
+    int wait = !eager || (op->env.flags & IVC_ENV_SYNC);
+    if (wait && handle_alloc(p->ch, p, op, &cookie) != 0)
+        return -ENOMEM;
+    rec_fill(p, rec, eager ? IVC_REC_EAGER : IVC_REC_RTS, eager ? (uint32_t)len : 0, &op->env,
+             len, cookie);
+    if (eager)
+        ivc_data_pack(&op->data, 0, rec + 1, len);
+    shm_ring_commit(&p->tx, rec, bytes);
+    if (!wait)
+        return 1;
+    op->state = eager ? OP_SYNC_WAIT : OP_RTS_WAIT;
+    return 0;
+}
+
+static int peer_write_ctl(shm_peer_t *p, const shm_ctl_t *c)
+{
+    uint64_t bytes = shm_ring_record_bytes(0);
+    int err = 0;
+    ivc_rec_t *rec = shm_ring_reserve(&p->tx, bytes, &err);
+    if (rec == NULL)
+        return err ? err : -EAGAIN;
+    rec_fill(p, rec, c->kind, 0, NULL, c->arg, c->cookie);
+    shm_ring_commit(&p->tx, rec, bytes);
+    return 0;
+}
+
+/* Sends a control record now, or queues it behind earlier ones. */
+static int peer_send_ctl(shm_peer_t *p, uint8_t kind, uint64_t cookie, uint64_t arg)
+{
+    shm_ctl_t c = {kind, cookie, arg};
+    if (p->ctl_head == p->ctl_tail) {
+        int rc = peer_write_ctl(p, &c);
+        if (rc != -EAGAIN)
+            return rc;
+    }
+    if (p->ctl_tail - p->ctl_head == p->ctl_cap) {
+        uint32_t n = p->ctl_cap ? p->ctl_cap * 2 : 16;
+        shm_ctl_t *q = malloc(n * sizeof(*q));
+        if (q == NULL)
+            return -ENOMEM;
+        for (uint32_t i = 0; i < p->ctl_tail - p->ctl_head; i++)
+            q[i] = p->ctlq[(p->ctl_head + i) % p->ctl_cap];
+        p->ctl_tail -= p->ctl_head;
+        p->ctl_head = 0;
+        free(p->ctlq);
+        p->ctlq = q;
+        p->ctl_cap = n;
+    }
+    int had_work = peer_has_tx_work(p);
+    p->ctlq[p->ctl_tail++ % p->ctl_cap] = c;
+    if (!had_work)
+        p->ch->tx_work++;
+    return 0;
+}
+
+/* ---- channel operations ---- */
+
+static int shm_send(void *ep, ivc_chan_op_t *op)
+{
+    shm_peer_t *p = ep;
+    if (p->failed)
+        return p->failed;
+    op->off = 0;
+    op->total = 0;
+    if (p->sendq.head == NULL) {
+        int rc = peer_write_send(p, op);
+        if (rc != -EAGAIN) {
+            if (rc == -EPROTO)
+                peer_fail(p, rc, "impossible ring head");
+            return rc;
+        }
+    }
+    int had_work = peer_has_tx_work(p);
+    op->state = OP_QUEUED;
+    q_push(&p->sendq, op);
+    if (!had_work)
+        p->ch->tx_work++;
+    return 0;
+}
+
+static int shm_recv_rndv(void *ep, const ivc_inmsg_t *m, ivc_chan_op_t *op)
+{
+    shm_peer_t *p = ep;
+    if (p->failed)
+        return p->failed;
+    uint64_t accept = m->env.len < op->data.bytes ? m->env.len : op->data.bytes;
+    op->total = accept;
+    op->off = 0;
+    op->xfer = 0;
+    int rc = peer_send_ctl(p, IVC_REC_CTS, m->cookie, accept);
+    if (rc != 0)
+        return rc;
+    q_push(&p->drainq, op);
+    return 0;
+}
+
+static int shm_send_ack(void *ep, uint64_t cookie)
+{
+    shm_peer_t *p = ep;
+    if (p->failed)
+        return p->failed;
+    return peer_send_ctl(p, IVC_REC_ACK, cookie, 0);
+}
+
+/* Queued control records, then queued sends, then streams: as far as room allows. */
+static int peer_tx_work(shm_peer_t *p)
+{
+    int n = 0, rc;
+    while (p->ctl_head != p->ctl_tail) {
+        rc = peer_write_ctl(p, &p->ctlq[p->ctl_head % p->ctl_cap]);
+        if (rc == -EAGAIN)
+            return n;
+        if (rc < 0)
+            return rc;
+        p->ctl_head++;
+        n++;
+    }
+    ivc_chan_op_t *op;
+    while ((op = p->sendq.head) != NULL) {
+        rc = peer_write_send(p, op);
+        if (rc == -EAGAIN)
+            return n;
+        if (rc < 0)
+            return rc;
+        q_pop(&p->sendq);
+        n++;
+        if (rc == 1)
+            op->done(op, 0);
+    }
+    while ((op = p->streamq.head) != NULL) {
+        rc = shm_pipe_fill(&p->txpipe, &op->data, &op->off, op->total);
+        if (rc < 0)
+            return rc;
+        n += rc;
+        if (op->off < op->total)
+            break;
+        q_pop(&p->streamq);
+        n++;
+        op->done(op, 0);
+    }
+    return n;
+}
+
+static void on_cts(shm_peer_t *p, uint64_t cookie, uint64_t accept)
+{
+    ivc_chan_op_t *op = handle_take(p->ch, p, cookie, OP_RTS_WAIT);
+    if (op == NULL) {
+        peer_fail(p, -EPROTO, "clear-to-send for an unknown send");
+        return;
+    }
+    if (accept > op->data.bytes) {
+        op->done(op, -EPROTO);
+        peer_fail(p, -EPROTO, "clear-to-send for more bytes than the message has");
+        return;
+    }
+    int had_work = peer_has_tx_work(p);
+    op->state = OP_STREAM;
+    op->total = accept;
+    op->off = 0;
+    q_push(&p->streamq, op);
+    if (!had_work)
+        p->ch->tx_work++;
+}
+
+static void on_ack(shm_peer_t *p, uint64_t cookie)
+{
+    ivc_chan_op_t *op = handle_take(p->ch, p, cookie, OP_SYNC_WAIT);
+    if (op == NULL) {
+        peer_fail(p, -EPROTO, "acknowledgement for an unknown send");
+        return;
+    }
+    op->done(op, 0);
+}
+
+/* Reads up to POLL_BUDGET records from the peer's inbox. Every field is copied once and
+ * checked before use: the length bounds every access to the payload. */
+static int peer_poll(shm_peer_t *p)
+{
+    ivc_shm_chan_t *ch = p->ch;
+    const ivc_rec_t *rec;
+    int n = 0;
+    while (n < POLL_BUDGET && (rec = shm_ring_poll(&p->rx)) != NULL) {
+        uint8_t kind = rec->kind;
+        uint32_t paylen = rec->paylen;
+        uint32_t seq = rec->seq;
+        uint64_t arg = rec->arg, cookie = rec->cookie;
+        uint64_t bytes = shm_ring_record_bytes(paylen);
+        if (bytes > p->rx.max_record) {
+            peer_fail(p, -EPROTO, "record length beyond the largest record");
+            return n;
+        }
+        if (seq != p->rx_seq) {
+            peer_fail(p, -EPROTO, "record out of sequence");
+            return n;
+        }
+        p->rx_seq++;
+        if (kind == IVC_REC_EAGER || kind == IVC_REC_RTS) {
+            ivc_inmsg_t m;
+            m.env.ctx = rec->ctx;
+            m.env.src = rec->src;
+            m.env.tag = rec->tag;
+            m.env.flags = rec->flags;
+            m.env.len = arg;
+            m.peer = (int)p->rank;
+            m.cookie = cookie;
+            if (kind == IVC_REC_EAGER) {
+                if (arg != paylen) {
+                    peer_fail(p, -EPROTO, "eager record whose length disagrees with itself");
+                    return n;
+                }
+                m.rndv = 0;
+                m.data = rec + 1;
+            } else {
+                if (paylen != 0) {
+                    peer_fail(p, -EPROTO, "request-to-send with a payload");
+                    return n;
+                }
+                m.rndv = 1;
+                m.data = NULL;
+            }
+            ch->up.on_message(ch->up.arg, &m);
+        } else if (kind == IVC_REC_CTS && paylen == 0) {
+            on_cts(p, cookie, arg);
+        } else if (kind == IVC_REC_ACK && paylen == 0) {
+            on_ack(p, cookie);
+        } else {
+            peer_fail(p, -EPROTO, "unknown record kind");
+            return n;
+        }
+        if (p->failed)
+            return n;
+        shm_ring_release(&p->rx, bytes);
+        n++;
+    }
+    return n;
+}
+
+static int peer_drain(shm_peer_t *p)
+{
+    int n = 0;
+    ivc_chan_op_t *op;
+    while ((op = p->drainq.head) != NULL) {
+        int rc = shm_pipe_drain(&p->rxpipe, &op->data, &op->off, op->total);
+        if (rc < 0) {
+            peer_fail(p, rc, "impossible pipeline counter");
+            return n;
+        }
+        n += rc;
+        if (op->off < op->total)
+            break;
+        q_pop(&p->drainq);
+        op->xfer = op->total;
+        op->done(op, 0);
+        n++;
+    }
+    return n;
+}
+
+static int shm_progress(void *c)
+{
+    ivc_shm_chan_t *ch = c;
+    int events = 0;
+    uint32_t npeers = ch->nlocal - 1;
+    for (uint32_t i = 0; i < npeers; i++) {
+        shm_peer_t *p = &ch->peers[i];
+        if (p->failed)
+            continue;
+        events += peer_poll(p);
+        if (p->drainq.head && !p->failed)
+            events += peer_drain(p);
+    }
+    if (ch->tx_work) {
+        for (uint32_t i = 0; i < npeers; i++) {
+            shm_peer_t *p = &ch->peers[i];
+            if (p->failed || !peer_has_tx_work(p))
+                continue;
+            int rc = peer_tx_work(p);
+            if (rc < 0) {
+                peer_fail(p, rc, "impossible ring or pipeline counter");
+                continue;
+            }
+            events += rc;
+            if (!peer_has_tx_work(p))
+                ch->tx_work--;
+        }
+    }
+    return events;
+}
+
+const ivc_chan_ops_t ivc_shm_chan_ops = {
+    .name = "shm",
+    .send = shm_send,
+    .recv_rndv = shm_recv_rndv,
+    .send_ack = shm_send_ack,
+    .progress = shm_progress,
+};
+
+/* ---- start-up ---- */
+
+static uint64_t max_record(const ivc_shm_config_t *cfg)
+{
+    return shm_ring_record_bytes(cfg->eager_limit);
+}
+
+int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint32_t my_rank,
+                        const uint32_t *local, uint32_t nlocal, const ivc_chan_upcalls_t *up,
+                        ivc_shm_chan_t **out)
+{
+    ivc_shm_chan_t *ch = calloc(1, sizeof(*ch));
+    if (ch == NULL)
+        return -ENOMEM;
+    ch->region = region;
+    ch->cfg = *cfg;
+    ch->my_rank = my_rank;
+    ch->nlocal = nlocal;
+    ch->world = region->world_size;
+    ch->up = *up;
+    ch->free_handle = HANDLE_NONE;
+    ch->local = malloc(nlocal * sizeof(*ch->local));
+    ch->peers = calloc(nlocal > 1 ? nlocal - 1 : 1, sizeof(*ch->peers));
+    ch->peer_of = malloc(ch->world * sizeof(*ch->peer_of));
+    if (ch->local == NULL || ch->peers == NULL || ch->peer_of == NULL)
+        goto err_nomem;
+    memcpy(ch->local, local, nlocal * sizeof(*local));
+    for (uint32_t r = 0; r < ch->world; r++)
+        ch->peer_of[r] = -1;
+    ch->my_local = UINT32_MAX;
+    for (uint32_t i = 0, k = 0; i < nlocal; i++) {
+        if (local[i] == my_rank) {
+            ch->my_local = i;
+            continue;
+        }
+        ch->peers[k].ch = ch;
+        ch->peers[k].rank = local[i];
+        ch->peer_of[local[i]] = (int32_t)k;
+        k++;
+    }
+    if (ch->my_local == UINT32_MAX) {
+        ivc_error("internal: rank %u is not in its own local set", my_rank);
+        free(ch->local);
+        free(ch->peers);
+        free(ch->peer_of);
+        free(ch);
+        return -EINVAL;
+    }
+
+    uint64_t stride = ivc_shm_inbox_stride(cfg);
+    uint64_t block_size = ivc_shm_rxblock_bytes(cfg, nlocal);
+    int rc = ivc_region_alloc(region, block_size, 4096, &ch->rx_off);
+    if (rc != 0) {
+        free(ch->local);
+        free(ch->peers);
+        free(ch->peer_of);
+        free(ch);
+        return rc;
+    }
+    ivc_rxblock_t *blk = ivc_region_at(region, ch->rx_off, block_size);
+    blk->magic = IVC_RXBLOCK_MAGIC;
+    blk->nsenders = nlocal - 1;
+    blk->ring_size = (uint32_t)cfg->ring_size;
+    blk->ring_slack = (uint32_t)max_record(cfg);
+    blk->chunk_size = (uint32_t)cfg->chunk_size;
+    blk->nchunks = (uint32_t)cfg->nchunks;
+    blk->inbox_stride = stride;
+    blk->block_size = block_size;
+    for (uint32_t i = 0; i + 1 < nlocal; i++) {
+        uint8_t *inbox = (uint8_t *)blk + 4096 + i * stride;
+        ivc_inbox_ctl_t *ctl = (ivc_inbox_ctl_t *)inbox;
+        ivc_store_relaxed(&ctl->ring_head, 0);
+        ivc_store_relaxed(&ctl->pipe_drained, 0);
+        ivc_store_relaxed(&ctl->pipe_filled, 0);
+        /* Position 0's stamp; every later position is zeroed by the producer (shm_ring.h). */
+        ivc_store_relaxed(&((ivc_rec_t *)(inbox + sizeof(*ctl)))->stamp, 0);
+    }
+    /* R5: publishes the block; pairs with A5 in ivc_shm_chan_connect(). */
+    ivc_store_release(&ivc_region_member(region, my_rank)->rx_off, ch->rx_off);
+    *out = ch;
+    return 0;
+
+err_nomem:
+    free(ch->local);
+    free(ch->peers);
+    free(ch->peer_of);
+    free(ch);
+    return -ENOMEM;
+}
+
+/* Copies a peer's block geometry once and checks it against the region and sane limits. */
+static int peer_block(ivc_shm_chan_t *ch, uint32_t rank, ivc_rxblock_t *geo, uint8_t **base)
+{
+    /* A5: pairs with R5 in ivc_shm_chan_create() of the peer. */
+    uint64_t off = ivc_load_acquire(&ivc_region_member(ch->region, rank)->rx_off);
+    const ivc_rxblock_t *blk = ivc_region_at(ch->region, off, sizeof(*blk));
+    if (off == 0 || blk == NULL) {
+        ivc_error("rank %u published no valid receive block (offset %" PRIu64 ")", rank, off);
+        return -EPROTO;
+    }
+    memcpy(geo, blk, sizeof(*geo));
+    const char *bad = NULL;
+    if (geo->magic != IVC_RXBLOCK_MAGIC)
+        bad = "magic";
+    else if (geo->nsenders != ch->nlocal - 1)
+        bad = "number of inboxes";
+    else if (!is_pow2(geo->ring_size) || geo->ring_size < 4096 || geo->ring_size > (1u << 30))
+        bad = "ring size";
+    else if (geo->ring_slack % IVC_CACHE_LINE || geo->ring_slack < 2 * IVC_CACHE_LINE ||
+             2 * ((uint64_t)geo->ring_slack + IVC_CACHE_LINE) > geo->ring_size)
+        bad = "largest record";
+    else if (geo->chunk_size == 0 || geo->chunk_size % IVC_CACHE_LINE ||
+             geo->chunk_size > (1u << 30) || !is_pow2(geo->nchunks) || geo->nchunks > 1024)
+        bad = "pipeline geometry";
+    else if (geo->inbox_stride < sizeof(ivc_inbox_ctl_t) + (uint64_t)geo->ring_size +
+                                     geo->ring_slack + (uint64_t)geo->nchunks * geo->chunk_size ||
+             geo->inbox_stride % IVC_CACHE_LINE || geo->inbox_stride > (1ull << 42))
+        bad = "inbox stride";
+    else if (geo->block_size != 4096 + (uint64_t)geo->nsenders * geo->inbox_stride ||
+             ivc_region_at(ch->region, off, geo->block_size) == NULL)
+        bad = "block size";
+    if (bad != NULL) {
+        ivc_error("rank %u's receive block at offset %" PRIu64 " has an invalid %s", rank, off,
+                  bad);
+        return -EPROTO;
+    }
+    *base = ch->region->base + off;
+    return 0;
+}
+
+int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
+{
+    ivc_rxblock_t mine;
+    uint8_t *mybase;
+    int rc = peer_block(ch, ch->my_rank, &mine, &mybase);
+    if (rc != 0)
+        return rc;
+    for (uint32_t i = 0, k = 0; i < ch->nlocal; i++) {
+        if (i == ch->my_local)
+            continue;
+        shm_peer_t *p = &ch->peers[k++];
+        ivc_rxblock_t geo;
+        uint8_t *base;
+        rc = peer_block(ch, p->rank, &geo, &base);
+        if (rc != 0)
+            return rc;
+        /* Our inbox in the peer's block, and the peer's inbox in ours. */
+        uint32_t in_theirs = ch->my_local < i ? ch->my_local : ch->my_local - 1;
+        uint32_t in_mine = i < ch->my_local ? i : i - 1;
+        uint8_t *out = base + 4096 + in_theirs * geo.inbox_stride;
+        uint8_t *in = mybase + 4096 + in_mine * mine.inbox_stride;
+
+        p->tx.ctl = (ivc_inbox_ctl_t *)out;
+        p->tx.ring = out + sizeof(ivc_inbox_ctl_t);
+        p->tx.size = geo.ring_size;
+        p->tx.max_record = geo.ring_slack;
+        p->txpipe.ctl = p->tx.ctl;
+        p->txpipe.chunks = p->tx.ring + geo.ring_size + geo.ring_slack;
+        p->txpipe.chunk_size = geo.chunk_size;
+        p->txpipe.nchunks = geo.nchunks;
+        p->eager_limit = geo.ring_slack - sizeof(ivc_rec_t);
+        if (p->eager_limit > ch->cfg.eager_limit)
+            p->eager_limit = ch->cfg.eager_limit;
+
+        p->rx.ctl = (ivc_inbox_ctl_t *)in;
+        p->rx.ring = in + sizeof(ivc_inbox_ctl_t);
+        p->rx.size = mine.ring_size;
+        p->rx.max_record = mine.ring_slack;
+        p->rxpipe.ctl = p->rx.ctl;
+        p->rxpipe.chunks = p->rx.ring + mine.ring_size + mine.ring_slack;
+        p->rxpipe.chunk_size = mine.chunk_size;
+        p->rxpipe.nchunks = mine.nchunks;
+    }
+    return 0;
+}
+
+void *ivc_shm_chan_endpoint(ivc_shm_chan_t *ch, uint32_t rank)
+{
+    if (rank >= ch->world || ch->peer_of[rank] < 0)
+        return NULL;
+    return &ch->peers[ch->peer_of[rank]];
+}
+
+uint64_t ivc_shm_chan_eager_limit(const void *ep)
+{
+    return ((const shm_peer_t *)ep)->eager_limit;
+}
+
+void ivc_shm_chan_destroy(ivc_shm_chan_t *ch)
+{
+    if (ch == NULL)
+        return;
+    for (uint32_t i = 0; i + 1 < ch->nlocal; i++)
+        free(ch->peers[i].ctlq);
+    free(ch->handles);
+    free(ch->local);
+    free(ch->peers);
+    free(ch->peer_of);
+    free(ch);
+}

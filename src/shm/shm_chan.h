@@ -1,0 +1,41 @@
+/* The shared-memory channel: eager records through per-pair rings, rendezvous through
+ * per-pair pipelines of chunk buffers, both in the receiver's receive block in the region.
+ *
+ * Why per-pair rings and not one queue per receiver: a ring has exactly one writer, so no
+ * atomic read-modify-write sits on the message path, a small message and its signal share
+ * one cache line, and a faulty or dead sender can only ever damage its own ring. The cost,
+ * polling one ring per co-located peer, is one load of an unchanged cached line each. */
+#ifndef IVC_SHM_CHAN_H
+#define IVC_SHM_CHAN_H
+
+#include "../chan/chan.h"
+#include "../region/region.h"
+#include "shm_config.h"
+
+#include <stdint.h>
+
+typedef struct ivc_shm_chan ivc_shm_chan_t;
+
+extern const ivc_chan_ops_t ivc_shm_chan_ops;
+
+/* Phase 1 of start-up: allocates this rank's receive block, with one inbox for each other
+ * rank of `local` (global ranks sharing the region, ascending, including `my_rank`), and
+ * publishes it in the membership slot. Returns 0, -ENOMEM (region too small) or -EINVAL. */
+int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint32_t my_rank,
+                        const uint32_t *local, uint32_t nlocal, const ivc_chan_upcalls_t *up,
+                        ivc_shm_chan_t **out);
+
+/* Phase 2, after every local rank finished phase 1 (a barrier): finds and validates every
+ * peer's receive block. Returns 0 or -EPROTO naming the peer whose block is invalid. */
+int ivc_shm_chan_connect(ivc_shm_chan_t *ch);
+
+/* The endpoint for a co-located global rank, or NULL if `rank` is not co-located. */
+void *ivc_shm_chan_endpoint(ivc_shm_chan_t *ch, uint32_t rank);
+
+/* Largest message this rank sends eagerly to the endpoint's peer. */
+uint64_t ivc_shm_chan_eager_limit(const void *ep);
+
+/* Frees local state; the region block stays (the region goes away with the job). */
+void ivc_shm_chan_destroy(ivc_shm_chan_t *ch);
+
+#endif

@@ -1,0 +1,95 @@
+#include "shm_config.h"
+
+#include "../base/ivc_log.h"
+#include "../region/region.h"
+
+#include <errno.h>
+#include <stddef.h>
+
+/* Defaults chosen by measurement; README "Tunables" gives the figures behind them. */
+static const ivc_cfg_entry_t shm_entries[] = {
+    {"EAGER_LIMIT", "16K", "largest message sent eagerly through the ring; larger ones use "
+     "rendezvous", IVC_CFG_SIZE, 0, 1u << 20, offsetof(ivc_shm_config_t, eager_limit)},
+    {"RING_SIZE", "128K", "eager ring bytes per ordered pair of co-located ranks (power of two)",
+     IVC_CFG_SIZE, 4096, 1u << 30, offsetof(ivc_shm_config_t, ring_size)},
+    {"CHUNK_SIZE", "32K", "rendezvous pipeline chunk bytes (multiple of 64)", IVC_CFG_SIZE, 64,
+     1u << 30, offsetof(ivc_shm_config_t, chunk_size)},
+    {"CHUNKS", "8", "rendezvous pipeline chunks per ordered pair (power of two)", IVC_CFG_UINT, 2,
+     1024, offsetof(ivc_shm_config_t, nchunks)},
+};
+
+const ivc_cfg_table_t ivc_shm_config_table = {
+    "shared-memory channel", shm_entries, sizeof(shm_entries) / sizeof(shm_entries[0])};
+
+static int is_pow2(uint64_t v)
+{
+    return v != 0 && (v & (v - 1)) == 0;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+    return (v + a - 1) & ~(a - 1);
+}
+
+/* Largest ring record: header plus an eager payload, on whole cache lines. */
+static uint64_t max_record(const ivc_shm_config_t *cfg)
+{
+    return align_up(sizeof(ivc_rec_t) + cfg->eager_limit, IVC_CACHE_LINE);
+}
+
+int ivc_shm_config_load(ivc_shm_config_t *cfg)
+{
+    int rc = ivc_cfg_load(&ivc_shm_config_table, cfg);
+    if (rc != 0)
+        return rc;
+    if (!is_pow2(cfg->ring_size)) {
+        ivc_error("IVC_RING_SIZE=%llu must be a power of two",
+                  (unsigned long long)cfg->ring_size);
+        return -EINVAL;
+    }
+    if (!is_pow2(cfg->nchunks)) {
+        ivc_error("IVC_CHUNKS=%llu must be a power of two", (unsigned long long)cfg->nchunks);
+        return -EINVAL;
+    }
+    if (cfg->chunk_size % IVC_CACHE_LINE) {
+        ivc_error("IVC_CHUNK_SIZE=%llu must be a multiple of %d",
+                  (unsigned long long)cfg->chunk_size, IVC_CACHE_LINE);
+        return -EINVAL;
+    }
+    /* The ring must take two of the largest records plus the one-line guard at the tail
+     * (shm_ring.h), or a sender could wait for room that lazy head updates never give. */
+    if (cfg->ring_size < 2 * (max_record(cfg) + IVC_CACHE_LINE)) {
+        ivc_error("IVC_RING_SIZE=%llu is too small for IVC_EAGER_LIMIT=%llu: the ring needs at "
+                  "least %llu bytes",
+                  (unsigned long long)cfg->ring_size, (unsigned long long)cfg->eager_limit,
+                  (unsigned long long)(2 * (max_record(cfg) + IVC_CACHE_LINE)));
+        return -EINVAL;
+    }
+    return 0;
+}
+
+uint64_t ivc_shm_inbox_stride(const ivc_shm_config_t *cfg)
+{
+    return align_up(sizeof(ivc_inbox_ctl_t) + cfg->ring_size + max_record(cfg) +
+                        cfg->nchunks * cfg->chunk_size,
+                    4096);
+}
+
+uint64_t ivc_shm_rxblock_bytes(const ivc_shm_config_t *cfg, uint32_t nlocal)
+{
+    uint64_t senders = nlocal > 0 ? nlocal - 1 : 0;
+    return 4096 + senders * ivc_shm_inbox_stride(cfg);
+}
+
+uint64_t ivc_shm_region_bytes(uint32_t world)
+{
+    ivc_shm_config_t cfg;
+    if (ivc_shm_config_load(&cfg) != 0)
+        return 0;
+    uint64_t need = ivc_region_fixed_bytes(world) +
+                    (uint64_t)world * (ivc_shm_rxblock_bytes(&cfg, world) + 4096) + (1u << 20);
+    uint64_t size = IVC_REGION_MIN_SIZE;
+    while (size < need)
+        size <<= 1;
+    return size;
+}

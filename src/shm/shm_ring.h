@@ -1,0 +1,106 @@
+/* Eager ring of one ordered pair: the hot path (reserve, commit, poll, release).
+ *
+ * A single-producer single-consumer ring of variable-size records in the receiver's inbox.
+ * Positions are free-running 64-bit byte counters, masked on access; records start on a
+ * cache line. A record that starts near the end of the ring runs on into the slack area
+ * after it instead of wrapping, so every record is contiguous.
+ *
+ * Publication: the producer writes a record, zeroes the stamp word of the next record
+ * position, then release-stores the record's stamp = pos + 1 (R1). The consumer polls the
+ * stamp at its head position with acquire (A1): one cache line carries both the signal and
+ * a small message. Stamps never repeat (positions are free-running), and the zeroing keeps
+ * stale bytes of an earlier lap from ever looking like a fresh stamp.
+ *
+ * Room: the consumer publishes its head lazily (R6, every quarter ring); the producer keeps
+ * one line free beyond a record (for the zeroed stamp), so a record of `bytes` fits when
+ * tail + bytes + LINE - head <= size. shm_config.c requires size >= 2 * (max record + LINE),
+ * which with a quarter-ring publication lag always leaves room once the consumer drains. */
+#ifndef IVC_SHM_RING_H
+#define IVC_SHM_RING_H
+
+#include "../region/region_layout.h"
+
+#include <errno.h>
+#include <stdint.h>
+
+typedef struct shm_ring_tx {
+    uint8_t *ring;       /* ring data in the peer's inbox (validated at connect) */
+    uint64_t size;       /* power of two */
+    uint64_t max_record; /* slack bytes after the ring: largest record */
+    uint64_t tail;       /* next record position; only this process writes it */
+    uint64_t head_cache; /* consumer position last read from ctl->ring_head */
+    ivc_inbox_ctl_t *ctl;
+} shm_ring_tx_t;
+
+typedef struct shm_ring_rx {
+    uint8_t *ring;       /* ring data in this rank's own inbox */
+    uint64_t size;
+    uint64_t max_record;
+    uint64_t head;      /* next record position to read */
+    uint64_t published; /* last value stored to ctl->ring_head */
+    ivc_inbox_ctl_t *ctl;
+} shm_ring_rx_t;
+
+/* Bytes a record with `paylen` payload bytes occupies. */
+static inline uint64_t shm_ring_record_bytes(uint64_t paylen)
+{
+    return (sizeof(ivc_rec_t) + paylen + IVC_CACHE_LINE - 1) & ~(uint64_t)(IVC_CACHE_LINE - 1);
+}
+
+/* The full/empty test: does a record of `bytes` fit between tail and head? */
+static inline int shm_ring_fits(uint64_t tail, uint64_t head, uint64_t bytes, uint64_t size)
+{
+    return tail - head <= size && bytes + IVC_CACHE_LINE <= size - (tail - head);
+}
+
+/* Returns the record slot for `bytes` (<= max_record) at the tail, or NULL when the ring is
+ * full, or sets *err = -EPROTO when the consumer published an impossible head. */
+static inline ivc_rec_t *shm_ring_reserve(shm_ring_tx_t *tx, uint64_t bytes, int *err)
+{
+    if (!shm_ring_fits(tx->tail, tx->head_cache, bytes, tx->size)) {
+        /* A6: sees the consumer's progress; pairs with R6 in shm_ring_release(). */
+        uint64_t head = ivc_load_acquire(&tx->ctl->ring_head);
+        if (tx->tail - head > tx->size) { /* modular: also catches a head ahead of the tail */
+            *err = -EPROTO;
+            return NULL;
+        }
+        tx->head_cache = head;
+        if (!shm_ring_fits(tx->tail, head, bytes, tx->size))
+            return NULL;
+    }
+    return (ivc_rec_t *)(tx->ring + (tx->tail & (tx->size - 1)));
+}
+
+/* Publishes the record reserved at the tail (its fields and payload already written). */
+static inline void shm_ring_commit(shm_ring_tx_t *tx, ivc_rec_t *rec, uint64_t bytes)
+{
+    uint64_t pos = tx->tail;
+    ivc_rec_t *next = (ivc_rec_t *)(tx->ring + ((pos + bytes) & (tx->size - 1)));
+    ivc_store_relaxed(&next->stamp, 0);
+    /* R1: publishes the record and the zeroed next stamp; pairs with A1 in shm_ring_poll(). */
+    ivc_store_release(&rec->stamp, pos + 1);
+    tx->tail = pos + bytes;
+}
+
+/* Returns the record at the head if its producer has published it, else NULL. */
+static inline const ivc_rec_t *shm_ring_poll(const shm_ring_rx_t *rx)
+{
+    const ivc_rec_t *rec = (const ivc_rec_t *)(rx->ring + (rx->head & (rx->size - 1)));
+    /* A1: pairs with R1 in shm_ring_commit(); the record's fields are read after this. */
+    if (ivc_load_acquire(&rec->stamp) != rx->head + 1)
+        return NULL;
+    return rec;
+}
+
+/* Consumes the record at the head, which occupied `bytes`. */
+static inline void shm_ring_release(shm_ring_rx_t *rx, uint64_t bytes)
+{
+    rx->head += bytes;
+    if (rx->head - rx->published >= rx->size / 4) {
+        rx->published = rx->head;
+        /* R6: hands the space back; pairs with A6 in shm_ring_reserve(). */
+        ivc_store_release(&rx->ctl->ring_head, rx->head);
+    }
+}
+
+#endif

@@ -1,0 +1,239 @@
+/* A peer that corrupts the shared region must not make this rank touch memory outside the
+ * region or its own buffers, and must be reported, not crash it. Two channels (ranks 0 and
+ * 1) live in this process on one region; the test plays the faulty peer by writing into the
+ * region directly, then lets the victim's channel progress. */
+#include "test_util.h"
+
+#include "shm/shm_chan.h"
+#include "shm/shm_ring.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct events {
+    int messages, failed, failed_peer, failed_err;
+    ivc_inmsg_t last;
+} events_t;
+
+static void on_message(void *arg, ivc_inmsg_t *m)
+{
+    events_t *e = arg;
+    e->messages++;
+    e->last = *m;
+}
+
+static void on_failed(void *arg, int peer, int err)
+{
+    events_t *e = arg;
+    e->failed++;
+    e->failed_peer = peer;
+    e->failed_err = err;
+}
+
+static int op_status;
+static int op_done_calls;
+static void op_done(ivc_chan_op_t *op, int status)
+{
+    op_status = status;
+    op_done_calls++;
+}
+
+static char path[64];
+static ivc_region_t region;
+static ivc_shm_chan_t *ch[2];
+static events_t ev[2];
+
+static void setup(void)
+{
+    memset(ev, 0, sizeof(ev));
+    if (region.base)
+        ivc_region_detach(&region, 1);
+    if (ivc_region_create(path, 16u << 20, 1, 2, &region) != 0)
+        T_FAIL("region");
+    ivc_shm_config_t cfg;
+    if (ivc_shm_config_load(&cfg) != 0)
+        T_FAIL("config");
+    uint32_t local[2] = {0, 1};
+    for (int r = 0; r < 2; r++) {
+        ivc_chan_upcalls_t up = {on_message, on_failed, &ev[r]};
+        if (ivc_shm_chan_create(&region, &cfg, (uint32_t)r, local, 2, &up, &ch[r]) != 0)
+            T_FAIL("create %d", r);
+    }
+    for (int r = 0; r < 2; r++)
+        if (ivc_shm_chan_connect(ch[r]) != 0)
+            T_FAIL("connect %d", r);
+}
+
+static void teardown(void)
+{
+    ivc_shm_chan_destroy(ch[0]);
+    ivc_shm_chan_destroy(ch[1]);
+}
+
+/* The inbox that `sender` writes into in `receiver`'s block. */
+static uint8_t *inbox(int receiver)
+{
+    uint64_t off = ivc_load_relaxed(&ivc_region_member(&region, (uint32_t)receiver)->rx_off);
+    return region.base + off + 4096;
+}
+
+static ivc_rec_t *first_record(int receiver)
+{
+    return (ivc_rec_t *)(inbox(receiver) + sizeof(ivc_inbox_ctl_t));
+}
+
+static void send_eager(const char *text)
+{
+    static ivc_chan_op_t op;
+    memset(&op, 0, sizeof(op));
+    op.env = (ivc_env_t){.ctx = 0, .src = 0, .tag = 5, .flags = 0, .len = strlen(text)};
+    op.data = (ivc_data_t){(void *)text, strlen(text), NULL, strlen(text)};
+    op.done = op_done;
+    int rc = ivc_shm_chan_ops.send(ivc_shm_chan_endpoint(ch[0], 1), &op);
+    T_EQ(1, rc, "eager send completes at once");
+}
+
+static void expect_failure(int victim, int peer, const char *what)
+{
+    for (int i = 0; i < 3; i++)
+        ivc_shm_chan_ops.progress(ch[victim]);
+    if (ev[victim].failed != 1)
+        T_FAIL("%s: expected the peer to be reported once, got %d reports", what,
+               ev[victim].failed);
+    T_EQ(peer, ev[victim].failed_peer, what);
+    T_EQ(-EPROTO, ev[victim].failed_err, what);
+    fprintf(stderr, "  %s: reported\n", what);
+}
+
+int main(void)
+{
+    snprintf(path, sizeof(path), "/dev/shm/ivc-neg-corrupt-%d", (int)getpid());
+
+    /* 0. The well-behaved case works. */
+    setup();
+    send_eager("hello");
+    ivc_shm_chan_ops.progress(ch[1]);
+    T_EQ(1, ev[1].messages, "a valid record is delivered");
+    T_EQ(5, ev[1].last.env.len, "its length");
+    teardown();
+
+    /* 1. A record whose payload length runs past the largest record. */
+    setup();
+    send_eager("hello");
+    first_record(1)->paylen = 0x7fffffff;
+    expect_failure(1, 0, "record length beyond the ring");
+    T_EQ(0, ev[1].messages, "nothing delivered from a corrupt record");
+    teardown();
+
+    /* 2. An eager record whose length fields disagree. */
+    setup();
+    send_eager("hello");
+    first_record(1)->arg = 1u << 30;
+    expect_failure(1, 0, "eager record with inconsistent lengths");
+    T_EQ(0, ev[1].messages, "nothing delivered");
+    teardown();
+
+    /* 3. A record out of sequence. */
+    setup();
+    send_eager("hello");
+    first_record(1)->seq = 12345;
+    expect_failure(1, 0, "record out of sequence");
+    teardown();
+
+    /* 4. An unknown record kind. */
+    setup();
+    send_eager("hello");
+    first_record(1)->kind = 99;
+    expect_failure(1, 0, "unknown record kind");
+    teardown();
+
+    /* 5. A clear-to-send naming a send that does not exist (a forged cookie): the faulty
+     *    receiver (rank 1) writes it into rank 0's inbox. */
+    setup();
+    {
+        ivc_rxblock_t *blk = (ivc_rxblock_t *)(inbox(0) - 4096);
+        shm_ring_tx_t tx = {inbox(0) + sizeof(ivc_inbox_ctl_t), blk->ring_size, blk->ring_slack,
+                            0, 0, (ivc_inbox_ctl_t *)inbox(0)};
+        int err = 0;
+        ivc_rec_t *rec = shm_ring_reserve(&tx, 64, &err);
+        T_TRUE(rec != NULL, "room for a forged record");
+        rec->kind = IVC_REC_CTS;
+        rec->flags = 0;
+        rec->rsvd = 0;
+        rec->paylen = 0;
+        rec->ctx = 0;
+        rec->src = 0;
+        rec->tag = 0;
+        rec->seq = 0; /* rank 1's first record: the sequence check passes */
+        rec->cookie = 0xdeadbeef00000007ull;
+        rec->arg = 100;
+        shm_ring_commit(&tx, rec, 64);
+    }
+    expect_failure(0, 1, "clear-to-send with a forged cookie");
+    teardown();
+
+    /* 6. A rendezvous whose pipeline counter jumps beyond the chunks: the receiver must not
+     *    read beyond the pipeline nor write beyond its buffer. */
+    setup();
+    {
+        static char big[200000], dst[200000 + 128];
+        for (size_t i = 0; i < sizeof(big); i++)
+            big[i] = (char)t_pattern(1, i);
+        memset(dst, 0x5a, sizeof(dst));
+        static ivc_chan_op_t sop, rop;
+        sop.env = (ivc_env_t){.ctx = 0, .src = 0, .tag = 1, .flags = 0, .len = sizeof(big)};
+        sop.data = (ivc_data_t){big, sizeof(big), NULL, sizeof(big)};
+        sop.done = op_done;
+        T_EQ(0, ivc_shm_chan_ops.send(ivc_shm_chan_endpoint(ch[0], 1), &sop), "rndv send starts");
+        ivc_shm_chan_ops.progress(ch[1]);
+        T_EQ(1, ev[1].messages, "request-to-send delivered");
+        T_TRUE(ev[1].last.rndv, "it is a rendezvous");
+        rop.data = (ivc_data_t){dst + 64, sizeof(big), NULL, sizeof(big)};
+        rop.done = op_done;
+        T_EQ(0, ivc_shm_chan_ops.recv_rndv(ivc_shm_chan_endpoint(ch[1], 0), &ev[1].last, &rop),
+             "pull starts");
+        ivc_inbox_ctl_t *ctl = (ivc_inbox_ctl_t *)inbox(1);
+        ivc_store_relaxed(&ctl->pipe_filled, 1000000);
+        op_done_calls = 0;
+        expect_failure(1, 0, "impossible pipeline counter");
+        T_EQ(1, op_done_calls, "the pending receive is completed");
+        T_EQ(-EPROTO, op_status, "with the protocol error");
+        for (int i = 0; i < 64; i++)
+            if (dst[i] != 0x5a || dst[64 + sizeof(big) + i] != 0x5a)
+                T_FAIL("a guard byte around the receive buffer changed");
+    }
+    teardown();
+
+    /* 7. A membership slot pointing outside the region, and a receive block whose geometry
+     *    lies: connect refuses both. */
+    setup();
+    ivc_shm_chan_destroy(ch[0]);
+    ivc_shm_chan_destroy(ch[1]);
+    {
+        ivc_member_t *m = ivc_region_member(&region, 1);
+        uint64_t saved = ivc_load_relaxed(&m->rx_off);
+        ivc_shm_config_t cfg;
+        ivc_shm_config_load(&cfg);
+        uint32_t local[2] = {0, 1};
+        ivc_chan_upcalls_t up = {on_message, on_failed, &ev[0]};
+        T_EQ(0, ivc_shm_chan_create(&region, &cfg, 0, local, 2, &up, &ch[0]), "create");
+        ivc_store_relaxed(&m->rx_off, region.size - 8);
+        T_EQ(-EPROTO, ivc_shm_chan_connect(ch[0]), "block offset at the end of the region");
+        ivc_store_relaxed(&m->rx_off, saved);
+        ivc_rxblock_t *blk = (ivc_rxblock_t *)(region.base + saved);
+        blk->inbox_stride = 1ull << 41;
+        T_EQ(-EPROTO, ivc_shm_chan_connect(ch[0]), "block larger than the region");
+        blk->inbox_stride = ivc_shm_inbox_stride(&cfg);
+        blk->nsenders = 5;
+        T_EQ(-EPROTO, ivc_shm_chan_connect(ch[0]), "wrong number of inboxes");
+        blk->nsenders = 1;
+        blk->ring_slack = blk->ring_size;
+        T_EQ(-EPROTO, ivc_shm_chan_connect(ch[0]), "largest record as large as the ring");
+        ivc_shm_chan_destroy(ch[0]);
+        fprintf(stderr, "  invalid receive blocks: refused\n");
+    }
+    ivc_region_detach(&region, 1);
+    printf("corrupt: ok\n");
+    return 0;
+}

@@ -1,0 +1,6 @@
+# Unit tests of the core layers.
+ivc_unit_test(unit_ring unit/ring.c)
+ivc_unit_test(unit_data unit/data.c)
+ivc_unit_test(unit_alloc unit/alloc.c)
+target_link_libraries(unit_alloc PRIVATE pthread)
+ivc_unit_test(unit_config unit/config.c)
