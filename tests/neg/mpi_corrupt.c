@@ -1,0 +1,108 @@
+/* End to end: rank 1 turns faulty and writes a corrupt eager record (a payload length far
+ * beyond its ring) into its ring in rank 0's inbox, straight through the region. Rank 0's
+ * receive from rank 1 must fail with MPI_ERR_PROC_FAILED without touching memory around
+ * its buffer, sends to rank 1 must fail too, and rank 0 must go on talking to rank 2. */
+#include <mpi.h>
+
+#include "region/region.h"
+#include "shm/shm_ring.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "rank %d: ", rank);                                                    \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                          \
+        }                                                                                          \
+    } while (0)
+
+static int rank, size;
+
+/* Rank 1: finds the tail of its ring in rank 0's inbox by walking its own stamped records,
+ * then commits a forged record there. */
+static void forge(void)
+{
+    ivc_region_t r;
+    if (ivc_region_attach(getenv("IVC_REGION"), 0, 0, &r) != 0)
+        CHECK(0, "cannot attach the region");
+    uint64_t off = ivc_load_acquire(&ivc_region_member(&r, 0)->rx_off);
+    ivc_rxblock_t *blk = ivc_region_at(&r, off, sizeof(*blk));
+    CHECK(blk != NULL && blk->magic == IVC_RXBLOCK_MAGIC, "rank 0 has no receive block");
+    /* sender 1 is inbox 0 of receiver 0 (inboxes skip the receiver itself) */
+    uint8_t *inbox = (uint8_t *)blk + 4096;
+    uint8_t *ring = inbox + sizeof(ivc_inbox_ctl_t);
+    uint64_t pos = 0;
+    uint32_t seq = 0;
+    for (;;) {
+        ivc_rec_t *rec = (ivc_rec_t *)(ring + (pos & (blk->ring_size - 1)));
+        if (ivc_load_acquire(&rec->stamp) != pos + 1)
+            break;
+        seq = rec->seq + 1;
+        pos += shm_ring_record_bytes(rec->paylen);
+    }
+    ivc_rec_t *rec = (ivc_rec_t *)(ring + (pos & (blk->ring_size - 1)));
+    rec->kind = IVC_REC_EAGER;
+    rec->flags = 0;
+    rec->paylen = 1u << 30;
+    rec->arg = 1u << 30;
+    rec->ctx = 0;
+    rec->src = 1;
+    rec->tag = 7;
+    rec->seq = seq;
+    rec->cookie = 0;
+    ivc_store_release(&rec->stamp, pos + 1);
+    ivc_region_detach(&r, 0);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 3) {
+        if (rank == 0)
+            fprintf(stderr, "SKIP: needs exactly 3 ranks\n");
+        MPI_Finalize();
+        return 77;
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1)
+        forge();
+    if (rank == 0) {
+        static char buf[100 + 128];
+        memset(buf, 0x5a, sizeof(buf));
+        MPI_Status st;
+        int rc = MPI_Recv(buf + 64, 100, MPI_CHAR, 1, 7, MPI_COMM_WORLD, &st);
+        int cls = -1;
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_PROC_FAILED, "receive from the faulty rank: expected class %d, got %d",
+              MPI_ERR_PROC_FAILED, cls);
+        for (size_t i = 0; i < sizeof(buf); i++)
+            CHECK(buf[i] == 0x5a, "byte %zu of the buffer and its guards changed", i);
+        rc = MPI_Send(buf, 10, MPI_CHAR, 1, 8, MPI_COMM_WORLD);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_PROC_FAILED, "send to the faulty rank: expected class %d, got %d",
+              MPI_ERR_PROC_FAILED, cls);
+    }
+    /* Ranks 0 and 2 go on: a ping-pong with checked data. */
+    if (rank != 1) {
+        int peer = 2 - rank;
+        for (int i = 0; i < 100; i++) {
+            int out = i * 10 + rank, in = -1;
+            int rc = MPI_Sendrecv(&out, 1, MPI_INT, peer, 9, &in, 1, MPI_INT, peer, 9,
+                                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(rc == MPI_SUCCESS && in == i * 10 + peer, "exchange %d: expected %d, got %d", i,
+                  i * 10 + peer, in);
+        }
+    }
+    MPI_Finalize();
+    if (rank == 0)
+        printf("mpi_corrupt: rank 0 rejected the corrupt record and kept working\n");
+    return 0;
+}
