@@ -284,7 +284,8 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
         return rc;
     dt_piece_t p = {0, (uint64_t)count, oldtype};
     MPI_Datatype dt = NULL;
-    return finish(dt_build(&p, 1, 0, &dt), fn, dt, newtype);
+    rc = dt_build(&p, 1, 0, &dt);
+    return finish(rc, fn, dt, newtype);
 }
 IVC_MPI_WEAK(Type_contiguous)
 
