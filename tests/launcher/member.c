@@ -1,0 +1,54 @@
+/* launcher_member WHO ACTION [CODE]: a stand-in for an MPI rank that only plays with its
+ * membership slot, to check how ivcrun judges a rank's end.
+ *
+ * Every rank attaches the job's region from the PMI-style environment ivcrun provides and
+ * marks its slot JOINED. The rank named WHO (a number, or "all") then does ACTION:
+ *   join          exit 0 while still JOINED (never "called MPI_Finalize")
+ *   finalize      mark FINALIZED, exit 0
+ *   abort CODE    ivc_region_abort(CODE), mark ABORTED, exit CODE
+ *   abort-wait CODE  the same, but wait (up to 60 s) to be stopped instead of exiting
+ * The other ranks wait up to 60 s (ivcrun stops them), then finalize. */
+#include "boot/boot.h"
+#include "region/region.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: launcher_member WHO join|finalize|abort CODE|abort-wait CODE\n");
+        return 2;
+    }
+    ivc_boot_t b;
+    ivc_region_t r;
+    if (ivc_boot_init(&b) != 0 || b.singleton ||
+        ivc_region_attach(b.region, b.job, b.size, &r) != 0) {
+        fprintf(stderr, "launcher_member: no region to attach (run me under ivcrun)\n");
+        return 2;
+    }
+    ivc_region_member_set(&r, b.rank, IVC_MEMBER_JOINED);
+    const char *action = argv[2];
+    int code = argc > 3 ? atoi(argv[3]) : 0;
+    if (strcmp(argv[1], "all") != 0 && (uint32_t)atoi(argv[1]) != b.rank) {
+        sleep(60);
+        action = "finalize";
+    }
+    if (!strcmp(action, "join"))
+        return 0;
+    if (!strcmp(action, "finalize")) {
+        ivc_region_member_set(&r, b.rank, IVC_MEMBER_FINALIZED);
+        return 0;
+    }
+    if (!strcmp(action, "abort") || !strcmp(action, "abort-wait")) {
+        ivc_region_abort(&r, b.rank, code);
+        ivc_region_member_set(&r, b.rank, IVC_MEMBER_ABORTED);
+        if (!strcmp(action, "abort-wait"))
+            sleep(60);
+        return code;
+    }
+    fprintf(stderr, "launcher_member: unknown action %s\n", action);
+    return 2;
+}

@@ -1,0 +1,28 @@
+# Launcher tests: bash scripts that run ivcrun and check what it does, plus a helper that
+# stands in for an MPI rank's membership slot. Included from tests/CMakeLists.txt.
+add_executable(launcher_member ${CMAKE_CURRENT_LIST_DIR}/member.c)
+target_link_libraries(launcher_member PRIVATE ivc_core)
+set_target_properties(launcher_member PROPERTIES
+                      RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+
+# ivc_launcher_test(<name> <timeout>): runs tests/launcher/<name>.sh with the tools' paths
+# and a scratch directory outside /tmp (a simulated VM's /tmp is private).
+function(ivc_launcher_test name timeout)
+  add_test(NAME launcher.${name}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${name}.sh)
+  set_tests_properties(launcher.${name} PROPERTIES
+    TIMEOUT ${timeout} SKIP_RETURN_CODE 77 LABELS launcher
+    ENVIRONMENT "IVCRUN=$<TARGET_FILE:ivcrun>;MEMBER=$<TARGET_FILE:launcher_member>;LAUNCHER_SCRATCH=${CMAKE_CURRENT_BINARY_DIR}")
+endfunction()
+
+ivc_launcher_test(usage 30)
+ivc_launcher_test(isolation 30)
+ivc_launcher_test(tag_output 30)
+ivc_launcher_test(failures 30)
+ivc_launcher_test(membership 30)
+ivc_launcher_test(region 30)
+ivc_launcher_test(signals 30)
+ivc_launcher_test(timeout 30)
+ivc_launcher_test(tmp_exec 30)
+ivc_launcher_test(plain 30)
+ivc_launcher_test(unprivileged 30)

@@ -1,0 +1,126 @@
+/* ivcrun: the job launcher. Creates the job's region, starts its ranks in simulated VMs (or
+ * plain processes), forwards their output and signals, and exits with the job's status once
+ * every rank has ended, removing the region. See job.h for how the parts fit. */
+#include "job.h"
+#include "monitor.h"
+#include "opts.h"
+#include "prog.h"
+#include "vm.h"
+
+#include "shm/shm_config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Opens /dev/null on any of fds 0-2 that is closed, so no pipe ever lands there. */
+static void ensure_stdio(void)
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd)
+            return;
+}
+
+/* --tag-output holds four pipe ends per rank; raise the soft limit when that needs it. */
+static void raise_nofile(const ivcrun_opts_t *o)
+{
+    struct rlimit rl;
+    rlim_t need = 64 + 4 * (rlim_t)o->nranks + 2 * (rlim_t)o->nvms;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+/* --region-size, else IVC_REGION_SIZE, else what the tunables need. 0 after printing why. */
+static uint64_t region_size(const ivcrun_opts_t *o)
+{
+    if (o->region_size != 0)
+        return o->region_size;
+    const char *env = getenv("IVC_REGION_SIZE");
+    if (env == NULL || *env == '\0')
+        return ivc_shm_region_bytes(o->nranks);
+    uint64_t size;
+    if (ivcrun_parse_size(env, &size) != 0) {
+        fprintf(stderr,
+                "ivcrun: IVC_REGION_SIZE=%s is not a size (bytes, optionally with a K, M "
+                "or G suffix)\n",
+                env);
+        return 0;
+    }
+    return size;
+}
+
+/* Namespaces with our privileges, else inside a user namespace, else plain processes. */
+static job_mode_t choose_mode(const job_t *job)
+{
+    if (job->opts->no_ns)
+        return JOB_MODE_PLAIN;
+    vm_conf_t c;
+    char why[256], why_userns[256];
+    job_vm_conf(job, 0, 0, &c);
+    if (vm_probe(&c, why, sizeof(why)) == 0)
+        return JOB_MODE_VM;
+    job_vm_conf(job, 0, 1, &c);
+    if (vm_probe(&c, why_userns, sizeof(why_userns)) == 0)
+        return JOB_MODE_VM_USERNS;
+    fprintf(stderr,
+            "ivcrun: cannot create namespaces (%s; %s); running %u ranks as plain "
+            "processes\n",
+            why, why_userns, job->opts->nranks);
+    return JOB_MODE_PLAIN;
+}
+
+int main(int argc, char **argv)
+{
+    ivcrun_opts_t opts;
+    int rc = ivcrun_opts_parse(argc, argv, &opts);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
+    ensure_stdio();
+    raise_nofile(&opts);
+
+    /* From here on these signals are taken synchronously (signalfd here, sigwaitinfo in the
+     * VM inits), so a SIGINT at any point still ends in the clean-up below. */
+    job_t job;
+    memset(&job, 0, sizeof(job));
+    sigemptyset(&job.sigs);
+    sigaddset(&job.sigs, SIGCHLD);
+    sigaddset(&job.sigs, SIGINT);
+    sigaddset(&job.sigs, SIGTERM);
+    sigaddset(&job.sigs, SIGHUP);
+    sigprocmask(SIG_BLOCK, &job.sigs, &job.old_mask);
+    struct sigaction ign = {.sa_handler = SIG_IGN};
+    sigaction(SIGPIPE, &ign, &job.old_sigpipe);
+
+    int status = 1;
+    if (job_init(&job, &opts) != 0)
+        goto out;
+    rc = prog_open(opts.argv[0], &job.prog);
+    if (rc != 0) {
+        status = rc == -ENOENT ? 127 : 126;
+        goto out;
+    }
+    job_find_tmp_trees(&job);
+    uint64_t size = region_size(&opts);
+    if (size == 0 || job_region_create(&job, size) != 0)
+        goto out;
+    job.mode = choose_mode(&job);
+    job.lifeline = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    int sigfd = signalfd(-1, &job.sigs, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (sigfd < 0) {
+        fprintf(stderr, "ivcrun: signalfd: %s\n", strerror(errno));
+        goto out;
+    }
+    status = monitor_run(&job, sigfd, job_start(&job) != 0);
+    close(sigfd);
+out:
+    job_fini(&job);
+    return status;
+}

@@ -1,0 +1,96 @@
+/* A job: its region, its ranks and the VMs (or plain processes) that run them.
+ *
+ * Exit statuses flow to ivcrun's monitor (monitor.h) as wait statuses:
+ *  - plain processes: ivcrun is the ranks' parent and reaps them itself;
+ *  - VMs: ivcrun is the parent of each VM's init only; the init reaps its ranks and writes
+ *    one job_status_rec_t per rank to its status pipe. A VM is over when its init has been
+ *    reaped and its pipe is at EOF; a rank with no record by then died with its VM. */
+#ifndef IVCRUN_JOB_H
+#define IVCRUN_JOB_H
+
+#include "opts.h"
+#include "prog.h"
+#include "region/region.h"
+#include "vm.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef enum {
+    JOB_MODE_VM,        /* namespaces, created with our own privileges */
+    JOB_MODE_VM_USERNS, /* namespaces inside a new user namespace */
+    JOB_MODE_PLAIN,     /* plain processes */
+} job_mode_t;
+
+typedef struct job_rank {
+    uint32_t vm;
+    pid_t pid;          /* plain mode: the rank's pid (reaped once !running); VM mode: 0 */
+    int own_pgrp;       /* plain mode: the rank leads its own process group */
+    int running;        /* started, and no exit status seen yet */
+    int out[2], err[2]; /* --tag-output pipes, else -1 */
+} job_rank_t;
+
+typedef struct job_vm {
+    uint32_t first, count; /* its block of ranks */
+    pid_t init;            /* pid of its init; 0 once reaped (or never started) */
+    int init_status;       /* wait status of the init once reaped */
+    int status[2];         /* init -> ivcrun: job_status_rec_t per rank; [0] -1 at EOF */
+} job_vm_t;
+
+/* One rank's end, as the VM init reports it. Smaller than PIPE_BUF: written atomically. */
+typedef struct job_status_rec {
+    uint32_t rank;
+    int32_t wait_status;
+} job_status_rec_t;
+
+typedef struct job {
+    const ivcrun_opts_t *opts;
+    job_mode_t mode;
+    uint64_t id;
+    char region_path[64];
+    ivc_region_t region;
+    prog_t prog;  /* the ranks' program */
+    int lifeline; /* pidfd of ivcrun, so a VM init can see that ivcrun died early; or -1 */
+    uid_t uid;
+    gid_t gid;
+    char tmp_trees[VM_KEEP_MAX][PATH_MAX]; /* see vm.h: host /tmp entries a VM keeps */
+    int ntmp_trees;
+    sigset_t sigs;                /* the signals ivcrun and VM inits take synchronously */
+    sigset_t old_mask;            /* ivcrun's original signal mask, restored in ranks */
+    struct sigaction old_sigpipe; /* and SIGPIPE's action */
+    job_rank_t *ranks;
+    job_vm_t *vms;
+} job_t;
+
+/* Fills the rank and VM tables (block distribution: VM k gets a contiguous block) and opens
+ * the --tag-output pipes. Returns 0 or -errno (printed). */
+int job_init(job_t *job, const ivcrun_opts_t *opts);
+
+/* Creates and formats /dev/shm/ivc-<job> under a fresh random job id. Returns 0 or -errno
+ * (printed). */
+int job_region_create(job_t *job, uint64_t size);
+
+/* Notes which entries of the host's /tmp hold the program and the working
+ * directory, for the VMs to keep them visible (vm.h). */
+void job_find_tmp_trees(job_t *job);
+
+/* The set-up of VM `k` (vm.h); `userns` as job->mode says. */
+void job_vm_conf(const job_t *job, uint32_t k, int userns, vm_conf_t *c);
+
+/* Starts every VM (with its ranks) or every plain rank. On failure, the ones already started
+ * keep running for the caller to stop. Returns 0 or -errno (printed). */
+int job_start(job_t *job);
+
+/* Sends `sig` to every live VM init (which forwards it to its ranks) or plain rank (its
+ * process group). */
+void job_signal(job_t *job, int sig);
+
+/* "vm3" or "pid 1234" (plain mode): where rank `r` runs, for messages. */
+const char *job_where(const job_t *job, uint32_t r, char *buf, size_t len);
+
+/* Closes descriptors and unmaps the region, removing it unless --keep-region. */
+void job_fini(job_t *job);
+
+#endif

@@ -1,0 +1,356 @@
+#include "monitor.h"
+
+#include "output.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KILL_AFTER_MS    1000 /* SIGTERM, then SIGKILL this much later */
+#define DRAIN_MS         1000 /* output still open after the ranks ended (their leftovers) */
+#define ABORT_POLL_MS    100  /* how often the region's abort word is read */
+#define TIMEOUT_LIST_MAX 32   /* ranks named by the timeout message */
+
+typedef struct monitor {
+    job_t *job;
+    int status;       /* exit status of the first failure, -1 while none */
+    uint32_t running; /* ranks not yet ended */
+    uint64_t kill_at; /* ms: SIGKILL what is left; 0 unless stopping */
+    int stopping, killed;
+    uint64_t deadline; /* ms: --timeout; 0 for none */
+    uint64_t next_abort_check;
+    uint64_t drain_at; /* ms: give up on output; 0 until the ranks have ended */
+    output_t *outs;    /* --tag-output: 2 per rank, stdout then stderr */
+    size_t nouts;
+} monitor_t;
+
+static uint64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void stop(monitor_t *m, int sig)
+{
+    if (m->stopping)
+        return;
+    m->stopping = 1;
+    m->kill_at = now_ms() + KILL_AFTER_MS;
+    job_signal(m->job, sig);
+}
+
+/* Records the first failure: prints "ivcrun: <what>[<then>]", `then` only while ranks are
+ * still running, and stops the job with `sig`. Later failures are consequences: ignored. */
+static void __attribute__((format(printf, 5, 6)))
+fail(monitor_t *m, int status, int sig, const char *then, const char *fmt, ...)
+{
+    if (m->status >= 0)
+        return;
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "ivcrun: %s%s\n", what, m->running > 0 ? then : "");
+    m->status = status;
+    if (m->running > 0)
+        stop(m, sig);
+}
+
+static int check_abort(monitor_t *m)
+{
+    uint32_t rank;
+    int code;
+    if (!ivc_region_aborted(&m->job->region, &rank, &code))
+        return 0;
+    fail(m, (code & 255) != 0 ? code & 255 : 1, SIGTERM, "; stopping the other ranks",
+         "rank %u called MPI_Abort with code %d", rank, code);
+    return 1;
+}
+
+static void rank_ended(monitor_t *m, uint32_t r, int ws)
+{
+    job_t *job = m->job;
+    if (r >= job->opts->nranks || !job->ranks[r].running)
+        return;
+    job->ranks[r].running = 0;
+    m->running--;
+    if (m->status >= 0 || check_abort(m))
+        return;
+    char where[32];
+    job_where(job, r, where, sizeof(where));
+    const char *then = "; stopping the other ranks";
+    if (WIFSIGNALED(ws)) {
+        int sig = WTERMSIG(ws);
+        fail(m, 128 + sig, SIGTERM, then, "rank %u (%s) killed by signal %d (%s)", r, where, sig,
+             strsignal(sig));
+    } else if (WEXITSTATUS(ws) != 0) {
+        fail(m, WEXITSTATUS(ws), SIGTERM, then, "rank %u (%s) exited with status %d", r, where,
+             WEXITSTATUS(ws));
+    } else if (ivc_region_member_get(&job->region, r) == IVC_MEMBER_JOINED) {
+        fail(m, 1, SIGTERM, then, "rank %u (%s) exited without calling MPI_Finalize", r, where);
+    } else if (ivc_region_member_get(&job->region, r) == IVC_MEMBER_ABORTED) {
+        fail(m, 1, SIGTERM, then, "rank %u (%s) exited with status 0 after a fatal MPI error", r,
+             where);
+    }
+}
+
+static void describe_status(int ws, char *buf, size_t len)
+{
+    if (WIFSIGNALED(ws))
+        snprintf(buf, len, "killed by signal %d", WTERMSIG(ws));
+    else
+        snprintf(buf, len, "exited with status %d", WEXITSTATUS(ws));
+}
+
+/* A VM is over once its init is reaped and its status pipe drained: ranks that sent no
+ * status died with it. */
+static void check_vms(monitor_t *m)
+{
+    job_t *job = m->job;
+    for (uint32_t k = 0; job->mode != JOB_MODE_PLAIN && k < job->opts->nvms; k++) {
+        const job_vm_t *v = &job->vms[k];
+        if (v->init != 0 || v->status[0] >= 0)
+            continue;
+        for (uint32_t r = v->first; r < v->first + v->count; r++) {
+            if (!job->ranks[r].running)
+                continue;
+            job->ranks[r].running = 0;
+            m->running--;
+            char how[64];
+            describe_status(v->init_status, how, sizeof(how));
+            fail(m, 1, SIGTERM, "; stopping the other ranks",
+                 "vm%u ended before rank %u did (its init %s)", k, r, how);
+        }
+    }
+}
+
+static void reap(monitor_t *m)
+{
+    job_t *job = m->job;
+    int ws;
+    pid_t pid;
+    while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
+        if (job->mode == JOB_MODE_PLAIN) {
+            for (uint32_t r = 0; r < job->opts->nranks; r++)
+                if (job->ranks[r].pid == pid)
+                    rank_ended(m, r, ws);
+            continue;
+        }
+        for (uint32_t k = 0; k < job->opts->nvms; k++) {
+            if (job->vms[k].init == pid) {
+                job->vms[k].init = 0;
+                job->vms[k].init_status = ws;
+            }
+        }
+    }
+}
+
+static void read_status(monitor_t *m, job_vm_t *v)
+{
+    job_status_rec_t recs[64];
+    ssize_t n = read(v->status[0], recs, sizeof(recs));
+    if (n < 0 && errno == EINTR)
+        return;
+    if (n <= 0) {
+        close(v->status[0]);
+        v->status[0] = -1;
+        return;
+    }
+    /* Records are written whole (smaller than PIPE_BUF), so reads return whole records. */
+    for (ssize_t i = 0; i < n / (ssize_t)sizeof(recs[0]); i++)
+        if (recs[i].rank >= v->first && recs[i].rank - v->first < v->count)
+            rank_ended(m, recs[i].rank, recs[i].wait_status);
+}
+
+static void on_signal(monitor_t *m, int sigfd)
+{
+    struct signalfd_siginfo si;
+    while (read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+        int sig = (int)si.ssi_signo;
+        if (sig == SIGCHLD) {
+            reap(m);
+        } else if (m->stopping) {
+            m->kill_at = now_ms(); /* asked again: no more waiting */
+        } else {
+            fail(m, 128 + sig, sig, "; stopping the ranks", "received signal %d (%s)", sig,
+                 strsignal(sig));
+        }
+    }
+}
+
+static void on_timeout(monitor_t *m)
+{
+    job_t *job = m->job;
+    char list[1024];
+    size_t len = 0, named = 0;
+    list[0] = '\0';
+    for (uint32_t r = 0; r < job->opts->nranks && len < sizeof(list); r++) {
+        if (!job->ranks[r].running)
+            continue;
+        char where[32];
+        if (named++ < TIMEOUT_LIST_MAX)
+            len +=
+                (size_t)snprintf(list + len, sizeof(list) - len, "%s%u (%s)", named > 1 ? ", " : "",
+                                 r, job_where(job, r, where, sizeof(where)));
+    }
+    if (named > TIMEOUT_LIST_MAX && len < sizeof(list))
+        snprintf(list + len, sizeof(list) - len, " and %zu more", named - TIMEOUT_LIST_MAX);
+    fail(m, 124, SIGTERM, "; stopping them", "timeout after %u s; ranks still running: %s",
+         job->opts->timeout_s, list);
+}
+
+static size_t open_outputs(const monitor_t *m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->nouts; i++)
+        n += m->outs[i].fd >= 0;
+    return n;
+}
+
+/* Takes the read ends of the --tag-output pipes over from the job. */
+static int outputs_init(monitor_t *m)
+{
+    job_t *job = m->job;
+    if (!job->opts->tag_output)
+        return 0;
+    m->nouts = 2 * (size_t)job->opts->nranks;
+    m->outs = malloc(m->nouts * sizeof(*m->outs));
+    if (m->outs == NULL) {
+        fprintf(stderr, "ivcrun: out of memory\n");
+        return -ENOMEM;
+    }
+    for (uint32_t r = 0; r < job->opts->nranks; r++) {
+        output_init(&m->outs[2 * r], job->ranks[r].out[0], 1, r);
+        output_init(&m->outs[2 * r + 1], job->ranks[r].err[0], 2, r);
+        job->ranks[r].out[0] = job->ranks[r].err[0] = -1;
+    }
+    return 0;
+}
+
+/* Milliseconds until the next timer, or -1 for none. */
+static int next_wait(const monitor_t *m, uint64_t now)
+{
+    uint64_t t = UINT64_MAX;
+    if (m->stopping && !m->killed && m->kill_at < t)
+        t = m->kill_at;
+    if (m->status < 0 && m->deadline != 0 && m->deadline < t)
+        t = m->deadline;
+    if (m->status < 0 && m->running > 0 && m->next_abort_check < t)
+        t = m->next_abort_check;
+    if (m->drain_at != 0 && m->drain_at < t)
+        t = m->drain_at;
+    if (t == UINT64_MAX)
+        return -1;
+    return t <= now ? 0 : (int)(t - now);
+}
+
+static void on_timers(monitor_t *m)
+{
+    uint64_t now = now_ms();
+    if (m->status < 0 && m->deadline != 0 && now >= m->deadline)
+        on_timeout(m);
+    if (m->status < 0 && now >= m->next_abort_check) {
+        check_abort(m);
+        m->next_abort_check = now + ABORT_POLL_MS;
+    }
+    if (m->stopping && !m->killed && now >= m->kill_at) {
+        m->killed = 1;
+        job_signal(m->job, SIGKILL);
+    }
+    if (m->drain_at != 0 && now >= m->drain_at)
+        for (size_t i = 0; i < m->nouts; i++)
+            output_close(&m->outs[i]);
+}
+
+static int vms_alive(const job_t *job)
+{
+    for (uint32_t k = 0; job->mode != JOB_MODE_PLAIN && k < job->opts->nvms; k++)
+        if (job->vms[k].init != 0 || job->vms[k].status[0] >= 0)
+            return 1;
+    return 0;
+}
+
+int monitor_run(job_t *job, int sigfd, int start_failed)
+{
+    monitor_t m = {.job = job, .status = -1};
+    for (uint32_t r = 0; r < job->opts->nranks; r++)
+        m.running += job->ranks[r].running;
+    if (start_failed) {
+        m.status = 1;
+        stop(&m, SIGTERM);
+    }
+    uint64_t start = now_ms();
+    m.next_abort_check = start + ABORT_POLL_MS;
+    if (job->opts->timeout_s != 0)
+        m.deadline = start + (uint64_t)job->opts->timeout_s * 1000;
+    size_t nfds = 1 + job->opts->nvms + 2 * (size_t)job->opts->nranks;
+    struct pollfd *pfd = calloc(nfds, sizeof(*pfd));
+    void **what = calloc(nfds, sizeof(*what));
+    if (pfd == NULL || what == NULL || outputs_init(&m) != 0) {
+        if (pfd == NULL || what == NULL)
+            fprintf(stderr, "ivcrun: out of memory\n");
+        m.status = 1;
+        job_signal(job, SIGKILL); /* nothing can watch them: make sure nothing stays */
+        goto out;
+    }
+
+    for (;;) {
+        check_vms(&m);
+        if (m.running == 0 && !vms_alive(job)) {
+            if (open_outputs(&m) == 0)
+                break;
+            if (m.drain_at == 0)
+                m.drain_at = now_ms() + DRAIN_MS;
+        }
+        size_t n = 0;
+        pfd[n] = (struct pollfd){sigfd, POLLIN, 0};
+        what[n++] = NULL;
+        for (uint32_t k = 0; job->mode != JOB_MODE_PLAIN && k < job->opts->nvms; k++) {
+            if (job->vms[k].status[0] >= 0) {
+                pfd[n] = (struct pollfd){job->vms[k].status[0], POLLIN, 0};
+                what[n++] = &job->vms[k];
+            }
+        }
+        size_t first_out = n;
+        for (size_t i = 0; i < m.nouts; i++) {
+            if (m.outs[i].fd >= 0) {
+                pfd[n] = (struct pollfd){m.outs[i].fd, POLLIN, 0};
+                what[n++] = &m.outs[i];
+            }
+        }
+        int rc = poll(pfd, n, next_wait(&m, now_ms()));
+        if (rc < 0 && errno != EINTR) {
+            fprintf(stderr, "ivcrun: poll: %s\n", strerror(errno));
+            if (m.status < 0)
+                m.status = 1;
+            job_signal(job, SIGKILL);
+            break;
+        }
+        /* Output first: a rank's last lines come before the news of its end. */
+        for (size_t i = first_out; rc > 0 && i < n; i++)
+            if (pfd[i].revents != 0)
+                output_pump(what[i]);
+        for (size_t i = 1; rc > 0 && i < first_out; i++)
+            if (pfd[i].revents != 0)
+                read_status(&m, what[i]);
+        if (rc > 0 && pfd[0].revents != 0)
+            on_signal(&m, sigfd);
+        on_timers(&m);
+    }
+out:
+    for (size_t i = 0; i < m.nouts; i++)
+        output_close(&m.outs[i]);
+    free(m.outs);
+    free(pfd);
+    free(what);
+    return m.status < 0 ? 0 : m.status;
+}

@@ -1,0 +1,62 @@
+/* A simulated VM: a set of Linux namespaces that shares nothing with the host or the other
+ * VMs but the job's region file.
+ *
+ *   pid    its first process is the VM's init (vm_init.h), pid 1
+ *   ipc    no shared SysV/POSIX IPC
+ *   uts    hostname vm<k>
+ *   net    only loopback, brought up
+ *   mount  "/" made recursively private first, so nothing mounted here reaches the host;
+ *          fresh tmpfs on /dev/shm and /tmp; a fresh /proc for the pid namespace; the
+ *          region file bind-mounted at its host path inside the private /dev/shm
+ *   user   only when the caller lacks the privilege for the others: the caller's uid and
+ *          gid mapped to themselves
+ *
+ * The rest of the host's file system stays visible, as the program and its libraries must
+ * be. So that a program built under the host's /tmp (say /tmp/b/tests/x with its libraries
+ * in /tmp/b/lib) runs as one built anywhere else does, the /tmp entry holding the program
+ * (/tmp/b), and the one holding the working directory, are bind-mounted back at their
+ * paths; everything else in the VM's /tmp is its own.
+ *
+ * How the region (or a kept /tmp entry) gets in: right after the clone, the VM's mount
+ * namespace is a copy of the host's, so the file is still visible at its host path; the VM
+ * opens it there (a bind mount's source must belong to the VM's own namespace), covers
+ * /dev/shm with a tmpfs and bind-mounts /proc/self/fd/N onto an empty file at the same path.
+ * That /proc is still the host's, where /proc/self names this process by its host pid; only
+ * then is /proc replaced. */
+#ifndef IVCRUN_VM_H
+#define IVCRUN_VM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Most host paths brought back into a covered directory (/tmp: the program's and the working
+ * directory's trees). */
+#define VM_KEEP_MAX 2
+
+typedef struct vm_conf {
+    uint32_t index; /* k: hostname vm<k> */
+    int userns;     /* also create a user namespace */
+    uid_t uid;      /* caller's ids, mapped to themselves with userns */
+    gid_t gid;
+    const char *region_path; /* the region file in the host's /dev/shm; the same path inside */
+    const char *tmp_trees[VM_KEEP_MAX]; /* entries of the host's /tmp kept visible */
+    int ntmp_trees;
+} vm_conf_t;
+
+/* Like fork(), but the child is pid 1 of a new VM's namespaces and runs `fn(arg)`, then
+ * exits with its value. The child must call vm_setup() before anything that depends on the
+ * VM.
+ * Returns the child's pid or -errno from clone (e.g. -EPERM without privileges). */
+pid_t vm_clone(int userns, int (*fn)(void *), void *arg);
+
+/* In the child of vm_clone(): maps ids, builds the private mounts, hostname and loopback.
+ * Returns 0, or -errno with `why` describing the step that failed (nothing is printed). */
+int vm_setup(const vm_conf_t *c, char *why, size_t len);
+
+/* Builds a throwaway VM to learn whether this machine lets us (with c->userns or not).
+ * Returns 0, or -errno of clone or pipe, or -EPERM when a step of vm_setup() failed in the
+ * child; `why` then says which step and why (nothing is printed). */
+int vm_probe(const vm_conf_t *c, char *why, size_t len);
+
+#endif
