@@ -7,12 +7,18 @@ set_target_properties(launcher_member PROPERTIES
 
 # ivc_launcher_test(<name> <timeout>): runs tests/launcher/<name>.sh with the tools' paths
 # and a scratch directory outside /tmp (a simulated VM's /tmp is private).
+# A real MPI program whose rank 1 leaves early, crashes or aborts.
+add_executable(launcher_mpi_failure ${CMAKE_CURRENT_LIST_DIR}/mpi_failure.c)
+target_link_libraries(launcher_mpi_failure PRIVATE mpi)
+set_target_properties(launcher_mpi_failure PROPERTIES
+                      RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+
 function(ivc_launcher_test name timeout)
   add_test(NAME launcher.${name}
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${name}.sh)
   set_tests_properties(launcher.${name} PROPERTIES
     TIMEOUT ${timeout} SKIP_RETURN_CODE 77 LABELS launcher
-    ENVIRONMENT "IVCRUN=$<TARGET_FILE:ivcrun>;MEMBER=$<TARGET_FILE:launcher_member>;LAUNCHER_SCRATCH=${CMAKE_CURRENT_BINARY_DIR}")
+    ENVIRONMENT "IVCRUN=$<TARGET_FILE:ivcrun>;MEMBER=$<TARGET_FILE:launcher_member>;MPI_FAILURE=$<TARGET_FILE:launcher_mpi_failure>;LAUNCHER_SCRATCH=${CMAKE_CURRENT_BINARY_DIR}")
 endfunction()
 
 ivc_launcher_test(usage 30)
@@ -26,3 +32,4 @@ ivc_launcher_test(timeout 30)
 ivc_launcher_test(tmp_exec 30)
 ivc_launcher_test(plain 30)
 ivc_launcher_test(unprivileged 30)
+ivc_launcher_test(mpi_failure 60)

@@ -1,0 +1,36 @@
+# The installed layout, as a user meets it: cmake --install puts mpicc, ivcrun, mpirun,
+# mpi.h, libmpi.so and a pkg-config file under the prefix; mpicc compiles an ordinary MPI
+# program that then runs across two simulated VMs; pkg-config gives working flags.
+set -u
+: "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
+scratch=$(mktemp -d "$BUILD_DIR/install-test.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+P=$scratch/prefix
+cmake --install "$BUILD_DIR" --prefix "$P" >/dev/null || fail "cmake --install failed"
+for f in bin/mpicc bin/ivcrun bin/mpirun bin/mpiexec bin/ivc-info include/mpi.h \
+         lib/libmpi.so lib/pkgconfig/ivc.pc; do
+    [ -e "$P/$f" ] || fail "expected $P/$f after install"
+done
+[ -x "$P/bin/mpicc" ] || fail "mpicc is not executable"
+
+"$P/bin/mpicc" -O2 -o "$scratch/demo" "$SOURCE_DIR/examples/vm_demo.c" || fail "mpicc failed"
+# The program must find the installed libmpi, not the build tree's.
+ldd "$scratch/demo" | grep -q "$P/lib/libmpi.so" || fail "demo does not link $P/lib/libmpi.so"
+out=$("$P/bin/mpirun" -n 2 --vms 2 "$scratch/demo" 2>&1) || fail "mpirun failed: $out"
+case "$out" in *"rank 0 runs on vm0"*"rank 1 runs on vm1"*"all data checked, ok"*) ;;
+*) fail "unexpected demo output: $out" ;; esac
+
+# -show prints the command instead of running it.
+show=$("$P/bin/mpicc" -show -c x.c)
+case "$show" in *"-I$P/include"*"-c x.c"*) ;; *) fail "mpicc -show -c: got '$show'" ;; esac
+
+if command -v pkg-config >/dev/null; then
+    flags=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs ivc) ||
+        fail "pkg-config --cflags --libs ivc failed"
+    cc -O2 -o "$scratch/demo2" "$SOURCE_DIR/examples/vm_demo.c" $flags ||
+        fail "cc with pkg-config flags ($flags) failed"
+    "$P/bin/ivcrun" -n 2 --no-ns "$scratch/demo2" >/dev/null || fail "pkg-config build does not run"
+fi
+echo PASS
