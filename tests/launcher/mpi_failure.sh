@@ -9,6 +9,8 @@ expect_rc 1
 expect_err "ivcrun: rank 1 (vm1) exited without calling MPI_Finalize"
 expect_within 5000
 
+# Under AddressSanitizer the crash must stay a signal, not become ASan's exit status 1.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
 run -n 2 --vms 2 "$MPI_FAILURE" crash
 expect_rc 139
 expect_err "ivcrun: rank 1 (vm1) killed by signal 11 (Segmentation fault)"

@@ -89,6 +89,9 @@ int main(void)
     ivc_typemap_t m3;
     make_map(&m3, one, 1, 11);
     check_map(&m3, 40, 0);
+    free(m1.prefix);
+    free(m2.prefix);
+    free(m3.prefix);
     printf("data: ok\n");
     return 0;
 }
