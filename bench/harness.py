@@ -1,0 +1,878 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark harness: IVC vs MPICH shared memory vs MPICH over TCP.
+
+Builds bench/{lat,bw,bibw,mr}.c twice (IVC's mpicc and mpicc.mpich), runs each benchmark
+in up to three configurations, keeps the best value per size over --reps repetitions and
+prints side-by-side tables, a target summary, results.csv and results.png.
+
+  ivc        P/bin/ivcrun -n 2 --vms 2 ./prog      (2 ranks in 2 simulated VMs)
+  mpich-shm  mpiexec.mpich -n 2 ./prog             (one OS, MPICH shared memory)
+  mpich-tcp  mpiexec.mpich, one rank in each of two network namespaces joined by a veth
+             pair, MPICH locality off, UCX restricted to TCP on the veth; the veth byte
+             counters are checked after every run to prove the traffic crossed it.
+
+Python 3 standard library only; the plot uses matplotlib when importable, else the
+harness re-runs itself under /usr/bin/python3 (Debian's python3-matplotlib) for it.
+See bench/README.md.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_DIR = os.path.dirname(BENCH_DIR)
+
+CONFIGS = ["ivc", "mpich-shm", "mpich-tcp"]
+
+# name -> source, metric description, unit, output column of the primary value, better
+BENCHES = {
+    "lat": dict(src="lat.c", title="one-way latency (ping-pong / 2)", unit="us", col=1,
+                better="lower"),
+    "bw": dict(src="bw.c", title="unidirectional bandwidth (window 64)", unit="MB/s", col=1,
+               better="higher"),
+    "bibw": dict(src="bibw.c", title="bidirectional bandwidth (window 64, both directions)",
+                 unit="MB/s", col=1, better="higher"),
+    "mr": dict(src="mr.c", title="message rate, 1 pair (window 64)", unit="msg/s", col=2,
+               better="higher", extra=(1, "MB/s")),
+}
+BENCH_ORDER = ["lat", "bw", "bibw", "mr"]
+
+# --quick: smaller size range per benchmark, and -i QUICK_ITER_SCALE.
+QUICK_ARGS = {
+    "lat": ["-m", "1M"],
+    "bw": ["-m", "2M"],
+    "bibw": ["-m", "2M"],
+    "mr": ["-m", "4K"],
+}
+QUICK_ITER_SCALE = 0.2
+
+CFLAGS = ["-O2", "-Wall", "-Wno-stringop-overflow"]
+
+# Environment variables a rank may use to learn its rank (for --pin cores).
+RANK_ENV_VARS = ["PMI_RANK", "IVC_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK", "MPI_LOCALRANKID"]
+
+# Last line every benchmark prints (rank 0, after the final barrier).
+DONE_MARKER = "# Payload bytes:"
+
+NET_SUBNET_A = "10.199.0.1/24"
+NET_SUBNET_B = "10.199.0.2/24"
+
+_current_proc = None  # the benchmark launcher currently running (its own session)
+_netns = None         # the TcpNet in use, for teardown
+
+
+class Fatal(Exception):
+    pass
+
+
+def log(msg=""):
+    print(msg, flush=True)
+
+
+def warn(msg):
+    print("WARNING: " + msg, file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------
+# Process helpers
+# --------------------------------------------------------------------------------------
+
+def kill_group(p, grace=5.0):
+    """Ends the process group of a launcher we started (start_new_session=True)."""
+    if p is None or p.poll() is not None:
+        return
+    for sig, wait in ((signal.SIGINT, grace), (signal.SIGTERM, grace), (signal.SIGKILL, grace)):
+        try:
+            os.killpg(p.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            p.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def run_capture(argv, env=None, timeout=None, cwd=None, done_marker=None, grace=None):
+    """Runs argv in its own session and collects its output.
+
+    Returns (rc, stdout, stderr, seconds, how) where how is "exit", "timeout" or
+    "hung-after-done": the program printed `done_marker` (its last line) but did not exit
+    within `grace` seconds, so its process group was ended.
+    """
+    global _current_proc
+    t0 = time.monotonic()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                         cwd=cwd, start_new_session=True, text=True, errors="replace")
+    _current_proc = p
+    out_lines, err_lines = [], []
+    done_at = []
+
+    def reader(stream, sink, watch):
+        for line in stream:
+            sink.append(line)
+            if watch and done_marker and not done_at and line.startswith(done_marker):
+                done_at.append(time.monotonic())
+        stream.close()
+
+    threads = [threading.Thread(target=reader, args=(p.stdout, out_lines, True), daemon=True),
+               threading.Thread(target=reader, args=(p.stderr, err_lines, False), daemon=True)]
+    for t in threads:
+        t.start()
+    how = "exit"
+    try:
+        while True:
+            try:
+                p.wait(timeout=0.1)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            now = time.monotonic()
+            if done_at and grace is not None and now - done_at[0] > grace:
+                how = "hung-after-done"
+                kill_group(p)
+                break
+            if timeout is not None and now - t0 > timeout:
+                how = "timeout"
+                kill_group(p)
+                break
+    finally:
+        if p.poll() is None:
+            kill_group(p)
+        _current_proc = None
+    for t in threads:
+        t.join(timeout=5)
+    return p.returncode, "".join(out_lines), "".join(err_lines), time.monotonic() - t0, how
+
+
+def sh(argv, check=True):
+    """Small admin command (ip ...); returns stdout."""
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if check and r.returncode != 0:
+        raise Fatal("command failed: %s\n%s" % (" ".join(argv), r.stderr.strip()))
+    return r.stdout
+
+
+# --------------------------------------------------------------------------------------
+# mpich-tcp: two network namespaces joined by a veth pair
+# --------------------------------------------------------------------------------------
+
+class TcpNet:
+    """nsA <-veth-> nsB, 10.199.0.1/24 and 10.199.0.2/24, nothing else connected."""
+
+    NS_RE = re.compile(r"^ivcbench-(\d+)-[ab]$")
+
+    def __init__(self):
+        pid = os.getpid()
+        self.ns = ["ivcbench-%d-a" % pid, "ivcbench-%d-b" % pid]
+        self.dev = ["ivcb%da" % pid, "ivcb%db" % pid]  # <= 15 chars (pid <= 7 digits)
+        self.addr = [NET_SUBNET_A, NET_SUBNET_B]
+        self.created = []
+
+    @classmethod
+    def remove_stale(cls):
+        """Removes namespaces left by an earlier harness run that died (its pid is gone)."""
+        for line in sh(["ip", "netns", "list"], check=False).splitlines():
+            name = line.split()[0] if line.split() else ""
+            m = cls.NS_RE.match(name)
+            if not m:
+                continue
+            pid = int(m.group(1))
+            try:
+                os.kill(pid, 0)
+                continue  # that harness is still alive
+            except ProcessLookupError:
+                pass
+            except PermissionError:
+                continue
+            warn("removing stale namespace %s from an earlier harness run" % name)
+            cls._kill_ns_pids(name)
+            sh(["ip", "netns", "del", name], check=False)
+
+    @staticmethod
+    def _kill_ns_pids(name):
+        for tok in sh(["ip", "netns", "pids", name], check=False).split():
+            try:
+                os.kill(int(tok), signal.SIGKILL)
+            except (ValueError, ProcessLookupError, PermissionError):
+                pass
+
+    def setup(self):
+        self.remove_stale()
+        for ns in self.ns:
+            sh(["ip", "netns", "add", ns])
+            self.created.append(ns)
+        sh(["ip", "link", "add", self.dev[0], "netns", self.ns[0], "type", "veth",
+            "peer", "name", self.dev[1], "netns", self.ns[1]])
+        for ns, dev, addr in zip(self.ns, self.dev, self.addr):
+            # IPv4 only: no IPv6 link-local chatter on the veth.
+            sh(["ip", "netns", "exec", ns, "sh", "-c",
+                "echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6; "
+                "echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6"], check=False)
+            sh(["ip", "-n", ns, "addr", "add", addr, "dev", dev])
+            sh(["ip", "-n", ns, "link", "set", "lo", "up"])
+            sh(["ip", "-n", ns, "link", "set", dev, "up"])
+        # The kernel reports carrier (IFF_RUNNING, operstate UP) asynchronously, up to ~1 s
+        # after "link set up"; UCX ignores a device that is not running yet.
+        deadline = time.monotonic() + 10.0
+        while True:
+            states = [json.loads(sh(["ip", "-n", ns, "-j", "link", "show", "dev", dev]))[0]
+                      for ns, dev in zip(self.ns, self.dev)]
+            if all(st.get("operstate") == "UP" and "LOWER_UP" in st.get("flags", [])
+                   for st in states):
+                break
+            if time.monotonic() > deadline:
+                raise Fatal("veth pair did not come up: %s" % [(st.get("ifname"),
+                            st.get("operstate")) for st in states])
+            time.sleep(0.05)
+        # Sanity: the namespace sees only lo and its veth end.
+        for ns, dev in zip(self.ns, self.dev):
+            links = [l["ifname"] for l in json.loads(sh(["ip", "-n", ns, "-j", "link", "show"]))]
+            if sorted(links) != sorted(["lo", dev]):
+                raise Fatal("namespace %s has unexpected links %s" % (ns, links))
+
+    def counters(self, side=0):
+        """(tx_bytes, rx_bytes) of the veth end in namespace `side`."""
+        info = json.loads(sh(["ip", "-n", self.ns[side], "-j", "-s", "link", "show", "dev",
+                              self.dev[side]]))
+        st = info[0]["stats64"]
+        return st["tx"]["bytes"], st["rx"]["bytes"]
+
+    def teardown(self):
+        for ns in reversed(self.created):
+            self._kill_ns_pids(ns)
+            sh(["ip", "netns", "del", ns], check=False)  # also destroys the veth pair
+        self.created = []
+
+
+def tcp_unavailable_reason():
+    if os.geteuid() != 0:
+        return "network namespaces need root (run the harness as root, e.g. with sudo)"
+    for tool in ("ip", "unshare"):
+        if not shutil.which(tool):
+            return "'%s' not found (apt-get install iproute2 util-linux)" % tool
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Build and run
+# --------------------------------------------------------------------------------------
+
+def build(cc, impl, benches, out_dir, cflags):
+    bdir = os.path.join(out_dir, "build", impl)
+    os.makedirs(bdir, exist_ok=True)
+    logf = os.path.join(bdir, "build.log")
+    with open(logf, "w") as lf:
+        for b in benches:
+            src = os.path.join(BENCH_DIR, BENCHES[b]["src"])
+            exe = os.path.join(bdir, b)
+            argv = [cc] + cflags + ["-o", exe, src]
+            lf.write("$ %s\n" % " ".join(shlex.quote(a) for a in argv))
+            r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            lf.write(r.stdout)
+            if r.returncode != 0 or not os.access(exe, os.X_OK):
+                raise Fatal("building %s with %s failed:\n%s\n(full log: %s)"
+                            % (b, cc, r.stdout.strip()[-3000:], logf))
+    return bdir
+
+
+def write_pin_wrapper(out_dir):
+    path = os.path.join(out_dir, "pinwrap.sh")
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\n# Pins this rank to core (rank mod ncpu); written by harness.py.\n")
+        f.write("r=\n")
+        for v in RANK_ENV_VARS:
+            f.write('[ -z "$r" ] && r=${%s:-}\n' % v)
+        f.write('if [ -z "$r" ]; then echo "pinwrap: no rank variable (%s) set by the '
+                'launcher" >&2; exit 97; fi\n' % " ".join(RANK_ENV_VARS))
+        f.write('n=$(nproc); exec taskset -c $((r % n)) "$@"\n')
+    os.chmod(path, 0o755)
+    return path
+
+
+def clean_env(strip_mpi):
+    env = dict(os.environ)
+    if strip_mpi:
+        for k in list(env):
+            if k.startswith("UCX_") or k.startswith("MPIR_CVAR_") or k.startswith("HYDRA_"):
+                del env[k]
+    return env
+
+
+def launch_argv(config, exe, args, opts, wrap):
+    pre = [wrap] if wrap else []
+    if config == "ivc":
+        return ([os.path.join(opts.ivc_prefix, "bin", "ivcrun"), "-n", "2", "--vms", "2"]
+                + shlex.split(opts.ivc_launch_args) + pre + [exe] + args)
+    if config == "mpich-shm":
+        return ["mpiexec.mpich", "-n", "2"] + pre + [exe] + args
+    if config == "mpich-tcp":
+        net = _netns
+        argv = ["mpiexec.mpich",
+                "-genv", "MPIR_CVAR_NOLOCAL", "1",        # no intra-node (shm) path in MPICH
+                "-genv", "UCX_TLS", "tcp,self",           # UCX: TCP only (self = loopback to itself)
+                "-genv", "UCX_WARN_UNUSED_ENV_VARS", "n"]
+        for i in range(2):
+            if i:
+                argv.append(":")
+            argv += ["-n", "1", "-env", "UCX_NET_DEVICES", net.dev[i],
+                     "ip", "netns", "exec", net.ns[i],
+                     "unshare", "--uts", "sh", "-c", 'hostname "$0" && exec "$@"',
+                     "ivcbench-vm%d" % i] + pre + [exe] + args
+        return argv
+    raise ValueError(config)
+
+
+def parse_output(bench, text):
+    """Returns ({size: value}, {size: extra}, payload (0->1, 1->0)) or raises ValueError."""
+    spec = BENCHES[bench]
+    vals, extra, ok, payload = {}, {}, False, None
+    for line in text.splitlines():
+        s = line.strip()
+        if not s:
+            continue
+        if s.startswith("#"):
+            if s.startswith("# Validation: OK"):
+                ok = True
+            m = re.match(r"# Payload bytes: rank0->rank1 (\d+) rank1->rank0 (\d+)", s)
+            if m:
+                payload = (int(m.group(1)), int(m.group(2)))
+                break  # last line; anything after it is launcher noise
+            continue
+        parts = s.split()
+        try:
+            size = int(parts[0])
+            vals[size] = float(parts[spec["col"]])
+            if "extra" in spec:
+                extra[size] = float(parts[spec["extra"][0]])
+        except (ValueError, IndexError):
+            raise ValueError("unexpected output line: %r" % line)
+    if not ok:
+        raise ValueError("no '# Validation: OK' line (program did not finish cleanly)")
+    if not vals:
+        raise ValueError("no result rows")
+    return vals, extra, payload
+
+
+def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
+    env = clean_env(strip_mpi=config.startswith("mpich"))
+    argv = launch_argv(config, exe, args, opts, wrap)
+    before = _netns.counters(0) if config == "mpich-tcp" else None
+    rc, out, err, secs, how = run_capture(argv, env=env, timeout=opts.timeout,
+                                          cwd=os.path.dirname(exe), done_marker=DONE_MARKER,
+                                          grace=opts.finalize_grace)
+    after = _netns.counters(0) if config == "mpich-tcp" else None
+    logf = os.path.join(logs_dir, "%s-%s-rep%d.log" % (bench, config, rep))
+    with open(logf, "w") as f:
+        f.write("$ %s\n# rc=%s seconds=%.1f end=%s\n"
+                % (" ".join(shlex.quote(a) for a in argv), rc, secs, how))
+        if before is not None:
+            f.write("# veth %s tx/rx bytes before %s after %s\n" % (_netns.dev[0], before, after))
+        f.write("---- stdout\n%s---- stderr\n%s" % (out, err))
+    res = dict(ok=False, secs=secs, log=logf)
+    if how == "hung-after-done":
+        # Finished and validated, then stuck in MPI_Finalize (MPICH 4.0.2 ch4:ucx over TCP
+        # does this now and then); the numbers are complete, keep them but say so.
+        res["note"] = ("did not exit within %gs after its final output (stuck in "
+                       "MPI_Finalize?); killed, results kept" % opts.finalize_grace)
+    if how == "timeout":
+        res["why"] = "timed out after %ds" % opts.timeout
+    elif rc != 0 and how != "hung-after-done":
+        lines = (err.strip() or out.strip() or "(no output)").splitlines()
+        key = [l for l in (err + out).splitlines() if "VALIDATION FAILED" in l]
+        res["why"] = "exit status %d: %s" % (rc, (key or lines)[-1].strip())
+        res["tail"] = "\n".join("      | " + l for l in lines[-12:])
+    else:
+        try:
+            vals, extra, payload = parse_output(bench, out)
+        except ValueError as e:
+            res["why"] = str(e)
+            return res
+        if config == "mpich-tcp":
+            dtx, drx = after[0] - before[0], after[1] - before[1]
+            res["veth"] = (dtx, drx, payload)
+            if payload is None or dtx < payload[0] or drx < payload[1]:
+                res["why"] = ("TCP PATH NOT PROVEN: veth %s moved tx %d / rx %d bytes but the "
+                              "benchmark sent %s / %s payload bytes -- traffic did not go over "
+                              "the veth" % (_netns.dev[0], dtx, drx,
+                                            payload and payload[0], payload and payload[1]))
+                res["fatal_tcp"] = True
+                return res
+        res.update(ok=True, vals=vals, extra=extra, payload=payload)
+    return res
+
+
+# --------------------------------------------------------------------------------------
+# Reporting
+# --------------------------------------------------------------------------------------
+
+def best_of(values, better):
+    return min(values) if better == "lower" else max(values)
+
+
+def fmt_val(v, unit):
+    if v is None:
+        return "-"
+    if unit == "msg/s":
+        return "%.0f" % v
+    return "%.2f" % v
+
+
+def fmt_ratio(a, b):
+    if a is None or b is None or b == 0:
+        return "-"
+    return "%.2fx" % (a / b)
+
+
+def print_table(bench, best, configs, reps):
+    spec = BENCHES[bench]
+    unit = spec["unit"]
+    log("")
+    log("== %s: %s, %s, best of %d (%s is better)" % (bench, spec["title"], unit, reps,
+                                                     spec["better"]))
+    hdr = "%-10s%14s%14s%14s%14s%14s" % ("Size", "ivc", "mpich-shm", "mpich-tcp",
+                                         "ivc/shm", "tcp/ivc")
+    log(hdr)
+    sizes = sorted({s for c in configs for s in best.get(c, {})})
+    if not sizes:
+        log("(no successful runs)")
+        return
+    for s in sizes:
+        v = {c: best.get(c, {}).get(s) for c in CONFIGS}
+        log("%-10d%14s%14s%14s%14s%14s" % (
+            s, fmt_val(v["ivc"], unit), fmt_val(v["mpich-shm"], unit),
+            fmt_val(v["mpich-tcp"], unit), fmt_ratio(v["ivc"], v["mpich-shm"]),
+            fmt_ratio(v["mpich-tcp"], v["ivc"])))
+
+
+def summary(best_all, configs, med_all):
+    lines = ["", "== Summary against the IVC targets (best values of this run; "
+                 "'median' = same ratio from the per-size medians over the reps)"]
+    lat = best_all.get("lat", {})
+    small = [0, 1, 2, 4, 8]
+
+    def mean(xs):
+        return sum(xs) / len(xs) if xs else None
+
+    def vals(bench_best, conf, sizes):
+        d = bench_best.get(conf, {})
+        return [d[s] for s in sizes if s in d]
+
+    def verdict(ok):
+        return "MET" if ok else "NOT MET"
+
+    def med_ratio(bench, num, den, sizes, fmt):
+        m = med_all.get(bench, {})
+        a, b = m.get(num, {}), m.get(den, {})
+        rs = [a[s] / b[s] for s in sizes if s in a and s in b and b[s]]
+        return ("   (median: " + fmt + ")") % mean(rs) if rs else ""
+
+    if lat:
+        lines.append("small-message latency, 0-8 B (mean over sizes, us):")
+        for c in CONFIGS:
+            v = vals(lat, c, small)
+            lines.append("  %-10s %s" % (c, "%.2f" % mean(v) if v else "- (not run)"))
+        ivc, shm, tcp = (lat.get(c, {}) for c in CONFIGS)
+        common = [s for s in small if s in ivc and s in shm]
+        if common:
+            rs = [ivc[s] / shm[s] for s in common]
+            lines.append("  ivc / mpich-shm : worst %.2fx, mean %.2fx   target <= 1.5x  -> %s%s"
+                         % (max(rs), mean(rs), verdict(max(rs) <= 1.5),
+                            med_ratio("lat", "ivc", "mpich-shm", common, "mean %.2fx")))
+        common = [s for s in small if s in ivc and s in tcp]
+        if common:
+            rs = [tcp[s] / ivc[s] for s in common]
+            lines.append("  mpich-tcp / ivc : worst %.1fx, mean %.1fx   target >= 10x   -> %s%s"
+                         % (min(rs), mean(rs), verdict(min(rs) >= 10),
+                            med_ratio("lat", "mpich-tcp", "ivc", common, "mean %.1fx")))
+        common = [s for s in small if s in shm and s in tcp]
+        if common:
+            rs = [tcp[s] / shm[s] for s in common]
+            lines.append("  (reference) mpich-tcp / mpich-shm : mean %.1fx" % mean(rs))
+    for b in ("bw", "bibw"):
+        d = best_all.get(b, {})
+        big = sorted({s for c in d for s in d[c] if s >= (1 << 20)})
+        if not big:
+            continue
+        lines.append("%s bandwidth, sizes >= 1 MiB (MB/s):" % b)
+        for c in CONFIGS:
+            v = vals(d, c, big)
+            lines.append("  %-10s %s" % (c, "  ".join("%d:%.0f" % (s, d[c][s]) for s in big
+                                                    if s in d.get(c, {})) if v else "- (not run)"))
+        ivc, shm, tcp = (d.get(c, {}) for c in CONFIGS)
+        common = [s for s in big if s in ivc and s in shm]
+        if common:
+            rs = [ivc[s] / shm[s] for s in common]
+            tgt = "  target >= 0.8x  -> %s" % verdict(min(rs) >= 0.8) if b == "bw" else ""
+            lines.append("  ivc / mpich-shm : worst %.2fx, mean %.2fx%s%s"
+                         % (min(rs), mean(rs), tgt,
+                            med_ratio(b, "ivc", "mpich-shm", common, "mean %.2fx")))
+        common = [s for s in big if s in ivc and s in tcp]
+        if common:
+            rs = [ivc[s] / tcp[s] for s in common]
+            lines.append("  ivc / mpich-tcp : mean %.1fx" % mean(rs))
+        common = [s for s in big if s in shm and s in tcp]
+        if common:
+            rs = [shm[s] / tcp[s] for s in common]
+            lines.append("  (reference) mpich-shm / mpich-tcp : mean %.1fx" % mean(rs))
+    if "ivc" not in configs:
+        lines.append("(ivc not run: targets not evaluated)")
+    return lines
+
+
+def write_csv(path, best_all, extra_all):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["benchmark", "size", "config", "value", "unit"])
+        for b in BENCH_ORDER:
+            for c in CONFIGS:
+                for s in sorted(best_all.get(b, {}).get(c, {})):
+                    w.writerow([b, s, c, "%.6g" % best_all[b][c][s], BENCHES[b]["unit"]])
+                    if "extra" in BENCHES[b] and s in extra_all.get(b, {}).get(c, {}):
+                        w.writerow([b, s, c, "%.6g" % extra_all[b][c][s],
+                                    BENCHES[b]["extra"][1]])
+
+
+def plot(csv_path, png_path):
+    """Draws results.png from results.csv; needs matplotlib."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    data = {}
+    with open(csv_path) as f:
+        for r in csv.DictReader(f):
+            data.setdefault((r["benchmark"], r["unit"]), {}).setdefault(r["config"], []).append(
+                (int(r["size"]), float(r["value"])))
+    panels = [(("lat", "us"), "One-way latency (us), lower is better"),
+              (("bw", "MB/s"), "Bandwidth (MB/s)"),
+              (("bibw", "MB/s"), "Bidirectional bandwidth (MB/s)"),
+              (("mr", "msg/s"), "Message rate (messages/s)")]
+    panels = [p for p in panels if p[0] in data]
+    if not panels:
+        return False
+    ncols = 2 if len(panels) > 1 else 1
+    nrows = (len(panels) + 1) // 2
+    fig, axes = plt.subplots(nrows, ncols, figsize=(6.5 * ncols, 4.5 * nrows), squeeze=False)
+    style = {"ivc": ("tab:red", "o"), "mpich-shm": ("tab:blue", "s"),
+             "mpich-tcp": ("tab:green", "^")}
+    for ax, (key, title) in zip(axes.flat, panels):
+        for c in CONFIGS:
+            pts = sorted(p for p in data[key].get(c, []) if p[0] > 0 and p[1] > 0)
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=style[c][1],
+                        color=style[c][0], label=c, markersize=4)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title(title)
+        ax.set_xlabel("message size (bytes)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=110)
+    return True
+
+
+def make_plot(csv_path, png_path):
+    with open(csv_path) as f:
+        if len(f.read().splitlines()) < 2:
+            log("no results to plot")
+            return False
+    try:
+        import matplotlib  # noqa: F401
+        have = True
+    except ImportError:
+        have = False
+    if have:
+        return plot(csv_path, png_path)
+    alt = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) != os.path.realpath(alt) and os.access(alt, os.X_OK):
+        r = subprocess.run([alt, os.path.abspath(__file__), "--plot-from", csv_path,
+                            "--plot-to", png_path], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        if r.returncode == 0:
+            return True
+        warn("plotting with %s failed:\n%s" % (alt, r.stdout.strip()[-2000:]))
+    warn("matplotlib not available (apt-get install -y python3-matplotlib); no results.png")
+    return False
+
+
+# --------------------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------------------
+
+def parse_args():
+    ap = argparse.ArgumentParser(
+        description="Build and run the IVC point-to-point benchmarks side by side: IVC "
+                    "(2 simulated VMs), MPICH shared memory, MPICH over TCP between two "
+                    "network namespaces.")
+    ap.add_argument("--ivc-prefix", default=None,
+                    help="IVC install prefix with bin/mpicc and bin/ivcrun "
+                         "(default: <repo>/install)")
+    ap.add_argument("--out", default=None, help="output directory (default: <repo>/bench/out)")
+    ap.add_argument("--reps", type=int, default=3, help="repetitions per configuration; the "
+                    "best value per size is kept (default 3)")
+    ap.add_argument("--quick", action="store_true",
+                    help="fewer sizes and iterations (whole run well under 2 minutes)")
+    ap.add_argument("--only", default=",".join(CONFIGS),
+                    help="comma-separated subset of %s" % ",".join(CONFIGS))
+    ap.add_argument("--bench", default=",".join(BENCH_ORDER),
+                    help="comma-separated subset of %s" % ",".join(BENCH_ORDER))
+    ap.add_argument("--pin", choices=["none", "cores"], default="none",
+                    help="CPU pinning, the same for every configuration: none (default) or "
+                         "cores = rank r on core r mod nproc via taskset (needs the launcher "
+                         "to export one of %s)" % ", ".join(RANK_ENV_VARS))
+    ap.add_argument("--iter-scale", type=float, default=None,
+                    help="pass -i SCALE to every benchmark (overrides --quick's 0.2)")
+    ap.add_argument("--bench-args", default="",
+                    help="extra arguments appended to every benchmark command line")
+    ap.add_argument("--ivc-launch-args", default="",
+                    help="extra ivcrun arguments, inserted before the program")
+    ap.add_argument("--timeout", type=int, default=180,
+                    help="seconds before one benchmark run is killed (default 180)")
+    ap.add_argument("--finalize-grace", type=float, default=5.0,
+                    help="seconds a benchmark may take to exit after its final output line "
+                         "before it is ended and its (complete, validated) results are kept "
+                         "with a warning (default 5)")
+    ap.add_argument("--plot-from", help=argparse.SUPPRESS)
+    ap.add_argument("--plot-to", help=argparse.SUPPRESS)
+    return ap.parse_args()
+
+
+def check_prereqs(opts, configs):
+    if any(c.startswith("mpich") for c in configs):
+        missing = [t for t in ("mpicc.mpich", "mpiexec.mpich") if not shutil.which(t)]
+        if missing:
+            raise Fatal("MPICH not found (%s missing): apt-get install mpich libmpich-dev"
+                        % ", ".join(missing))
+    if "ivc" in configs:
+        p = opts.ivc_prefix
+        missing = [x for x in ("bin/mpicc", "bin/ivcrun")
+                   if not os.access(os.path.join(p, x), os.X_OK)]
+        if not os.path.isdir(p) or missing:
+            raise Fatal("IVC prefix %s %s. Build and install IVC first "
+                        "(cmake -B build && cmake --build build && cmake --install build "
+                        "--prefix %s), pass --ivc-prefix, or run only the reference "
+                        "configurations with --only mpich-shm,mpich-tcp"
+                        % (p, "does not exist" if not os.path.isdir(p)
+                           else "lacks " + " and ".join(missing), p))
+
+
+def main():
+    global _netns
+    opts = parse_args()
+    if opts.plot_from:
+        sys.exit(0 if plot(opts.plot_from, opts.plot_to) else 1)
+
+    configs = [c.strip() for c in opts.only.split(",") if c.strip()]
+    benches = [b.strip() for b in opts.bench.split(",") if b.strip()]
+    bad = [c for c in configs if c not in CONFIGS] + [b for b in benches if b not in BENCHES]
+    if bad or not configs or not benches:
+        raise Fatal("unknown or empty --only/--bench entries: %s (configs: %s; benchmarks: %s)"
+                    % (", ".join(bad) or "(empty)", ", ".join(CONFIGS), ", ".join(BENCH_ORDER)))
+    configs = [c for c in CONFIGS if c in configs]
+    benches = [b for b in BENCH_ORDER if b in benches]
+    if opts.reps < 1:
+        raise Fatal("--reps must be >= 1")
+    opts.ivc_prefix = os.path.abspath(opts.ivc_prefix or os.path.join(REPO_DIR, "install"))
+    out_dir = os.path.abspath(opts.out or os.path.join(BENCH_DIR, "out"))
+
+    check_prereqs(opts, configs)
+    skipped = {}
+    if "mpich-tcp" in configs:
+        why = tcp_unavailable_reason()
+        if why:
+            skipped["mpich-tcp"] = why
+            configs.remove("mpich-tcp")
+            log("SKIP mpich-tcp: " + why)
+    if not configs:
+        raise Fatal("no configuration left to run")
+
+    t_start = time.monotonic()
+    os.makedirs(out_dir, exist_ok=True)
+    logs_dir = os.path.join(out_dir, "logs")
+    os.makedirs(logs_dir, exist_ok=True)
+
+    # Build the same sources against each implementation.
+    cflags = CFLAGS
+    exes = {}
+    if "ivc" in configs:
+        d = build(os.path.join(opts.ivc_prefix, "bin", "mpicc"), "ivc", benches, out_dir, cflags)
+        exes["ivc"] = d
+    if any(c.startswith("mpich") for c in configs):
+        d = build("mpicc.mpich", "mpich", benches, out_dir, cflags)
+        exes["mpich-shm"] = exes["mpich-tcp"] = d
+    log("built %s in %s" % (", ".join(benches), os.path.join(out_dir, "build")))
+
+    if "mpich-tcp" in configs:
+        _netns = TcpNet()
+        try:
+            _netns.setup()
+        except Fatal as e:
+            _netns.teardown()
+            _netns = None
+            skipped["mpich-tcp"] = "could not create namespaces/veth: %s" % e
+            configs.remove("mpich-tcp")
+            log("SKIP mpich-tcp: " + skipped["mpich-tcp"])
+            if not configs:
+                raise Fatal("no configuration left to run")
+        else:
+            log("mpich-tcp: namespaces %s / %s, veth %s (%s) <-> %s (%s)"
+                % (_netns.ns[0], _netns.ns[1], _netns.dev[0], NET_SUBNET_A, _netns.dev[1],
+                   NET_SUBNET_B))
+
+    wrap = write_pin_wrapper(out_dir) if opts.pin == "cores" else None
+    iter_scale = opts.iter_scale
+    if iter_scale is None and opts.quick:
+        iter_scale = QUICK_ITER_SCALE
+
+    log("configs: %s | benchmarks: %s | reps: %d | pinning: %s%s | %d CPUs | out: %s"
+        % (", ".join(configs), ", ".join(benches), opts.reps, opts.pin,
+           " | quick" if opts.quick else "", os.cpu_count(), out_dir))
+    log("Results from one invocation are comparable with each other only (shared, noisy host).")
+
+    raw = []  # (bench, size, config, rep, value, unit)
+    best_all, extra_all, med_all, failures = {}, {}, {}, []
+    tcp_proof = []
+    tcp_fatal = False
+    notes = []
+    for b in benches:
+        spec = BENCHES[b]
+        args = list(QUICK_ARGS[b]) if opts.quick else []
+        if iter_scale is not None:
+            args += ["-i", "%g" % iter_scale]
+        args += shlex.split(opts.bench_args)
+        per_conf = {c: [] for c in configs}
+        per_conf_extra = {c: [] for c in configs}
+        for rep in range(1, opts.reps + 1):
+            for c in configs:  # configurations interleaved within each repetition
+                exe = os.path.join(exes[c], b)
+                res = run_one(b, c, rep, exe, args, opts, wrap, logs_dir)
+                if res["ok"]:
+                    msg = "ok"
+                    if "veth" in res:
+                        dtx, drx, pl = res["veth"]
+                        msg += " (veth tx %.1f MB >= payload %.1f MB, rx %.1f MB >= %.1f MB)" % (
+                            dtx / 1e6, pl[0] / 1e6, drx / 1e6, pl[1] / 1e6)
+                        tcp_proof.append((b, rep, dtx, drx, pl))
+                    msg += ", %.1f s" % res["secs"]
+                    if res.get("note"):
+                        msg += " -- WARNING: " + res["note"]
+                        notes.append((b, c, rep, res["note"]))
+                    log("  %-5s %-10s rep %d: %s" % (b, c, rep, msg))
+                    per_conf[c].append(res["vals"])
+                    per_conf_extra[c].append(res["extra"])
+                    for s, v in res["vals"].items():
+                        raw.append((b, s, c, rep, v, spec["unit"]))
+                else:
+                    loud = "!!!! " if res.get("fatal_tcp") else ""
+                    log("  %s%-5s %-10s rep %d: FAILED: %s -- log %s"
+                        % (loud, b, c, rep, res["why"], res["log"]))
+                    if res.get("tail"):
+                        log(res["tail"])
+                    failures.append((b, c, rep, res["why"]))
+                    if res.get("fatal_tcp"):
+                        tcp_fatal = True
+        best = {}
+        bextra = {}
+        for c in configs:
+            runs = per_conf[c]
+            if not runs:
+                continue
+            sizes = sorted({s for r in runs for s in r})
+            best[c] = {s: best_of([r[s] for r in runs if s in r], spec["better"]) for s in sizes}
+            if "extra" in spec:
+                bextra[c] = {s: max(r[s] for r in per_conf_extra[c] if s in r) for s in sizes}
+        best_all[b] = best
+        med_all[b] = {c: {s: statistics.median([r[s] for r in per_conf[c] if s in r])
+                          for s in best[c]} for c in best}
+        extra_all[b] = bextra
+        print_table(b, best, configs, opts.reps)
+
+    csv_path = os.path.join(out_dir, "results.csv")
+    write_csv(csv_path, best_all, extra_all)
+    with open(os.path.join(out_dir, "results_raw.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["benchmark", "size", "config", "rep", "value", "unit"])
+        for r in raw:
+            w.writerow(list(r[:4]) + ["%.6g" % r[4], r[5]])
+
+    lines = summary(best_all, configs, med_all)
+    if tcp_proof:
+        tot_tx = sum(p[2] for p in tcp_proof)
+        tot_pl = sum(p[4][0] for p in tcp_proof)
+        lines.append("mpich-tcp path: verified in %d/%d runs -- veth %s carried %.1f MB tx for "
+                     "%.1f MB of rank0->rank1 payload" % (
+                         len(tcp_proof), len(tcp_proof) + sum(1 for f in failures
+                                                               if f[1] == "mpich-tcp"),
+                         _netns.dev[0], tot_tx / 1e6, tot_pl / 1e6))
+    for c, why in skipped.items():
+        lines.append("SKIPPED %s: %s" % (c, why))
+    for c in CONFIGS:
+        if c not in configs and c not in skipped:
+            lines.append("not run: %s (not in --only)" % c)
+    if notes:
+        by_conf = {}
+        for b, c, rep, _ in notes:
+            by_conf.setdefault(c, []).append("%s#%d" % (b, rep))
+        lines.append("WARNING: runs that hung after finishing (ended after %gs, results kept): %s"
+                     % (opts.finalize_grace, "; ".join("%s: %s" % (c, " ".join(v))
+                                                       for c, v in by_conf.items())))
+    if failures:
+        lines.append("FAILED runs: %d (see logs in %s)" % (len(failures), logs_dir))
+        for b, c, rep, why in failures:
+            lines.append("  %s %s rep %d: %s" % (b, c, rep, why.splitlines()[0]))
+    if tcp_fatal:
+        lines.append("!!!! mpich-tcp traffic was NOT proven to cross the veth: those runs "
+                     "are excluded")
+    lines.append("elapsed: %.0f s" % (time.monotonic() - t_start))
+    for l in lines:
+        log(l)
+    with open(os.path.join(out_dir, "summary.txt"), "w") as f:
+        f.write("\n".join(lines[1:]) + "\n")
+
+    png = os.path.join(out_dir, "results.png")
+    if make_plot(csv_path, png):
+        log("wrote %s, %s, %s" % (csv_path, png, os.path.join(out_dir, "summary.txt")))
+    else:
+        log("wrote %s, %s" % (csv_path, os.path.join(out_dir, "summary.txt")))
+    return 1 if failures else 0
+
+
+def _on_signal(signum, frame):
+    raise KeyboardInterrupt("signal %d" % signum)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, _on_signal)
+    signal.signal(signal.SIGHUP, _on_signal)
+    rc = 1
+    try:
+        rc = main()
+    except Fatal as e:
+        print("harness: ERROR: %s" % e, file=sys.stderr, flush=True)
+        rc = 2
+    except KeyboardInterrupt:
+        print("\nharness: interrupted, cleaning up", file=sys.stderr, flush=True)
+        rc = 130
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if _current_proc is not None:
+            kill_group(_current_proc, grace=2.0)
+        if _netns is not None:
+            _netns.teardown()
+    sys.exit(rc)
