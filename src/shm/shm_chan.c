@@ -518,11 +518,6 @@ const ivc_chan_ops_t ivc_shm_chan_ops = {
 
 /* ---- start-up ---- */
 
-static uint64_t max_record(const ivc_shm_config_t *cfg)
-{
-    return shm_ring_record_bytes(cfg->eager_limit);
-}
-
 int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint32_t my_rank,
                         const uint32_t *local, uint32_t nlocal, const ivc_chan_upcalls_t *up,
                         ivc_shm_chan_t **out)
@@ -565,9 +560,9 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
         return -EINVAL;
     }
 
-    uint64_t stride = ivc_shm_inbox_stride(cfg);
-    uint64_t block_size = ivc_shm_rxblock_bytes(cfg, nlocal);
-    int rc = ivc_region_alloc(region, block_size, 4096, &ch->rx_off);
+    ivc_shm_geometry_t geo;
+    ivc_shm_geometry(cfg, nlocal, &geo);
+    int rc = ivc_region_alloc(region, geo.block_bytes, 4096, &ch->rx_off);
     if (rc != 0) {
         free(ch->local);
         free(ch->peers);
@@ -575,17 +570,17 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
         free(ch);
         return rc;
     }
-    ivc_rxblock_t *blk = ivc_region_at(region, ch->rx_off, block_size);
+    ivc_rxblock_t *blk = ivc_region_at(region, ch->rx_off, geo.block_bytes);
     blk->magic = IVC_RXBLOCK_MAGIC;
     blk->nsenders = nlocal - 1;
-    blk->ring_size = (uint32_t)cfg->ring_size;
-    blk->ring_slack = (uint32_t)max_record(cfg);
-    blk->chunk_size = (uint32_t)cfg->chunk_size;
-    blk->nchunks = (uint32_t)cfg->nchunks;
-    blk->inbox_stride = stride;
-    blk->block_size = block_size;
+    blk->ring_size = (uint32_t)geo.ring_size;
+    blk->ring_slack = (uint32_t)geo.max_record;
+    blk->chunk_size = (uint32_t)geo.chunk_size;
+    blk->nchunks = (uint32_t)geo.nchunks;
+    blk->inbox_stride = geo.inbox_stride;
+    blk->block_size = geo.block_bytes;
     for (uint32_t i = 0; i + 1 < nlocal; i++) {
-        uint8_t *inbox = (uint8_t *)blk + 4096 + i * stride;
+        uint8_t *inbox = (uint8_t *)blk + 4096 + i * geo.inbox_stride;
         ivc_inbox_ctl_t *ctl = (ivc_inbox_ctl_t *)inbox;
         ivc_store_relaxed(&ctl->ring_head, 0);
         ivc_store_relaxed(&ctl->pipe_drained, 0);

@@ -12,10 +12,11 @@ static const ivc_cfg_entry_t shm_entries[] = {
      "rendezvous", IVC_CFG_SIZE, 0, 1u << 20, offsetof(ivc_shm_config_t, eager_limit)},
     {"RING_SIZE", "128K", "eager ring bytes per ordered pair of co-located ranks (power of two)",
      IVC_CFG_SIZE, 4096, 1u << 30, offsetof(ivc_shm_config_t, ring_size)},
-    {"CHUNK_SIZE", "32K", "rendezvous pipeline chunk bytes (multiple of 64)", IVC_CFG_SIZE, 64,
+    {"CHUNK_SIZE", "16K", "rendezvous pipeline chunk bytes (multiple of 64)", IVC_CFG_SIZE, 64,
      1u << 30, offsetof(ivc_shm_config_t, chunk_size)},
-    {"CHUNKS", "8", "rendezvous pipeline chunks per ordered pair (power of two)", IVC_CFG_UINT, 2,
-     1024, offsetof(ivc_shm_config_t, nchunks)},
+    {"CHUNKS", "0", "rendezvous pipeline chunks per ordered pair (power of two); 0 = auto: "
+     "1 MiB of chunks while at most 16 ranks share the region, 256 KiB beyond",
+     IVC_CFG_UINT, 0, 1024, offsetof(ivc_shm_config_t, nchunks)},
 };
 
 const ivc_cfg_table_t ivc_shm_config_table = {
@@ -47,8 +48,9 @@ int ivc_shm_config_load(ivc_shm_config_t *cfg)
                   (unsigned long long)cfg->ring_size);
         return -EINVAL;
     }
-    if (!is_pow2(cfg->nchunks)) {
-        ivc_error("IVC_CHUNKS=%llu must be a power of two", (unsigned long long)cfg->nchunks);
+    if (cfg->nchunks == 1 || (cfg->nchunks != 0 && !is_pow2(cfg->nchunks))) {
+        ivc_error("IVC_CHUNKS=%llu must be 0 (auto) or a power of two from 2",
+                  (unsigned long long)cfg->nchunks);
         return -EINVAL;
     }
     if (cfg->chunk_size % IVC_CACHE_LINE) {
@@ -68,17 +70,27 @@ int ivc_shm_config_load(ivc_shm_config_t *cfg)
     return 0;
 }
 
-uint64_t ivc_shm_inbox_stride(const ivc_shm_config_t *cfg)
-{
-    return align_up(sizeof(ivc_inbox_ctl_t) + cfg->ring_size + max_record(cfg) +
-                        cfg->nchunks * cfg->chunk_size,
-                    4096);
-}
+/* Pipeline bytes per pair when IVC_CHUNKS is auto. */
+#define PIPE_BYTES_FEW (1u << 20)
+#define PIPE_BYTES_MANY (256u << 10)
+#define PIPE_FEW_RANKS 16
 
-uint64_t ivc_shm_rxblock_bytes(const ivc_shm_config_t *cfg, uint32_t nlocal)
+void ivc_shm_geometry(const ivc_shm_config_t *cfg, uint32_t nlocal, ivc_shm_geometry_t *geo)
 {
-    uint64_t senders = nlocal > 0 ? nlocal - 1 : 0;
-    return 4096 + senders * ivc_shm_inbox_stride(cfg);
+    uint64_t nchunks = cfg->nchunks;
+    if (nchunks == 0) {
+        uint64_t budget = nlocal <= PIPE_FEW_RANKS ? PIPE_BYTES_FEW : PIPE_BYTES_MANY;
+        for (nchunks = 2; nchunks < 1024 && (nchunks * 2) * cfg->chunk_size <= budget;)
+            nchunks *= 2;
+    }
+    geo->ring_size = cfg->ring_size;
+    geo->max_record = max_record(cfg);
+    geo->chunk_size = cfg->chunk_size;
+    geo->nchunks = nchunks;
+    geo->inbox_stride = align_up(sizeof(ivc_inbox_ctl_t) + cfg->ring_size + geo->max_record +
+                                     nchunks * cfg->chunk_size,
+                                 4096);
+    geo->block_bytes = 4096 + (uint64_t)(nlocal > 0 ? nlocal - 1 : 0) * geo->inbox_stride;
 }
 
 uint64_t ivc_shm_region_bytes(uint32_t world)
@@ -86,8 +98,10 @@ uint64_t ivc_shm_region_bytes(uint32_t world)
     ivc_shm_config_t cfg;
     if (ivc_shm_config_load(&cfg) != 0)
         return 0;
-    uint64_t need = ivc_region_fixed_bytes(world) +
-                    (uint64_t)world * (ivc_shm_rxblock_bytes(&cfg, world) + 4096) + (1u << 20);
+    ivc_shm_geometry_t geo;
+    ivc_shm_geometry(&cfg, world, &geo);
+    uint64_t need = ivc_region_fixed_bytes(world) + (uint64_t)world * (geo.block_bytes + 4096) +
+                    (1u << 20);
     uint64_t size = IVC_REGION_MIN_SIZE;
     while (size < need)
         size <<= 1;

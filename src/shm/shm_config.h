@@ -10,8 +10,19 @@ typedef struct ivc_shm_config {
     uint64_t eager_limit; /* IVC_EAGER_LIMIT: largest message sent eagerly */
     uint64_t ring_size;   /* IVC_RING_SIZE: eager ring bytes per ordered pair */
     uint64_t chunk_size;  /* IVC_CHUNK_SIZE: rendezvous pipeline chunk bytes */
-    uint64_t nchunks;     /* IVC_CHUNKS: pipeline chunks per ordered pair */
+    uint64_t nchunks;     /* IVC_CHUNKS: pipeline chunks per ordered pair; 0 = auto */
 } ivc_shm_config_t;
+
+/* What one receiver's block looks like: the tunables resolved for a number of co-located
+ * ranks. Written into the block (ivc_rxblock_t) so that senders use the receiver's view. */
+typedef struct ivc_shm_geometry {
+    uint64_t ring_size;
+    uint64_t max_record; /* ring slack: header + eager limit, on whole lines */
+    uint64_t chunk_size;
+    uint64_t nchunks;
+    uint64_t inbox_stride;
+    uint64_t block_bytes;
+} ivc_shm_geometry_t;
 
 extern const ivc_cfg_table_t ivc_shm_config_table;
 
@@ -19,11 +30,10 @@ extern const ivc_cfg_table_t ivc_shm_config_table;
  * Returns 0 or -EINVAL after logging which variables disagree. */
 int ivc_shm_config_load(ivc_shm_config_t *cfg);
 
-/* Bytes of one rank's receive block when `nlocal` ranks share the region. */
-/* Distance between consecutive inboxes of a receive block. */
-uint64_t ivc_shm_inbox_stride(const ivc_shm_config_t *cfg);
-
-uint64_t ivc_shm_rxblock_bytes(const ivc_shm_config_t *cfg, uint32_t nlocal);
+/* Resolves the tunables for a receiver with `nlocal` co-located ranks. With IVC_CHUNKS
+ * unset, each pair gets a 1 MiB pipeline while at most 16 ranks share the region (measured:
+ * twice the bandwidth of 256 KiB), and 256 KiB beyond that to bound the region's size. */
+void ivc_shm_geometry(const ivc_shm_config_t *cfg, uint32_t nlocal, ivc_shm_geometry_t *geo);
 
 /* Region size that holds a job of `world` ranks all sharing it, rounded up to a power of
  * two (ivshmem BARs must be one); 0 with -EINVAL logged if the tunables are invalid. */

@@ -224,7 +224,9 @@ int main(void)
         ivc_rxblock_t *blk = (ivc_rxblock_t *)(region.base + saved);
         blk->inbox_stride = 1ull << 41;
         T_EQ(-EPROTO, ivc_shm_chan_connect(ch[0]), "block larger than the region");
-        blk->inbox_stride = ivc_shm_inbox_stride(&cfg);
+        ivc_shm_geometry_t geo;
+        ivc_shm_geometry(&cfg, 2, &geo);
+        blk->inbox_stride = geo.inbox_stride;
         blk->nsenders = 5;
         T_EQ(-EPROTO, ivc_shm_chan_connect(ch[0]), "wrong number of inboxes");
         blk->nsenders = 1;

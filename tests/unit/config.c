@@ -50,7 +50,21 @@ int main(void)
     unsetenv("IVC_RING_SIZE");
     setenv("IVC_CHUNKS", "3", 1);
     T_EQ(-EINVAL, ivc_shm_config_load(&cfg), "chunk count not a power of two");
+    setenv("IVC_CHUNKS", "1", 1);
+    T_EQ(-EINVAL, ivc_shm_config_load(&cfg), "a single chunk cannot pipeline");
     unsetenv("IVC_CHUNKS");
+    unsetenv("IVC_EAGER_LIMIT");
+    T_EQ(0, ivc_shm_config_load(&cfg), "defaults");
+    /* Auto pipeline depth: 1 MiB per pair up to 16 co-located ranks, 256 KiB beyond. */
+    ivc_shm_geometry_t geo;
+    ivc_shm_geometry(&cfg, 2, &geo);
+    T_EQ(1u << 20, geo.nchunks * geo.chunk_size, "pipeline bytes with 2 ranks");
+    ivc_shm_geometry(&cfg, 16, &geo);
+    T_EQ(1u << 20, geo.nchunks * geo.chunk_size, "pipeline bytes with 16 ranks");
+    ivc_shm_geometry(&cfg, 17, &geo);
+    T_EQ(256u << 10, geo.nchunks * geo.chunk_size, "pipeline bytes with 17 ranks");
+    T_EQ(4096 + 16 * geo.inbox_stride, geo.block_bytes, "block holds one inbox per sender");
+    T_TRUE(geo.inbox_stride % 4096 == 0, "inboxes are page aligned");
     setenv("IVC_CHUNK_SIZE", "1000", 1);
     T_EQ(-EINVAL, ivc_shm_config_load(&cfg), "chunk size not a multiple of 64");
     printf("config: ok\n");
