@@ -17,13 +17,6 @@
 IVC_MPI_DATATYPES(DT_DEFINE)
 #undef DT_DEFINE
 
-typedef struct { float v; int i; } float_int_t;
-typedef struct { double v; int i; } double_int_t;
-typedef struct { long v; int i; } long_int_t;
-typedef struct { int v; int i; } int2_t;
-typedef struct { short v; int i; } short_int_t;
-typedef struct { long double v; int i; } ldouble_int_t;
-
 static ivc_block_t predef_blocks[B_COUNT_KINDS][2];
 static uint64_t predef_prefix[B_COUNT_KINDS][3];
 

@@ -60,6 +60,14 @@ enum {
     B_COUNT_KINDS
 };
 
+/* The C layouts of the (value, index) pair types (MPI_FLOAT_INT ...). */
+typedef struct { float v; int i; } float_int_t;
+typedef struct { double v; int i; } double_int_t;
+typedef struct { long v; int i; } long_int_t;
+typedef struct { int v; int i; } int2_t;
+typedef struct { short v; int i; } short_int_t;
+typedef struct { long double v; int i; } ldouble_int_t;
+
 struct ivc_mpi_dt_s {
     uint32_t magic;
     int predefined;

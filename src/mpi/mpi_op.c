@@ -77,13 +77,6 @@ int ivc_mpi_op_valid(MPI_Op op)
         }                                                                                          \
     } while (0)
 
-typedef struct { float v; int i; } float_int_t;
-typedef struct { double v; int i; } double_int_t;
-typedef struct { long v; int i; } long_int_t;
-typedef struct { int v; int i; } int2_t;
-typedef struct { short v; int i; } short_int_t;
-typedef struct { long double v; int i; } ldouble_int_t;
-
 #define LOC_CASES(CMP)                                                                             \
     case B_FLOAT_INT: LOC_LOOP(float_int_t, CMP); return MPI_SUCCESS;                              \
     case B_DOUBLE_INT: LOC_LOOP(double_int_t, CMP); return MPI_SUCCESS;                            \

@@ -57,26 +57,25 @@ void ivc_mpi_req_op_done(ivc_chan_op_t *op, int status)
         ivc_mpi_req_free(r);
 }
 
-void ivc_mpi_status_empty(MPI_Status *s)
+static void status_set(MPI_Status *s, int source)
 {
     if (s == MPI_STATUS_IGNORE)
         return;
-    s->MPI_SOURCE = MPI_ANY_SOURCE;
+    s->MPI_SOURCE = source;
     s->MPI_TAG = MPI_ANY_TAG;
     s->MPI_ERROR = MPI_SUCCESS;
     s->ivc_count = 0;
     s->ivc_cancelled = 0;
 }
 
+void ivc_mpi_status_empty(MPI_Status *s)
+{
+    status_set(s, MPI_ANY_SOURCE);
+}
+
 void ivc_mpi_status_proc_null(MPI_Status *s)
 {
-    if (s == MPI_STATUS_IGNORE)
-        return;
-    s->MPI_SOURCE = MPI_PROC_NULL;
-    s->MPI_TAG = MPI_ANY_TAG;
-    s->MPI_ERROR = MPI_SUCCESS;
-    s->ivc_count = 0;
-    s->ivc_cancelled = 0;
+    status_set(s, MPI_PROC_NULL);
 }
 
 static void check_abort(void)

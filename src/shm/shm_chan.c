@@ -641,6 +641,18 @@ static int peer_block(ivc_shm_chan_t *ch, uint32_t rank, ivc_rxblock_t *geo, uin
     return 0;
 }
 
+/* Points a pipeline at the inbox at `inbox` of a block laid out as `geo` says; returns the
+ * inbox's ring. */
+static uint8_t *inbox_bind(const ivc_rxblock_t *geo, uint8_t *inbox, shm_pipe_t *pipe)
+{
+    uint8_t *ring = inbox + sizeof(ivc_inbox_ctl_t);
+    pipe->ctl = (ivc_inbox_ctl_t *)inbox;
+    pipe->chunks = ring + geo->ring_size + geo->ring_slack;
+    pipe->chunk_size = geo->chunk_size;
+    pipe->nchunks = geo->nchunks;
+    return ring;
+}
+
 int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
 {
     ivc_rxblock_t mine;
@@ -663,26 +675,17 @@ int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
         uint8_t *out = base + 4096 + in_theirs * geo.inbox_stride;
         uint8_t *in = mybase + 4096 + in_mine * mine.inbox_stride;
 
-        p->tx.ctl = (ivc_inbox_ctl_t *)out;
-        p->tx.ring = out + sizeof(ivc_inbox_ctl_t);
+        p->tx.ring = inbox_bind(&geo, out, &p->txpipe);
+        p->tx.ctl = p->txpipe.ctl;
         p->tx.size = geo.ring_size;
         p->tx.max_record = geo.ring_slack;
-        p->txpipe.ctl = p->tx.ctl;
-        p->txpipe.chunks = p->tx.ring + geo.ring_size + geo.ring_slack;
-        p->txpipe.chunk_size = geo.chunk_size;
-        p->txpipe.nchunks = geo.nchunks;
         p->eager_limit = geo.ring_slack - sizeof(ivc_rec_t);
         if (p->eager_limit > ch->cfg.eager_limit)
             p->eager_limit = ch->cfg.eager_limit;
-
-        p->rx.ctl = (ivc_inbox_ctl_t *)in;
-        p->rx.ring = in + sizeof(ivc_inbox_ctl_t);
+        p->rx.ring = inbox_bind(&mine, in, &p->rxpipe);
+        p->rx.ctl = p->rxpipe.ctl;
         p->rx.size = mine.ring_size;
         p->rx.max_record = mine.ring_slack;
-        p->rxpipe.ctl = p->rx.ctl;
-        p->rxpipe.chunks = p->rx.ring + mine.ring_size + mine.ring_slack;
-        p->rxpipe.chunk_size = mine.chunk_size;
-        p->rxpipe.nchunks = mine.nchunks;
     }
     return 0;
 }
