@@ -676,6 +676,7 @@ int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
         uint8_t *in = mybase + 4096 + in_mine * mine.inbox_stride;
 
         p->tx.ring = inbox_bind(&geo, out, &p->txpipe);
+        p->txpipe.stream_min = ch->cfg.stream_min;
         p->tx.ctl = p->txpipe.ctl;
         p->tx.size = geo.ring_size;
         p->tx.max_record = geo.ring_slack;

@@ -8,7 +8,7 @@
 
 /* Defaults chosen by measurement; README "Tunables" gives the figures behind them. */
 static const ivc_cfg_entry_t shm_entries[] = {
-    {"EAGER_LIMIT", "16K", "largest message sent eagerly through the ring; larger ones use "
+    {"EAGER_LIMIT", "4K", "largest message sent eagerly through the ring; larger ones use "
      "rendezvous", IVC_CFG_SIZE, 0, 1u << 20, offsetof(ivc_shm_config_t, eager_limit)},
     {"RING_SIZE", "128K", "eager ring bytes per ordered pair of co-located ranks (power of two)",
      IVC_CFG_SIZE, 4096, 1u << 30, offsetof(ivc_shm_config_t, ring_size)},
@@ -17,6 +17,9 @@ static const ivc_cfg_entry_t shm_entries[] = {
     {"CHUNKS", "0", "rendezvous pipeline chunks per ordered pair (power of two); 0 = auto: "
      "1 MiB of chunks while at most 16 ranks share the region, 256 KiB beyond",
      IVC_CFG_UINT, 0, 1024, offsetof(ivc_shm_config_t, nchunks)},
+    {"STREAM_MIN", "0", "rendezvous messages at least this large are copied into the "
+     "pipeline with non-temporal stores, which do not leave the data in the sender's cache",
+     IVC_CFG_SIZE, 0, UINT64_MAX, offsetof(ivc_shm_config_t, stream_min)},
 };
 
 const ivc_cfg_table_t ivc_shm_config_table = {

@@ -11,6 +11,8 @@ typedef struct ivc_shm_config {
     uint64_t ring_size;   /* IVC_RING_SIZE: eager ring bytes per ordered pair */
     uint64_t chunk_size;  /* IVC_CHUNK_SIZE: rendezvous pipeline chunk bytes */
     uint64_t nchunks;     /* IVC_CHUNKS: pipeline chunks per ordered pair; 0 = auto */
+    uint64_t stream_min;  /* IVC_STREAM_MIN: rendezvous messages from this size are copied
+                           * into the pipeline with streaming stores */
 } ivc_shm_config_t;
 
 /* What one receiver's block looks like: the tunables resolved for a number of co-located

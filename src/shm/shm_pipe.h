@@ -9,6 +9,7 @@
 #ifndef IVC_SHM_PIPE_H
 #define IVC_SHM_PIPE_H
 
+#include "../base/ivc_copy.h"
 #include "../base/ivc_data.h"
 #include "../region/region_layout.h"
 
@@ -21,6 +22,8 @@ typedef struct shm_pipe {
     uint64_t nchunks;    /* power of two */
     uint64_t mine;       /* sender: chunks filled; receiver: chunks drained */
     uint64_t theirs;     /* the other side's counter, as last read */
+    uint64_t stream_min; /* sender: messages at least this long are copied with streaming
+                          * stores (base/ivc_copy.h) */
     ivc_inbox_ctl_t *ctl;
 } shm_pipe_t;
 
@@ -42,7 +45,10 @@ static inline int shm_pipe_fill(shm_pipe_t *p, const ivc_data_t *data, uint64_t 
         }
         uint64_t len = total - *off < p->chunk_size ? total - *off : p->chunk_size;
         uint8_t *chunk = p->chunks + (p->mine & (p->nchunks - 1)) * p->chunk_size;
-        ivc_data_pack(data, *off, chunk, len);
+        if (total >= p->stream_min && ivc_data_contig(data))
+            ivc_copy_stream(chunk, (const uint8_t *)data->buf + *off, len);
+        else
+            ivc_data_pack(data, *off, chunk, len);
         *off += len;
         p->mine++;
         /* R8: publishes the chunk; pairs with A8 in shm_pipe_drain(). */
