@@ -39,10 +39,10 @@ typedef struct MPI_Status {
 } MPI_Status;
 
 /* ---- predefined objects (exported by libmpi) ---- */
-extern struct ivc_mpi_comm_s ivc_mpi_comm_world, ivc_mpi_comm_self;
-extern struct ivc_mpi_group_s ivc_mpi_group_empty;
-extern struct ivc_mpi_errh_s ivc_mpi_errors_are_fatal, ivc_mpi_errors_return,
-    ivc_mpi_errors_abort;
+extern struct ivc_mpi_comm_s ivc_obj_comm_world, ivc_obj_comm_self;
+extern struct ivc_mpi_group_s ivc_obj_group_empty;
+extern struct ivc_mpi_errh_s ivc_obj_errors_are_fatal, ivc_obj_errors_return,
+    ivc_obj_errors_abort;
 
 #define IVC_MPI_DATATYPES(X)                                                                       \
     X(CHAR, char) X(SIGNED_CHAR, signed_char) X(UNSIGNED_CHAR, unsigned_char) X(BYTE, byte)        \
@@ -57,79 +57,79 @@ extern struct ivc_mpi_errh_s ivc_mpi_errors_are_fatal, ivc_mpi_errors_return,
     X(PACKED, packed) X(FLOAT_INT, float_int) X(DOUBLE_INT, double_int) X(LONG_INT, long_int)      \
     X(2INT, 2int) X(SHORT_INT, short_int) X(LONG_DOUBLE_INT, long_double_int)
 
-#define IVC_MPI_DT_EXTERN(NAME, low) extern struct ivc_mpi_dt_s ivc_mpi_dt_##low;
+#define IVC_MPI_DT_EXTERN(NAME, low) extern struct ivc_mpi_dt_s ivc_obj_dt_##low;
 IVC_MPI_DATATYPES(IVC_MPI_DT_EXTERN)
 #undef IVC_MPI_DT_EXTERN
 
-#define MPI_CHAR (&ivc_mpi_dt_char)
-#define MPI_SIGNED_CHAR (&ivc_mpi_dt_signed_char)
-#define MPI_UNSIGNED_CHAR (&ivc_mpi_dt_unsigned_char)
-#define MPI_BYTE (&ivc_mpi_dt_byte)
-#define MPI_WCHAR (&ivc_mpi_dt_wchar)
-#define MPI_SHORT (&ivc_mpi_dt_short)
-#define MPI_UNSIGNED_SHORT (&ivc_mpi_dt_unsigned_short)
-#define MPI_INT (&ivc_mpi_dt_int)
-#define MPI_UNSIGNED (&ivc_mpi_dt_unsigned)
-#define MPI_LONG (&ivc_mpi_dt_long)
-#define MPI_UNSIGNED_LONG (&ivc_mpi_dt_unsigned_long)
-#define MPI_LONG_LONG_INT (&ivc_mpi_dt_long_long_int)
+#define MPI_CHAR (&ivc_obj_dt_char)
+#define MPI_SIGNED_CHAR (&ivc_obj_dt_signed_char)
+#define MPI_UNSIGNED_CHAR (&ivc_obj_dt_unsigned_char)
+#define MPI_BYTE (&ivc_obj_dt_byte)
+#define MPI_WCHAR (&ivc_obj_dt_wchar)
+#define MPI_SHORT (&ivc_obj_dt_short)
+#define MPI_UNSIGNED_SHORT (&ivc_obj_dt_unsigned_short)
+#define MPI_INT (&ivc_obj_dt_int)
+#define MPI_UNSIGNED (&ivc_obj_dt_unsigned)
+#define MPI_LONG (&ivc_obj_dt_long)
+#define MPI_UNSIGNED_LONG (&ivc_obj_dt_unsigned_long)
+#define MPI_LONG_LONG_INT (&ivc_obj_dt_long_long_int)
 #define MPI_LONG_LONG MPI_LONG_LONG_INT
-#define MPI_UNSIGNED_LONG_LONG (&ivc_mpi_dt_unsigned_long_long)
-#define MPI_FLOAT (&ivc_mpi_dt_float)
-#define MPI_DOUBLE (&ivc_mpi_dt_double)
-#define MPI_LONG_DOUBLE (&ivc_mpi_dt_long_double)
-#define MPI_C_BOOL (&ivc_mpi_dt_c_bool)
-#define MPI_INT8_T (&ivc_mpi_dt_int8_t)
-#define MPI_INT16_T (&ivc_mpi_dt_int16_t)
-#define MPI_INT32_T (&ivc_mpi_dt_int32_t)
-#define MPI_INT64_T (&ivc_mpi_dt_int64_t)
-#define MPI_UINT8_T (&ivc_mpi_dt_uint8_t)
-#define MPI_UINT16_T (&ivc_mpi_dt_uint16_t)
-#define MPI_UINT32_T (&ivc_mpi_dt_uint32_t)
-#define MPI_UINT64_T (&ivc_mpi_dt_uint64_t)
-#define MPI_AINT (&ivc_mpi_dt_aint)
-#define MPI_OFFSET (&ivc_mpi_dt_offset)
-#define MPI_COUNT (&ivc_mpi_dt_count)
-#define MPI_C_FLOAT_COMPLEX (&ivc_mpi_dt_c_float_complex)
+#define MPI_UNSIGNED_LONG_LONG (&ivc_obj_dt_unsigned_long_long)
+#define MPI_FLOAT (&ivc_obj_dt_float)
+#define MPI_DOUBLE (&ivc_obj_dt_double)
+#define MPI_LONG_DOUBLE (&ivc_obj_dt_long_double)
+#define MPI_C_BOOL (&ivc_obj_dt_c_bool)
+#define MPI_INT8_T (&ivc_obj_dt_int8_t)
+#define MPI_INT16_T (&ivc_obj_dt_int16_t)
+#define MPI_INT32_T (&ivc_obj_dt_int32_t)
+#define MPI_INT64_T (&ivc_obj_dt_int64_t)
+#define MPI_UINT8_T (&ivc_obj_dt_uint8_t)
+#define MPI_UINT16_T (&ivc_obj_dt_uint16_t)
+#define MPI_UINT32_T (&ivc_obj_dt_uint32_t)
+#define MPI_UINT64_T (&ivc_obj_dt_uint64_t)
+#define MPI_AINT (&ivc_obj_dt_aint)
+#define MPI_OFFSET (&ivc_obj_dt_offset)
+#define MPI_COUNT (&ivc_obj_dt_count)
+#define MPI_C_FLOAT_COMPLEX (&ivc_obj_dt_c_float_complex)
 #define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
-#define MPI_C_DOUBLE_COMPLEX (&ivc_mpi_dt_c_double_complex)
-#define MPI_C_LONG_DOUBLE_COMPLEX (&ivc_mpi_dt_c_long_double_complex)
-#define MPI_PACKED (&ivc_mpi_dt_packed)
-#define MPI_FLOAT_INT (&ivc_mpi_dt_float_int)
-#define MPI_DOUBLE_INT (&ivc_mpi_dt_double_int)
-#define MPI_LONG_INT (&ivc_mpi_dt_long_int)
-#define MPI_2INT (&ivc_mpi_dt_2int)
-#define MPI_SHORT_INT (&ivc_mpi_dt_short_int)
-#define MPI_LONG_DOUBLE_INT (&ivc_mpi_dt_long_double_int)
+#define MPI_C_DOUBLE_COMPLEX (&ivc_obj_dt_c_double_complex)
+#define MPI_C_LONG_DOUBLE_COMPLEX (&ivc_obj_dt_c_long_double_complex)
+#define MPI_PACKED (&ivc_obj_dt_packed)
+#define MPI_FLOAT_INT (&ivc_obj_dt_float_int)
+#define MPI_DOUBLE_INT (&ivc_obj_dt_double_int)
+#define MPI_LONG_INT (&ivc_obj_dt_long_int)
+#define MPI_2INT (&ivc_obj_dt_2int)
+#define MPI_SHORT_INT (&ivc_obj_dt_short_int)
+#define MPI_LONG_DOUBLE_INT (&ivc_obj_dt_long_double_int)
 
 #define IVC_MPI_OPS(X)                                                                             \
     X(MAX, max) X(MIN, min) X(SUM, sum) X(PROD, prod) X(LAND, land) X(BAND, band) X(LOR, lor)     \
     X(BOR, bor) X(LXOR, lxor) X(BXOR, bxor) X(MAXLOC, maxloc) X(MINLOC, minloc)                    \
     X(REPLACE, replace) X(NO_OP, no_op)
-#define IVC_MPI_OP_EXTERN(NAME, low) extern struct ivc_mpi_op_s ivc_mpi_op_##low;
+#define IVC_MPI_OP_EXTERN(NAME, low) extern struct ivc_mpi_op_s ivc_obj_op_##low;
 IVC_MPI_OPS(IVC_MPI_OP_EXTERN)
 #undef IVC_MPI_OP_EXTERN
-#define MPI_MAX (&ivc_mpi_op_max)
-#define MPI_MIN (&ivc_mpi_op_min)
-#define MPI_SUM (&ivc_mpi_op_sum)
-#define MPI_PROD (&ivc_mpi_op_prod)
-#define MPI_LAND (&ivc_mpi_op_land)
-#define MPI_BAND (&ivc_mpi_op_band)
-#define MPI_LOR (&ivc_mpi_op_lor)
-#define MPI_BOR (&ivc_mpi_op_bor)
-#define MPI_LXOR (&ivc_mpi_op_lxor)
-#define MPI_BXOR (&ivc_mpi_op_bxor)
-#define MPI_MAXLOC (&ivc_mpi_op_maxloc)
-#define MPI_MINLOC (&ivc_mpi_op_minloc)
-#define MPI_REPLACE (&ivc_mpi_op_replace)
-#define MPI_NO_OP (&ivc_mpi_op_no_op)
+#define MPI_MAX (&ivc_obj_op_max)
+#define MPI_MIN (&ivc_obj_op_min)
+#define MPI_SUM (&ivc_obj_op_sum)
+#define MPI_PROD (&ivc_obj_op_prod)
+#define MPI_LAND (&ivc_obj_op_land)
+#define MPI_BAND (&ivc_obj_op_band)
+#define MPI_LOR (&ivc_obj_op_lor)
+#define MPI_BOR (&ivc_obj_op_bor)
+#define MPI_LXOR (&ivc_obj_op_lxor)
+#define MPI_BXOR (&ivc_obj_op_bxor)
+#define MPI_MAXLOC (&ivc_obj_op_maxloc)
+#define MPI_MINLOC (&ivc_obj_op_minloc)
+#define MPI_REPLACE (&ivc_obj_op_replace)
+#define MPI_NO_OP (&ivc_obj_op_no_op)
 
-#define MPI_COMM_WORLD (&ivc_mpi_comm_world)
-#define MPI_COMM_SELF (&ivc_mpi_comm_self)
-#define MPI_GROUP_EMPTY (&ivc_mpi_group_empty)
-#define MPI_ERRORS_ARE_FATAL (&ivc_mpi_errors_are_fatal)
-#define MPI_ERRORS_RETURN (&ivc_mpi_errors_return)
-#define MPI_ERRORS_ABORT (&ivc_mpi_errors_abort)
+#define MPI_COMM_WORLD (&ivc_obj_comm_world)
+#define MPI_COMM_SELF (&ivc_obj_comm_self)
+#define MPI_GROUP_EMPTY (&ivc_obj_group_empty)
+#define MPI_ERRORS_ARE_FATAL (&ivc_obj_errors_are_fatal)
+#define MPI_ERRORS_RETURN (&ivc_obj_errors_return)
+#define MPI_ERRORS_ABORT (&ivc_obj_errors_abort)
 
 #define MPI_COMM_NULL ((MPI_Comm)0)
 #define MPI_DATATYPE_NULL ((MPI_Datatype)0)

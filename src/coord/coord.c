@@ -196,9 +196,9 @@ int ivc_coord_aborted(uint32_t *rank, int *code)
 int ivc_coord_progress(void)
 {
     ivc_coord_t *c = &ivc_coord;
-    int n = ivc_self_chan_ops.progress(c->self);
+    int n = ivc_self_chan_progress(c->self);
     if (c->shm != NULL)
-        n += ivc_shm_chan_ops.progress(c->shm);
+        n += ivc_shm_chan_progress(c->shm);
     return n;
 }
 

@@ -49,7 +49,7 @@ static int self_send_ack(void *ep, uint64_t cookie)
     return 0;
 }
 
-static int self_progress(void *chan)
+int ivc_self_chan_progress(void *chan)
 {
     self_chan_t *s = chan;
     int n = 0;
@@ -75,7 +75,7 @@ const ivc_chan_ops_t ivc_self_chan_ops = {
     .send = self_send,
     .recv_rndv = self_recv_rndv,
     .send_ack = self_send_ack,
-    .progress = self_progress,
+    .progress = ivc_self_chan_progress,
 };
 
 void *ivc_self_chan_create(uint32_t my_rank, const ivc_chan_upcalls_t *up)

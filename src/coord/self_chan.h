@@ -13,4 +13,7 @@ extern const ivc_chan_ops_t ivc_self_chan_ops;
 void *ivc_self_chan_create(uint32_t my_rank, const ivc_chan_upcalls_t *up);
 void ivc_self_chan_destroy(void *chan);
 
+/* The channel's progress (also in its ops), for direct calls on the hot path. */
+int ivc_self_chan_progress(void *chan);
+
 #endif

@@ -15,7 +15,7 @@
 #define IDS 2048
 #define MASK_WORDS (IDS / 64)
 
-struct ivc_mpi_comm_s ivc_mpi_comm_world, ivc_mpi_comm_self;
+struct ivc_mpi_comm_s ivc_obj_comm_world, ivc_obj_comm_self;
 int ivc_mpi_world_rank, ivc_mpi_world_size;
 
 static uint64_t free_ids[MASK_WORDS];

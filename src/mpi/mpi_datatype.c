@@ -13,7 +13,7 @@
 /* Flattening refuses types whose one element would need more blocks than this. */
 #define DT_MAX_BLOCKS (1ull << 26)
 
-#define DT_DEFINE(NAME, low) struct ivc_mpi_dt_s ivc_mpi_dt_##low;
+#define DT_DEFINE(NAME, low) struct ivc_mpi_dt_s ivc_obj_dt_##low;
 IVC_MPI_DATATYPES(DT_DEFINE)
 #undef DT_DEFINE
 

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-struct ivc_mpi_errh_s ivc_mpi_errors_are_fatal = {ERRH_MAGIC, ERRH_FATAL, NULL, 1, 1};
-struct ivc_mpi_errh_s ivc_mpi_errors_return = {ERRH_MAGIC, ERRH_RETURN, NULL, 1, 1};
-struct ivc_mpi_errh_s ivc_mpi_errors_abort = {ERRH_MAGIC, ERRH_ABORT, NULL, 1, 1};
+struct ivc_mpi_errh_s ivc_obj_errors_are_fatal = {ERRH_MAGIC, ERRH_FATAL, NULL, 1, 1};
+struct ivc_mpi_errh_s ivc_obj_errors_return = {ERRH_MAGIC, ERRH_RETURN, NULL, 1, 1};
+struct ivc_mpi_errh_s ivc_obj_errors_abort = {ERRH_MAGIC, ERRH_ABORT, NULL, 1, 1};
 
 static const char *const class_text[MPI_ERR_LASTCODE] = {
     [MPI_SUCCESS] = "no error",

@@ -6,7 +6,7 @@
 #include <wchar.h>
 
 #define OP_DEFINE(NAME, low)                                                                       \
-    struct ivc_mpi_op_s ivc_mpi_op_##low = {OP_MAGIC, OP_##NAME, 1, NULL, 1};
+    struct ivc_mpi_op_s ivc_obj_op_##low = {OP_MAGIC, OP_##NAME, 1, NULL, 1};
 IVC_MPI_OPS(OP_DEFINE)
 #undef OP_DEFINE
 

@@ -24,9 +24,12 @@ MPI_Request ivc_mpi_req_alloc(int kind)
     }
     MPI_Request r = free_reqs;
     free_reqs = r->next;
-    memset(r, 0, sizeof(*r));
+    /* ivc_mpi_start_send/recv set everything else. */
     r->magic = REQ_MAGIC;
     r->kind = kind;
+    r->on_stack = 0;
+    r->dt = NULL;
+    r->prev = r->next = NULL;
     return r;
 }
 

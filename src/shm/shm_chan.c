@@ -477,7 +477,7 @@ static int peer_drain(shm_peer_t *p)
     return n;
 }
 
-static int shm_progress(void *c)
+int ivc_shm_chan_progress(void *c)
 {
     ivc_shm_chan_t *ch = c;
     int events = 0;
@@ -513,7 +513,7 @@ const ivc_chan_ops_t ivc_shm_chan_ops = {
     .send = shm_send,
     .recv_rndv = shm_recv_rndv,
     .send_ack = shm_send_ack,
-    .progress = shm_progress,
+    .progress = ivc_shm_chan_progress,
 };
 
 /* ---- start-up ---- */

@@ -35,6 +35,9 @@ void *ivc_shm_chan_endpoint(ivc_shm_chan_t *ch, uint32_t rank);
 /* Largest message this rank sends eagerly to the endpoint's peer. */
 uint64_t ivc_shm_chan_eager_limit(const void *ep);
 
+/* The channel's progress (also in its ops), for direct calls on the hot path. */
+int ivc_shm_chan_progress(void *chan);
+
 /* Frees local state; the region block stays (the region goes away with the job). */
 void ivc_shm_chan_destroy(ivc_shm_chan_t *ch);
 
