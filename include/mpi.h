@@ -301,18 +301,18 @@ IVC_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, in
 IVC_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 IVC_MPI_API(int, Wait, (MPI_Request *request, MPI_Status *status))
 IVC_MPI_API(int, Waitall, (int count, MPI_Request array_of_requests[],
-                           MPI_Status array_of_statuses[]))
+                           MPI_Status *array_of_statuses))
 IVC_MPI_API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index,
                            MPI_Status *status))
 IVC_MPI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
-                            int array_of_indices[], MPI_Status array_of_statuses[]))
+                            int array_of_indices[], MPI_Status *array_of_statuses))
 IVC_MPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
 IVC_MPI_API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
-                           MPI_Status array_of_statuses[]))
+                           MPI_Status *array_of_statuses))
 IVC_MPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag,
                            MPI_Status *status))
 IVC_MPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount,
-                            int array_of_indices[], MPI_Status array_of_statuses[]))
+                            int array_of_indices[], MPI_Status *array_of_statuses))
 IVC_MPI_API(int, Request_free, (MPI_Request *request))
 IVC_MPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
 IVC_MPI_API(int, Cancel, (MPI_Request *request))

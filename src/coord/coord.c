@@ -202,12 +202,20 @@ int ivc_coord_progress(void)
     return n;
 }
 
-void ivc_coord_print_config(FILE *f)
+int ivc_coord_print_config(FILE *f)
 {
     ivc_coord_config_t cc;
     ivc_shm_config_t sc;
+    int rc = 0;
     if (ivc_cfg_load(&ivc_coord_config_table, &cc) == 0)
         ivc_cfg_print(f, &ivc_coord_config_table, &cc);
+    else
+        rc = -EINVAL;
     if (ivc_shm_config_load(&sc) == 0)
         ivc_cfg_print(f, &ivc_shm_config_table, &sc);
+    else
+        rc = -EINVAL;
+    const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table, NULL};
+    ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
+    return rc;
 }

@@ -89,7 +89,8 @@ static inline int ivc_coord_send_ack(uint32_t peer, uint64_t cookie)
     return vc->ops->send_ack(vc->ep, cookie);
 }
 
-/* Prints every layer's tunables with their current values (ivc-info). */
-void ivc_coord_print_config(FILE *f);
+/* Prints every layer's tunables with their current values (ivc-info). Returns 0, or
+ * -EINVAL when a variable is invalid (already logged, naming it). */
+int ivc_coord_print_config(FILE *f);
 
 #endif

@@ -215,7 +215,7 @@ static int finish_array(int count, MPI_Request reqs[], MPI_Status statuses[], co
     return MPI_SUCCESS;
 }
 
-int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
 {
     CHECK_REQS("MPI_Waitall", count, array_of_requests);
     ivc_backoff_t b;
@@ -228,7 +228,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
 IVC_MPI_WEAK(Waitall)
 
 int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                 MPI_Status array_of_statuses[])
+                 MPI_Status *array_of_statuses)
 {
     CHECK_REQS("MPI_Testall", count, array_of_requests);
     ivc_coord_progress();
@@ -338,7 +338,7 @@ static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices
 }
 
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status array_of_statuses[])
+                  int array_of_indices[], MPI_Status *array_of_statuses)
 {
     CHECK_REQS("MPI_Waitsome", incount, array_of_requests);
     ivc_backoff_t b;
@@ -351,7 +351,7 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
 IVC_MPI_WEAK(Waitsome)
 
 int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status array_of_statuses[])
+                  int array_of_indices[], MPI_Status *array_of_statuses)
 {
     CHECK_REQS("MPI_Testsome", incount, array_of_requests);
     ivc_coord_progress();

@@ -4,3 +4,6 @@ ivc_unit_test(unit_data unit/data.c)
 ivc_unit_test(unit_alloc unit/alloc.c)
 target_link_libraries(unit_alloc PRIVATE pthread)
 ivc_unit_test(unit_config unit/config.c)
+# Matching through the MPI API in a singleton job (self messages are fully deterministic).
+ivc_unit_test(unit_match unit/match.c)
+target_link_libraries(unit_match PRIVATE mpi)

@@ -49,6 +49,5 @@ int main(int argc, char **argv)
     }
     printf("# IVC tunables: set as environment variables of the ranks (ivcrun passes its own\n"
            "# environment on). Values shown are those this environment gives.\n");
-    ivc_coord_print_config(stdout);
-    return 0;
+    return ivc_coord_print_config(stdout) == 0 ? 0 : 1;
 }
