@@ -28,8 +28,7 @@ static void bibw_counts(size_t size, const bench_opts_t *o, int *warmup, int *it
     }
 }
 
-static void exchange(char *sbuf, char **rbufs, MPI_Request *reqs, int window, size_t size,
-                     int peer)
+static void exchange(char *sbuf, char **rbufs, MPI_Request *reqs, int window, size_t size, int peer)
 {
     for (int k = 0; k < window; k++)
         MPI_Irecv(rbufs[k], (int)size, MPI_CHAR, peer, TAG_DATA, MPI_COMM_WORLD, &reqs[k]);

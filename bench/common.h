@@ -57,13 +57,27 @@ static int bench_parse_size(const char *s, size_t *out)
     if (errno || end == s)
         return -1;
     switch (*end) {
-    case 'k': case 'K': v <<= 10; end++; break;
-    case 'm': case 'M': v <<= 20; end++; break;
-    case 'g': case 'G': v <<= 30; end++; break;
+    case 'k':
+    case 'K':
+        v <<= 10;
+        end++;
+        break;
+    case 'm':
+    case 'M':
+        v <<= 20;
+        end++;
+        break;
+    case 'g':
+    case 'G':
+        v <<= 30;
+        end++;
+        break;
     default: break;
     }
-    if (*end == 'i' || *end == 'B') end++;
-    if (*end == 'B') end++;
+    if (*end == 'i' || *end == 'B')
+        end++;
+    if (*end == 'B')
+        end++;
     if (*end != '\0')
         return -1;
     *out = (size_t)v;
@@ -111,7 +125,8 @@ static int bench_init(int *argc, char ***argv, bench_opts_t *o, size_t def_min, 
             char *colon = strchr(buf, ':');
             if (colon) {
                 *colon = '\0';
-                if (bench_parse_size(buf, &o->min_size) || bench_parse_size(colon + 1, &o->max_size))
+                if (bench_parse_size(buf, &o->min_size) ||
+                    bench_parse_size(colon + 1, &o->max_size))
                     bad = 1;
             } else if (bench_parse_size(buf, &o->max_size)) {
                 bad = 1;

@@ -70,8 +70,7 @@ int main(int argc, char **argv)
         if (o.rank == 0) {
             bench_fill(sbuf, size, s01);
             MPI_Send(sbuf, (int)size, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD);
-            MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, TAG_PONG, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
+            MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, TAG_PONG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             long bad = bench_check(rbuf, size, s10);
             if (bad >= 0) {
                 bench_report_bad("lat", 0, size, 0, bad, rbuf, s10);
@@ -79,8 +78,7 @@ int main(int argc, char **argv)
             }
         } else {
             bench_fill(sbuf, size, s10);
-            MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
+            MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             long bad = bench_check(rbuf, size, s01);
             if (bad >= 0) {
                 bench_report_bad("lat", 1, size, 0, bad, rbuf, s01);

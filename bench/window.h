@@ -54,8 +54,8 @@ static void window_post_recvs(window_ctx_t *w, size_t size)
  * Runs warm-up + timed iterations plus the validation iteration for one size.
  * Returns the elapsed seconds of the timed iterations on rank 0 (0 on rank 1).
  */
-static double window_run(window_ctx_t *w, const bench_opts_t *o, size_t size, int warmup,
-                         int iters, const char *bench)
+static double window_run(window_ctx_t *w, const bench_opts_t *o, size_t size, int warmup, int iters,
+                         const char *bench)
 {
     const int total = warmup + iters;
     int ack = 0;
@@ -70,8 +70,7 @@ static double window_run(window_ctx_t *w, const bench_opts_t *o, size_t size, in
             if (i == warmup)
                 t0 = MPI_Wtime();
             for (int k = 0; k < w->window; k++)
-                MPI_Isend(w->sbuf, (int)size, MPI_CHAR, 1, TAG_DATA, MPI_COMM_WORLD,
-                          &w->reqs[k]);
+                MPI_Isend(w->sbuf, (int)size, MPI_CHAR, 1, TAG_DATA, MPI_COMM_WORLD, &w->reqs[k]);
             MPI_Waitall(w->window, w->reqs, MPI_STATUSES_IGNORE);
             MPI_Recv(&ack, 1, MPI_INT, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
@@ -85,8 +84,10 @@ static double window_run(window_ctx_t *w, const bench_opts_t *o, size_t size, in
         MPI_Waitall(w->window, w->reqs, MPI_STATUSES_IGNORE);
         MPI_Recv(&ack, 1, MPI_INT, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (ack != 0) {
-            fprintf(stderr, "%s: VALIDATION FAILED: rank 1 got %d of %d messages of %zu bytes "
-                            "wrong\n", bench, ack, w->window, size);
+            fprintf(stderr,
+                    "%s: VALIDATION FAILED: rank 1 got %d of %d messages of %zu bytes "
+                    "wrong\n",
+                    bench, ack, w->window, size);
             bench_die("received data is wrong");
         }
         bench_fill(w->sbuf, size, 1);

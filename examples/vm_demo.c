@@ -101,8 +101,8 @@ int main(int argc, char **argv)
                     ok = 0;
                 }
         if (rank == 0)
-            printf("rank 0 <-> rank %d: 8-byte latency %.2f us, 1 MiB bandwidth %.0f MB/s\n",
-                   peer, lat, bw);
+            printf("rank 0 <-> rank %d: 8-byte latency %.2f us, 1 MiB bandwidth %.0f MB/s\n", peer,
+                   lat, bw);
         free(buf);
     }
     int all_ok;

@@ -12,8 +12,8 @@
 extern "C" {
 #endif
 
-#define MPI_VERSION 3
-#define MPI_SUBVERSION 1
+#define MPI_VERSION        3
+#define MPI_SUBVERSION     1
 #define IVC_VERSION_STRING "IVC 0.1.0"
 
 typedef struct ivc_mpi_comm_s *MPI_Comm;
@@ -41,9 +41,9 @@ typedef struct MPI_Status {
 /* ---- predefined objects (exported by libmpi) ---- */
 extern struct ivc_mpi_comm_s ivc_obj_comm_world, ivc_obj_comm_self;
 extern struct ivc_mpi_group_s ivc_obj_group_empty;
-extern struct ivc_mpi_errh_s ivc_obj_errors_are_fatal, ivc_obj_errors_return,
-    ivc_obj_errors_abort;
+extern struct ivc_mpi_errh_s ivc_obj_errors_are_fatal, ivc_obj_errors_return, ivc_obj_errors_abort;
 
+/* clang-format off */
 #define IVC_MPI_DATATYPES(X)                                                                       \
     X(CHAR, char) X(SIGNED_CHAR, signed_char) X(UNSIGNED_CHAR, unsigned_char) X(BYTE, byte)        \
     X(WCHAR, wchar) X(SHORT, short) X(UNSIGNED_SHORT, unsigned_short) X(INT, int)                  \
@@ -56,113 +56,123 @@ extern struct ivc_mpi_errh_s ivc_obj_errors_are_fatal, ivc_obj_errors_return,
     X(C_DOUBLE_COMPLEX, c_double_complex) X(C_LONG_DOUBLE_COMPLEX, c_long_double_complex)          \
     X(PACKED, packed) X(FLOAT_INT, float_int) X(DOUBLE_INT, double_int) X(LONG_INT, long_int)      \
     X(2INT, 2int) X(SHORT_INT, short_int) X(LONG_DOUBLE_INT, long_double_int)
+/* clang-format on */
 
 #define IVC_MPI_DT_EXTERN(NAME, low) extern struct ivc_mpi_dt_s ivc_obj_dt_##low;
 IVC_MPI_DATATYPES(IVC_MPI_DT_EXTERN)
 #undef IVC_MPI_DT_EXTERN
 
-#define MPI_CHAR (&ivc_obj_dt_char)
-#define MPI_SIGNED_CHAR (&ivc_obj_dt_signed_char)
-#define MPI_UNSIGNED_CHAR (&ivc_obj_dt_unsigned_char)
-#define MPI_BYTE (&ivc_obj_dt_byte)
-#define MPI_WCHAR (&ivc_obj_dt_wchar)
-#define MPI_SHORT (&ivc_obj_dt_short)
-#define MPI_UNSIGNED_SHORT (&ivc_obj_dt_unsigned_short)
-#define MPI_INT (&ivc_obj_dt_int)
-#define MPI_UNSIGNED (&ivc_obj_dt_unsigned)
-#define MPI_LONG (&ivc_obj_dt_long)
-#define MPI_UNSIGNED_LONG (&ivc_obj_dt_unsigned_long)
-#define MPI_LONG_LONG_INT (&ivc_obj_dt_long_long_int)
-#define MPI_LONG_LONG MPI_LONG_LONG_INT
-#define MPI_UNSIGNED_LONG_LONG (&ivc_obj_dt_unsigned_long_long)
-#define MPI_FLOAT (&ivc_obj_dt_float)
-#define MPI_DOUBLE (&ivc_obj_dt_double)
-#define MPI_LONG_DOUBLE (&ivc_obj_dt_long_double)
-#define MPI_C_BOOL (&ivc_obj_dt_c_bool)
-#define MPI_INT8_T (&ivc_obj_dt_int8_t)
-#define MPI_INT16_T (&ivc_obj_dt_int16_t)
-#define MPI_INT32_T (&ivc_obj_dt_int32_t)
-#define MPI_INT64_T (&ivc_obj_dt_int64_t)
-#define MPI_UINT8_T (&ivc_obj_dt_uint8_t)
-#define MPI_UINT16_T (&ivc_obj_dt_uint16_t)
-#define MPI_UINT32_T (&ivc_obj_dt_uint32_t)
-#define MPI_UINT64_T (&ivc_obj_dt_uint64_t)
-#define MPI_AINT (&ivc_obj_dt_aint)
-#define MPI_OFFSET (&ivc_obj_dt_offset)
-#define MPI_COUNT (&ivc_obj_dt_count)
-#define MPI_C_FLOAT_COMPLEX (&ivc_obj_dt_c_float_complex)
-#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
-#define MPI_C_DOUBLE_COMPLEX (&ivc_obj_dt_c_double_complex)
+#define MPI_CHAR                  (&ivc_obj_dt_char)
+#define MPI_SIGNED_CHAR           (&ivc_obj_dt_signed_char)
+#define MPI_UNSIGNED_CHAR         (&ivc_obj_dt_unsigned_char)
+#define MPI_BYTE                  (&ivc_obj_dt_byte)
+#define MPI_WCHAR                 (&ivc_obj_dt_wchar)
+#define MPI_SHORT                 (&ivc_obj_dt_short)
+#define MPI_UNSIGNED_SHORT        (&ivc_obj_dt_unsigned_short)
+#define MPI_INT                   (&ivc_obj_dt_int)
+#define MPI_UNSIGNED              (&ivc_obj_dt_unsigned)
+#define MPI_LONG                  (&ivc_obj_dt_long)
+#define MPI_UNSIGNED_LONG         (&ivc_obj_dt_unsigned_long)
+#define MPI_LONG_LONG_INT         (&ivc_obj_dt_long_long_int)
+#define MPI_LONG_LONG             MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG    (&ivc_obj_dt_unsigned_long_long)
+#define MPI_FLOAT                 (&ivc_obj_dt_float)
+#define MPI_DOUBLE                (&ivc_obj_dt_double)
+#define MPI_LONG_DOUBLE           (&ivc_obj_dt_long_double)
+#define MPI_C_BOOL                (&ivc_obj_dt_c_bool)
+#define MPI_INT8_T                (&ivc_obj_dt_int8_t)
+#define MPI_INT16_T               (&ivc_obj_dt_int16_t)
+#define MPI_INT32_T               (&ivc_obj_dt_int32_t)
+#define MPI_INT64_T               (&ivc_obj_dt_int64_t)
+#define MPI_UINT8_T               (&ivc_obj_dt_uint8_t)
+#define MPI_UINT16_T              (&ivc_obj_dt_uint16_t)
+#define MPI_UINT32_T              (&ivc_obj_dt_uint32_t)
+#define MPI_UINT64_T              (&ivc_obj_dt_uint64_t)
+#define MPI_AINT                  (&ivc_obj_dt_aint)
+#define MPI_OFFSET                (&ivc_obj_dt_offset)
+#define MPI_COUNT                 (&ivc_obj_dt_count)
+#define MPI_C_FLOAT_COMPLEX       (&ivc_obj_dt_c_float_complex)
+#define MPI_C_COMPLEX             MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX      (&ivc_obj_dt_c_double_complex)
 #define MPI_C_LONG_DOUBLE_COMPLEX (&ivc_obj_dt_c_long_double_complex)
-#define MPI_PACKED (&ivc_obj_dt_packed)
-#define MPI_FLOAT_INT (&ivc_obj_dt_float_int)
-#define MPI_DOUBLE_INT (&ivc_obj_dt_double_int)
-#define MPI_LONG_INT (&ivc_obj_dt_long_int)
-#define MPI_2INT (&ivc_obj_dt_2int)
-#define MPI_SHORT_INT (&ivc_obj_dt_short_int)
-#define MPI_LONG_DOUBLE_INT (&ivc_obj_dt_long_double_int)
+#define MPI_PACKED                (&ivc_obj_dt_packed)
+#define MPI_FLOAT_INT             (&ivc_obj_dt_float_int)
+#define MPI_DOUBLE_INT            (&ivc_obj_dt_double_int)
+#define MPI_LONG_INT              (&ivc_obj_dt_long_int)
+#define MPI_2INT                  (&ivc_obj_dt_2int)
+#define MPI_SHORT_INT             (&ivc_obj_dt_short_int)
+#define MPI_LONG_DOUBLE_INT       (&ivc_obj_dt_long_double_int)
 
+/* clang-format off */
 #define IVC_MPI_OPS(X)                                                                             \
     X(MAX, max) X(MIN, min) X(SUM, sum) X(PROD, prod) X(LAND, land) X(BAND, band) X(LOR, lor)     \
     X(BOR, bor) X(LXOR, lxor) X(BXOR, bxor) X(MAXLOC, maxloc) X(MINLOC, minloc)                    \
     X(REPLACE, replace) X(NO_OP, no_op)
+/* clang-format on */
 #define IVC_MPI_OP_EXTERN(NAME, low) extern struct ivc_mpi_op_s ivc_obj_op_##low;
 IVC_MPI_OPS(IVC_MPI_OP_EXTERN)
 #undef IVC_MPI_OP_EXTERN
-#define MPI_MAX (&ivc_obj_op_max)
-#define MPI_MIN (&ivc_obj_op_min)
-#define MPI_SUM (&ivc_obj_op_sum)
-#define MPI_PROD (&ivc_obj_op_prod)
-#define MPI_LAND (&ivc_obj_op_land)
-#define MPI_BAND (&ivc_obj_op_band)
-#define MPI_LOR (&ivc_obj_op_lor)
-#define MPI_BOR (&ivc_obj_op_bor)
-#define MPI_LXOR (&ivc_obj_op_lxor)
-#define MPI_BXOR (&ivc_obj_op_bxor)
-#define MPI_MAXLOC (&ivc_obj_op_maxloc)
-#define MPI_MINLOC (&ivc_obj_op_minloc)
+#define MPI_MAX     (&ivc_obj_op_max)
+#define MPI_MIN     (&ivc_obj_op_min)
+#define MPI_SUM     (&ivc_obj_op_sum)
+#define MPI_PROD    (&ivc_obj_op_prod)
+#define MPI_LAND    (&ivc_obj_op_land)
+#define MPI_BAND    (&ivc_obj_op_band)
+#define MPI_LOR     (&ivc_obj_op_lor)
+#define MPI_BOR     (&ivc_obj_op_bor)
+#define MPI_LXOR    (&ivc_obj_op_lxor)
+#define MPI_BXOR    (&ivc_obj_op_bxor)
+#define MPI_MAXLOC  (&ivc_obj_op_maxloc)
+#define MPI_MINLOC  (&ivc_obj_op_minloc)
 #define MPI_REPLACE (&ivc_obj_op_replace)
-#define MPI_NO_OP (&ivc_obj_op_no_op)
+#define MPI_NO_OP   (&ivc_obj_op_no_op)
 
-#define MPI_COMM_WORLD (&ivc_obj_comm_world)
-#define MPI_COMM_SELF (&ivc_obj_comm_self)
-#define MPI_GROUP_EMPTY (&ivc_obj_group_empty)
+#define MPI_COMM_WORLD       (&ivc_obj_comm_world)
+#define MPI_COMM_SELF        (&ivc_obj_comm_self)
+#define MPI_GROUP_EMPTY      (&ivc_obj_group_empty)
 #define MPI_ERRORS_ARE_FATAL (&ivc_obj_errors_are_fatal)
-#define MPI_ERRORS_RETURN (&ivc_obj_errors_return)
-#define MPI_ERRORS_ABORT (&ivc_obj_errors_abort)
+#define MPI_ERRORS_RETURN    (&ivc_obj_errors_return)
+#define MPI_ERRORS_ABORT     (&ivc_obj_errors_abort)
 
-#define MPI_COMM_NULL ((MPI_Comm)0)
-#define MPI_DATATYPE_NULL ((MPI_Datatype)0)
-#define MPI_REQUEST_NULL ((MPI_Request)0)
-#define MPI_OP_NULL ((MPI_Op)0)
-#define MPI_GROUP_NULL ((MPI_Group)0)
+#define MPI_COMM_NULL       ((MPI_Comm)0)
+#define MPI_DATATYPE_NULL   ((MPI_Datatype)0)
+#define MPI_REQUEST_NULL    ((MPI_Request)0)
+#define MPI_OP_NULL         ((MPI_Op)0)
+#define MPI_GROUP_NULL      ((MPI_Group)0)
 #define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
-#define MPI_INFO_NULL ((MPI_Info)0)
-#define MPI_MESSAGE_NULL ((MPI_Message)0)
+#define MPI_INFO_NULL       ((MPI_Info)0)
+#define MPI_MESSAGE_NULL    ((MPI_Message)0)
 
-#define MPI_STATUS_IGNORE ((MPI_Status *)1)
+#define MPI_STATUS_IGNORE   ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
-#define MPI_BOTTOM ((void *)0)
-#define MPI_IN_PLACE ((void *)-1)
+#define MPI_BOTTOM          ((void *)0)
+#define MPI_IN_PLACE        ((void *)-1)
 
-#define MPI_ANY_SOURCE (-1)
-#define MPI_PROC_NULL (-2)
-#define MPI_ROOT (-3)
-#define MPI_ANY_TAG (-1)
-#define MPI_UNDEFINED (-32766)
+#define MPI_ANY_SOURCE     (-1)
+#define MPI_PROC_NULL      (-2)
+#define MPI_ROOT           (-3)
+#define MPI_ANY_TAG        (-1)
+#define MPI_UNDEFINED      (-32766)
 #define MPI_KEYVAL_INVALID (-1)
 
-#define MPI_MAX_PROCESSOR_NAME 256
-#define MPI_MAX_ERROR_STRING 512
-#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_PROCESSOR_NAME         256
+#define MPI_MAX_ERROR_STRING           512
+#define MPI_MAX_OBJECT_NAME            128
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 
 enum { MPI_THREAD_SINGLE = 0, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE };
 enum { MPI_IDENT = 0, MPI_CONGRUENT, MPI_SIMILAR, MPI_UNEQUAL };
 
 /* Predefined attribute keys of MPI_COMM_WORLD. */
-enum { MPI_TAG_UB = 0x64400001, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL, MPI_APPNUM,
-       MPI_UNIVERSE_SIZE, MPI_LASTUSEDCODE };
+enum {
+    MPI_TAG_UB = 0x64400001,
+    MPI_HOST,
+    MPI_IO,
+    MPI_WTIME_IS_GLOBAL,
+    MPI_APPNUM,
+    MPI_UNIVERSE_SIZE,
+    MPI_LASTUSEDCODE
+};
 
 /* Error classes (and codes: IVC uses one code per class). */
 enum {
@@ -233,7 +243,9 @@ typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 
 /* Declares MPI_name and PMPI_name with one prototype. */
-#define IVC_MPI_API(ret, name, params) ret MPI_##name params; ret PMPI_##name params;
+#define IVC_MPI_API(ret, name, params)                                                             \
+    ret MPI_##name params;                                                                         \
+    ret PMPI_##name params;
 
 /* Environment */
 IVC_MPI_API(int, Init, (int *argc, char ***argv))
@@ -256,16 +268,16 @@ IVC_MPI_API(int, Error_class, (int errorcode, int *errorclass))
 IVC_MPI_API(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
 IVC_MPI_API(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 IVC_MPI_API(int, Comm_create_errhandler,
-            (MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler))
+            (MPI_Comm_errhandler_function * function, MPI_Errhandler *errhandler))
 IVC_MPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
-IVC_MPI_API(int, Errhandler_free, (MPI_Errhandler *errhandler))
+IVC_MPI_API(int, Errhandler_free, (MPI_Errhandler * errhandler))
 
 /* Communicators */
 IVC_MPI_API(int, Comm_rank, (MPI_Comm comm, int *rank))
 IVC_MPI_API(int, Comm_size, (MPI_Comm comm, int *size))
 IVC_MPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
 IVC_MPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
-IVC_MPI_API(int, Comm_free, (MPI_Comm *comm))
+IVC_MPI_API(int, Comm_free, (MPI_Comm * comm))
 IVC_MPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
 IVC_MPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag))
 IVC_MPI_API(int, Comm_get_attr, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
@@ -273,104 +285,116 @@ IVC_MPI_API(int, Comm_set_name, (MPI_Comm comm, const char *name))
 IVC_MPI_API(int, Comm_get_name, (MPI_Comm comm, char *name, int *resultlen))
 
 /* Point-to-point */
-IVC_MPI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                        MPI_Comm comm))
-IVC_MPI_API(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm))
-IVC_MPI_API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm))
-IVC_MPI_API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                        MPI_Comm comm, MPI_Status *status))
-IVC_MPI_API(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                         MPI_Comm comm, MPI_Request *request))
-IVC_MPI_API(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                          MPI_Comm comm, MPI_Request *request))
-IVC_MPI_API(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                          MPI_Comm comm, MPI_Request *request))
-IVC_MPI_API(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                         MPI_Comm comm, MPI_Request *request))
-IVC_MPI_API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                            int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                            int source, int recvtag, MPI_Comm comm, MPI_Status *status))
-IVC_MPI_API(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest,
-                                    int sendtag, int source, int recvtag, MPI_Comm comm,
-                                    MPI_Status *status))
+IVC_MPI_API(int, Send,
+            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+IVC_MPI_API(int, Ssend,
+            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+IVC_MPI_API(int, Rsend,
+            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+IVC_MPI_API(int, Recv,
+            (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status))
+IVC_MPI_API(int, Isend,
+            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+             MPI_Request *request))
+IVC_MPI_API(int, Issend,
+            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+             MPI_Request *request))
+IVC_MPI_API(int, Irsend,
+            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+             MPI_Request *request))
+IVC_MPI_API(int, Irecv,
+            (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Request *request))
+IVC_MPI_API(int, Sendrecv,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+             void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+             MPI_Comm comm, MPI_Status *status))
+IVC_MPI_API(int, Sendrecv_replace,
+            (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+             int recvtag, MPI_Comm comm, MPI_Status *status))
 IVC_MPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 IVC_MPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
 IVC_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 IVC_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
-IVC_MPI_API(int, Wait, (MPI_Request *request, MPI_Status *status))
-IVC_MPI_API(int, Waitall, (int count, MPI_Request array_of_requests[],
-                           MPI_Status *array_of_statuses))
-IVC_MPI_API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index,
-                           MPI_Status *status))
-IVC_MPI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
-                            int array_of_indices[], MPI_Status *array_of_statuses))
-IVC_MPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
-IVC_MPI_API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
-                           MPI_Status *array_of_statuses))
-IVC_MPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag,
-                           MPI_Status *status))
-IVC_MPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount,
-                            int array_of_indices[], MPI_Status *array_of_statuses))
-IVC_MPI_API(int, Request_free, (MPI_Request *request))
+IVC_MPI_API(int, Wait, (MPI_Request * request, MPI_Status *status))
+IVC_MPI_API(int, Waitall,
+            (int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses))
+IVC_MPI_API(int, Waitany,
+            (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status))
+IVC_MPI_API(int, Waitsome,
+            (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+             MPI_Status *array_of_statuses))
+IVC_MPI_API(int, Test, (MPI_Request * request, int *flag, MPI_Status *status))
+IVC_MPI_API(int, Testall,
+            (int count, MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses))
+IVC_MPI_API(int, Testany,
+            (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
+IVC_MPI_API(int, Testsome,
+            (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+             MPI_Status *array_of_statuses))
+IVC_MPI_API(int, Request_free, (MPI_Request * request))
 IVC_MPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
-IVC_MPI_API(int, Cancel, (MPI_Request *request))
+IVC_MPI_API(int, Cancel, (MPI_Request * request))
 IVC_MPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag))
 
 /* Datatypes */
 IVC_MPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype,
-                               MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_hvector, (int count, int blocklength, MPI_Aint stride,
-                                MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride,
-                                       MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_indexed, (int count, const int array_of_blocklengths[],
-                                const int array_of_displacements[], MPI_Datatype oldtype,
-                                MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_create_hindexed, (int count, const int array_of_blocklengths[],
-                                        const MPI_Aint array_of_displacements[],
-                                        MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_create_indexed_block, (int count, int blocklength,
-                                             const int array_of_displacements[],
-                                             MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_create_struct, (int count, const int array_of_blocklengths[],
-                                      const MPI_Aint array_of_displacements[],
-                                      const MPI_Datatype array_of_types[],
-                                      MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                                       MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_vector,
+            (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_hvector,
+            (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+             MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_create_hvector,
+            (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+             MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_indexed,
+            (int count, const int array_of_blocklengths[], const int array_of_displacements[],
+             MPI_Datatype oldtype, MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_create_hindexed,
+            (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+             MPI_Datatype oldtype, MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_create_indexed_block,
+            (int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype,
+             MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_create_struct,
+            (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+             const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+IVC_MPI_API(int, Type_create_resized,
+            (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
 IVC_MPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_commit, (MPI_Datatype *datatype))
-IVC_MPI_API(int, Type_free, (MPI_Datatype *datatype))
+IVC_MPI_API(int, Type_commit, (MPI_Datatype * datatype))
+IVC_MPI_API(int, Type_free, (MPI_Datatype * datatype))
 IVC_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size))
 IVC_MPI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size))
 IVC_MPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
 IVC_MPI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
-IVC_MPI_API(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb,
-                                        MPI_Aint *true_extent))
+IVC_MPI_API(int, Type_get_true_extent,
+            (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent))
 IVC_MPI_API(int, Get_address, (const void *location, MPI_Aint *address))
-IVC_MPI_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
-                        int outsize, int *position, MPI_Comm comm))
-IVC_MPI_API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
-                          int outcount, MPI_Datatype datatype, MPI_Comm comm))
+IVC_MPI_API(int, Pack,
+            (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+             int *position, MPI_Comm comm))
+IVC_MPI_API(int, Unpack,
+            (const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+             MPI_Datatype datatype, MPI_Comm comm))
 IVC_MPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
 
 /* Collectives (basic point-to-point algorithms; the shared-memory ones arrive later) */
 IVC_MPI_API(int, Barrier, (MPI_Comm comm))
-IVC_MPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root,
-                         MPI_Comm comm))
-IVC_MPI_API(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, int root, MPI_Comm comm))
-IVC_MPI_API(int, Allreduce, (const void *sendbuf, void *recvbuf, int count,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
-IVC_MPI_API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                          MPI_Comm comm))
-IVC_MPI_API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                             MPI_Comm comm))
+IVC_MPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
+IVC_MPI_API(int, Reduce,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             int root, MPI_Comm comm))
+IVC_MPI_API(int, Allreduce,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm))
+IVC_MPI_API(int, Gather,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+IVC_MPI_API(int, Allgather,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
 
 #undef IVC_MPI_API
 

@@ -11,7 +11,7 @@
 
 #define IVC_ATOMIC(T) _Atomic(T)
 
-#define IVC_CACHE_LINE 64
+#define IVC_CACHE_LINE   64
 #define IVC_ALIGNED_LINE __attribute__((aligned(IVC_CACHE_LINE)))
 
 /* Publishes everything written before it to a reader that loads with acquire. */
@@ -19,13 +19,13 @@
 /* Sees everything the partner's release store published. */
 #define ivc_load_acquire(p) atomic_load_explicit((p), memory_order_acquire)
 /* Single-copy atomic access with no ordering: counters, statistics, hints. */
-#define ivc_load_relaxed(p) atomic_load_explicit((p), memory_order_relaxed)
+#define ivc_load_relaxed(p)     atomic_load_explicit((p), memory_order_relaxed)
 #define ivc_store_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
 /* Read-modify-write operations; acq_rel unless the call site says otherwise. */
 #define ivc_fetch_add(p, v) atomic_fetch_add_explicit((p), (v), memory_order_acq_rel)
-#define ivc_exchange(p, v) atomic_exchange_explicit((p), (v), memory_order_acq_rel)
+#define ivc_exchange(p, v)  atomic_exchange_explicit((p), (v), memory_order_acq_rel)
 #define ivc_cas(p, expp, v)                                                                        \
-    atomic_compare_exchange_strong_explicit((p), (expp), (v), memory_order_acq_rel,               \
+    atomic_compare_exchange_strong_explicit((p), (expp), (v), memory_order_acq_rel,                \
                                             memory_order_acquire)
 #define ivc_fence_seq_cst() atomic_thread_fence(memory_order_seq_cst)
 

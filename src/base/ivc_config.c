@@ -21,9 +21,12 @@ static int parse_u64(const char *s, int with_suffix, uint64_t *out)
     if (with_suffix && *end != '\0') {
         unsigned shift;
         switch (*end) {
-        case 'k': case 'K': shift = 10; break;
-        case 'm': case 'M': shift = 20; break;
-        case 'g': case 'G': shift = 30; break;
+        case 'k':
+        case 'K': shift = 10; break;
+        case 'm':
+        case 'M': shift = 20; break;
+        case 'g':
+        case 'G': shift = 30; break;
         default: return -EINVAL;
         }
         end++;
@@ -64,9 +67,7 @@ int ivc_cfg_parse_value(const ivc_cfg_entry_t *e, const char *text, void *field)
             return 0;
         }
         return -EINVAL;
-    case IVC_CFG_STRING:
-        *(const char **)field = text;
-        return 0;
+    case IVC_CFG_STRING: *(const char **)field = text; return 0;
     }
     return -EINVAL;
 }
@@ -112,15 +113,11 @@ void ivc_cfg_print(FILE *f, const ivc_cfg_table_t *table, const void *values)
         char val[256];
         switch (e->type) {
         case IVC_CFG_SIZE:
-        case IVC_CFG_UINT:
-            snprintf(val, sizeof(val), "%" PRIu64, *(const uint64_t *)field);
-            break;
+        case IVC_CFG_UINT: snprintf(val, sizeof(val), "%" PRIu64, *(const uint64_t *)field); break;
         case IVC_CFG_BOOL:
             snprintf(val, sizeof(val), "%s", *(const int *)field ? "yes" : "no");
             break;
-        case IVC_CFG_STRING:
-            snprintf(val, sizeof(val), "%s", *(const char *const *)field);
-            break;
+        case IVC_CFG_STRING: snprintf(val, sizeof(val), "%s", *(const char *const *)field); break;
         }
         char lhs[300];
         snprintf(lhs, sizeof(lhs), "IVC_%s=%s", e->name, val);

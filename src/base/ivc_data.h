@@ -16,13 +16,13 @@ typedef struct ivc_block {
 
 /* One element's layout. Immutable once built; shared by reference. */
 typedef struct ivc_typemap {
-    uint64_t size;        /* packed bytes per element (sum of block lengths) */
-    int64_t extent;       /* stride between consecutive elements */
-    int64_t lb;           /* lower bound (for extent queries) */
+    uint64_t size;  /* packed bytes per element (sum of block lengths) */
+    int64_t extent; /* stride between consecutive elements */
+    int64_t lb;     /* lower bound (for extent queries) */
     uint64_t nblocks;
-    ivc_block_t *blocks;  /* in type-map order; adjacent blocks already merged */
-    uint64_t *prefix;     /* prefix[i] = packed bytes before block i; nblocks+1 entries */
-    int contig;           /* one block at displacement 0 with len == extent == size */
+    ivc_block_t *blocks; /* in type-map order; adjacent blocks already merged */
+    uint64_t *prefix;    /* prefix[i] = packed bytes before block i; nblocks+1 entries */
+    int contig;          /* one block at displacement 0 with len == extent == size */
 } ivc_typemap_t;
 
 typedef struct ivc_data {

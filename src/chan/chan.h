@@ -18,8 +18,8 @@
 #define IVC_ENV_SYNC 0x1u /* synchronous send: the receiver acknowledges the match */
 
 typedef struct ivc_env {
-    uint32_t ctx;   /* context id of the communicator (and of pt2pt vs collective traffic) */
-    int32_t src;    /* sender's rank in that communicator */
+    uint32_t ctx; /* context id of the communicator (and of pt2pt vs collective traffic) */
+    int32_t src;  /* sender's rank in that communicator */
     int32_t tag;
     uint32_t flags; /* IVC_ENV_* */
     uint64_t len;   /* message bytes */
@@ -31,8 +31,8 @@ typedef struct ivc_chan_op ivc_chan_op_t;
  * owns its memory; the channel owns the fields marked private until done() is called. */
 struct ivc_chan_op {
     /* Filled by the caller. */
-    ivc_env_t env;     /* send: the envelope */
-    ivc_data_t data;   /* send: the source; receive: the destination (capacity = bytes) */
+    ivc_env_t env;   /* send: the envelope */
+    ivc_data_t data; /* send: the source; receive: the destination (capacity = bytes) */
     void (*done)(ivc_chan_op_t *op, int status); /* 0 or -errno; called from progress */
     /* Set by the channel before done(): receive: bytes delivered (<= data.bytes; the
      * message was longer if env.len > xfer). */

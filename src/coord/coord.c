@@ -16,15 +16,16 @@
 ivc_coord_t ivc_coord;
 
 static const ivc_cfg_entry_t coord_entries[] = {
-    {"SPIN", "0", "polls a waiting rank makes before it yields the CPU on every poll; 0 = auto "
-     "(2000, or 20 when this host's ranks outnumber its cores)", IVC_CFG_UINT, 0, 1u << 30,
-     offsetof(ivc_coord_config_t, spin)},
+    {"SPIN", "0",
+     "polls a waiting rank makes before it yields the CPU on every poll; 0 = auto "
+     "(2000, or 20 when this host's ranks outnumber its cores)",
+     IVC_CFG_UINT, 0, 1u << 30, offsetof(ivc_coord_config_t, spin)},
     {"STARTUP_TIMEOUT", "120", "seconds MPI_Init waits for every rank of the job to arrive",
      IVC_CFG_UINT, 1, 86400, offsetof(ivc_coord_config_t, startup_timeout)},
 };
 
-const ivc_cfg_table_t ivc_coord_config_table = {
-    "coordinator and progress", coord_entries, sizeof(coord_entries) / sizeof(coord_entries[0])};
+const ivc_cfg_table_t ivc_coord_config_table = {"coordinator and progress", coord_entries,
+                                                sizeof(coord_entries) / sizeof(coord_entries[0])};
 
 static int cpus_online(void)
 {
@@ -128,8 +129,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         if ((rc = detect_local()) != 0)
             return rc;
         if (c->nlocal > 1) {
-            rc = ivc_shm_chan_create(&c->region, &c->shm_cfg, c->boot.rank, c->local,
-                                     c->nlocal, up, &c->shm);
+            rc = ivc_shm_chan_create(&c->region, &c->shm_cfg, c->boot.rank, c->local, c->nlocal, up,
+                                     &c->shm);
             if (rc != 0)
                 return rc;
         }
@@ -140,8 +141,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         for (uint32_t i = 0; i < c->nlocal; i++) {
             uint32_t r = c->local[i];
             if (r != c->boot.rank)
-                c->vcs[r] = (ivc_vc_t){&ivc_shm_chan_ops, ivc_shm_chan_endpoint(c->shm, r),
-                                       IVC_VC_ACTIVE};
+                c->vcs[r] =
+                    (ivc_vc_t){&ivc_shm_chan_ops, ivc_shm_chan_endpoint(c->shm, r), IVC_VC_ACTIVE};
         }
         for (uint32_t r = 0; r < c->boot.size; r++) {
             if (c->vcs[r].state != IVC_VC_ACTIVE) {

@@ -40,8 +40,8 @@ typedef struct ivc_coord {
     ivc_shm_config_t shm_cfg;
     ivc_region_t region;
     int have_region;
-    ivc_vc_t *vcs;       /* one per global rank */
-    uint32_t *local;     /* global ranks sharing this rank's region, ascending */
+    ivc_vc_t *vcs;   /* one per global rank */
+    uint32_t *local; /* global ranks sharing this rank's region, ascending */
     uint32_t nlocal;
     uint32_t my_local;   /* this rank's index in local[] */
     ivc_shm_chan_t *shm; /* NULL when alone */

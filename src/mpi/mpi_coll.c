@@ -14,9 +14,9 @@ int ivc_mpi_coll_barrier(MPI_Comm comm)
 {
     int size = comm->size, rank = comm->rank;
     for (int k = 1; k < size; k <<= 1) {
-        int rc = ivc_mpi_sendrecv_x(NULL, 0, MPI_BYTE, (rank + k) % size, TAG_BARRIER, NULL, 0,
-                                    MPI_BYTE, (rank - k + size) % size, TAG_BARRIER, comm, 1,
-                                    MPI_STATUS_IGNORE);
+        int rc =
+            ivc_mpi_sendrecv_x(NULL, 0, MPI_BYTE, (rank + k) % size, TAG_BARRIER, NULL, 0, MPI_BYTE,
+                               (rank - k + size) % size, TAG_BARRIER, comm, 1, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -30,8 +30,8 @@ static int coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm 
     /* Receive from the parent: the rank that differs in the lowest set bit of rel. */
     while (mask < size) {
         if (rel & mask) {
-            int rc = ivc_mpi_recv_x(buf, count, dt, (rel - mask + root) % size, TAG_BCAST, comm,
-                                    1, MPI_STATUS_IGNORE);
+            int rc = ivc_mpi_recv_x(buf, count, dt, (rel - mask + root) % size, TAG_BCAST, comm, 1,
+                                    MPI_STATUS_IGNORE);
             if (rc != MPI_SUCCESS)
                 return rc;
             break;
@@ -40,8 +40,7 @@ static int coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm 
     }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         if (rel + mask < size) {
-            int rc = ivc_mpi_send_x(buf, count, dt, (rel + mask + root) % size, TAG_BCAST, comm,
-                                    1);
+            int rc = ivc_mpi_send_x(buf, count, dt, (rel + mask + root) % size, TAG_BCAST, comm, 1);
             if (rc != MPI_SUCCESS)
                 return rc;
         }
@@ -69,8 +68,8 @@ static int coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
     int rc = MPI_SUCCESS;
     for (int mask = 1; mask < size; mask <<= 1) {
         if (rel & mask) {
-            rc = ivc_mpi_send_x(acc, (int)bytes, MPI_BYTE, (rel - mask + root) % size,
-                                TAG_REDUCE, comm, 1);
+            rc = ivc_mpi_send_x(acc, (int)bytes, MPI_BYTE, (rel - mask + root) % size, TAG_REDUCE,
+                                comm, 1);
             break;
         }
         if (rel + mask < size) {
@@ -127,8 +126,8 @@ static int coll_gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbu
     return MPI_SUCCESS;
 }
 
-int ivc_mpi_coll_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
-                           int rcount, MPI_Datatype rdt, MPI_Comm comm)
+int ivc_mpi_coll_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                           MPI_Datatype rdt, MPI_Comm comm)
 {
     if (sbuf == MPI_IN_PLACE && comm->rank != 0) {
         /* My block is already in place in rbuf: send it from there. */
@@ -229,8 +228,8 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 }
 IVC_MPI_WEAK(Reduce)
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm)
 {
     const char *fn = "MPI_Allreduce";
     int rc = check_coll(comm, fn);
@@ -258,8 +257,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     if (rc != MPI_SUCCESS)
         return rc;
     return done(comm,
-                coll_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                            comm),
+                coll_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
                 fn);
 }
 IVC_MPI_WEAK(Gather)
@@ -275,9 +273,9 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
         rc = check_buf(comm, recvcount, recvtype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    return done(comm,
-                ivc_mpi_coll_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                       recvtype, comm),
-                fn);
+    return done(
+        comm,
+        ivc_mpi_coll_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        fn);
 }
 IVC_MPI_WEAK(Allgather)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IDS 2048
+#define IDS        2048
 #define MASK_WORDS (IDS / 64)
 
 struct ivc_mpi_comm_s ivc_obj_comm_world, ivc_obj_comm_self;
@@ -110,7 +110,7 @@ static int comm_new(MPI_Comm parent, int id, int rank, int size, int *world, MPI
         if (rc_ != MPI_SUCCESS)                                                                    \
             return rc_;                                                                            \
         if (!ivc_mpi_comm_valid(comm))                                                             \
-            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");       \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");        \
     } while (0)
 
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
@@ -287,8 +287,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
     case MPI_UNIVERSE_SIZE: val = &universe_attr; break;
     case MPI_LASTUSEDCODE: val = &lastcode_attr; break;
     default:
-        return ivc_mpi_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "unknown key %d",
-                             keyval);
+        return ivc_mpi_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "unknown key %d", keyval);
     }
     *flag = 1;
     *(int **)attribute_val = val;

@@ -239,8 +239,8 @@ static int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI
     dt->map.nblocks = n;
     dt->map.blocks = blocks;
     dt->map.prefix = prefix;
-    dt->map.contig = n == 1 && blocks[0].disp == 0 && blocks[0].len == size &&
-                     extent == (int64_t)size;
+    dt->map.contig =
+        n == 1 && blocks[0].disp == 0 && blocks[0].len == size && extent == (int64_t)size;
     if (n == 0 && size == 0 && extent == 0)
         dt->map.contig = 1;
     *out = dt;
@@ -357,8 +357,8 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[], MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    return indexed(count, array_of_blocklengths, 0, array_of_displacements, NULL, oldtype,
-                   newtype, "MPI_Type_indexed");
+    return indexed(count, array_of_blocklengths, 0, array_of_displacements, NULL, oldtype, newtype,
+                   "MPI_Type_indexed");
 }
 IVC_MPI_WEAK(Type_indexed)
 
@@ -366,8 +366,8 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
-    return indexed(count, array_of_blocklengths, 0, NULL, array_of_displacements, oldtype,
-                   newtype, "MPI_Type_create_hindexed");
+    return indexed(count, array_of_blocklengths, 0, NULL, array_of_displacements, oldtype, newtype,
+                   "MPI_Type_create_hindexed");
 }
 IVC_MPI_WEAK(Type_create_hindexed)
 

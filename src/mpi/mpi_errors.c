@@ -124,7 +124,7 @@ int ivc_mpi_raise(MPI_Comm comm, int cls, const char *fn, const char *fmt, ...)
     char msg[600];
     snprintf(msg, sizeof(msg), "%s: %s (%s); aborting the job", fn, detail,
              cls >= 0 && cls < MPI_ERR_LASTCODE && class_text[cls] ? class_text[cls]
-                                                                      : "unknown error");
+                                                                   : "unknown error");
     ivc_mpi_die(cls, msg);
 }
 
@@ -183,8 +183,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 }
 IVC_MPI_WEAK(Comm_get_errhandler)
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function,
-                                MPI_Errhandler *errhandler)
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler)
 {
     if (function == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_create_errhandler",

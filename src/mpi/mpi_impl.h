@@ -15,15 +15,15 @@
 
 #include <stdint.h>
 
-#define IVC_MPI_STR(x) #x
+#define IVC_MPI_STR(x)     #x
 #define IVC_MPI_WEAK(name) _Pragma(IVC_MPI_STR(weak MPI_##name = PMPI_##name))
 
 /* Object magics: a handle that does not carry its magic is rejected as invalid. */
 #define COMM_MAGIC 0x434f4d4du
-#define DT_MAGIC 0x44545950u
-#define REQ_MAGIC 0x52455155u
+#define DT_MAGIC   0x44545950u
+#define REQ_MAGIC  0x52455155u
 #define ERRH_MAGIC 0x45525248u
-#define OP_MAGIC 0x4f504f50u
+#define OP_MAGIC   0x4f504f50u
 
 /* ---- errors ---- */
 
@@ -51,6 +51,7 @@ void ivc_mpi_die(int code, const char *why) __attribute__((noreturn));
 /* ---- datatypes ---- */
 
 /* Basic kinds: what a reduction operates on. */
+/* clang-format off */
 enum {
     B_NONE = -1,
     B_CHAR, B_SCHAR, B_UCHAR, B_BYTE, B_WCHAR, B_SHORT, B_USHORT, B_INT, B_UINT, B_LONG,
@@ -59,25 +60,44 @@ enum {
     B_PACKED, B_FLOAT_INT, B_DOUBLE_INT, B_LONG_INT, B_2INT, B_SHORT_INT, B_LDOUBLE_INT,
     B_COUNT_KINDS
 };
+/* clang-format on */
 
 /* The C layouts of the (value, index) pair types (MPI_FLOAT_INT ...). */
-typedef struct { float v; int i; } float_int_t;
-typedef struct { double v; int i; } double_int_t;
-typedef struct { long v; int i; } long_int_t;
-typedef struct { int v; int i; } int2_t;
-typedef struct { short v; int i; } short_int_t;
-typedef struct { long double v; int i; } ldouble_int_t;
+typedef struct {
+    float v;
+    int i;
+} float_int_t;
+typedef struct {
+    double v;
+    int i;
+} double_int_t;
+typedef struct {
+    long v;
+    int i;
+} long_int_t;
+typedef struct {
+    int v;
+    int i;
+} int2_t;
+typedef struct {
+    short v;
+    int i;
+} short_int_t;
+typedef struct {
+    long double v;
+    int i;
+} ldouble_int_t;
 
 struct ivc_mpi_dt_s {
     uint32_t magic;
     int predefined;
     int committed;
-    int refcount;      /* the user's handle plus requests in flight */
-    int basic;         /* basic kind if every element is of one kind, else B_NONE */
-    uint64_t nbasic;   /* basic elements per element */
+    int refcount;    /* the user's handle plus requests in flight */
+    int basic;       /* basic kind if every element is of one kind, else B_NONE */
+    uint64_t nbasic; /* basic elements per element */
     uint64_t basic_size;
-    uint32_t align;    /* strictest alignment of a component (struct extent padding) */
-    int resized;       /* lb/extent were set explicitly */
+    uint32_t align; /* strictest alignment of a component (struct extent padding) */
+    int resized;    /* lb/extent were set explicitly */
     int64_t true_lb, true_ub;
     ivc_typemap_t map;
     char name[MPI_MAX_OBJECT_NAME];
@@ -106,8 +126,23 @@ struct ivc_mpi_op_s {
     MPI_User_function *fn;
     int predefined;
 };
-enum { OP_MAX, OP_MIN, OP_SUM, OP_PROD, OP_LAND, OP_BAND, OP_LOR, OP_BOR, OP_LXOR, OP_BXOR,
-       OP_MAXLOC, OP_MINLOC, OP_REPLACE, OP_NO_OP, OP_USER };
+enum {
+    OP_MAX,
+    OP_MIN,
+    OP_SUM,
+    OP_PROD,
+    OP_LAND,
+    OP_BAND,
+    OP_LOR,
+    OP_BOR,
+    OP_LXOR,
+    OP_BXOR,
+    OP_MAXLOC,
+    OP_MINLOC,
+    OP_REPLACE,
+    OP_NO_OP,
+    OP_USER
+};
 
 /* inout[i] = in[i] op inout[i] for n elements of basic kind `basic`.
  * Returns MPI_SUCCESS or MPI_ERR_OP when op is not defined on that kind. */
@@ -118,10 +153,10 @@ int ivc_mpi_op_valid(MPI_Op op);
 
 struct ivc_mpi_comm_s {
     uint32_t magic;
-    uint32_t ctx;      /* point-to-point context; collectives use ctx + 1 */
-    int ctx_id;        /* index in the context-id mask (ctx = 2 * ctx_id) */
+    uint32_t ctx; /* point-to-point context; collectives use ctx + 1 */
+    int ctx_id;   /* index in the context-id mask (ctx = 2 * ctx_id) */
     int rank, size;
-    int *world;        /* comm rank -> world rank */
+    int *world; /* comm rank -> world rank */
     MPI_Errhandler errh;
     int predefined;
     char name[MPI_MAX_OBJECT_NAME];
@@ -146,14 +181,14 @@ struct ivc_mpi_req_s {
     uint32_t magic;
     int kind;
     volatile int done;
-    int freed;         /* released by the user before completion */
-    int on_stack;      /* owned by a blocking call, never freed */
-    int peer;          /* world rank of the peer, or -1 for MPI_ANY_SOURCE */
+    int freed;    /* released by the user before completion */
+    int on_stack; /* owned by a blocking call, never freed */
+    int peer;     /* world rank of the peer, or -1 for MPI_ANY_SOURCE */
     MPI_Comm comm;
-    MPI_Datatype dt;   /* retained while in flight */
-    uint32_t ctx;      /* receive: context to match */
-    int src, tag;      /* receive: source (comm rank or ANY) and tag (or ANY) */
-    uint64_t msg_len;  /* receive: length of the matched message */
+    MPI_Datatype dt;  /* retained while in flight */
+    uint32_t ctx;     /* receive: context to match */
+    int src, tag;     /* receive: source (comm rank or ANY) and tag (or ANY) */
+    uint64_t msg_len; /* receive: length of the matched message */
     MPI_Status status;
     struct ivc_mpi_req_s *prev, *next; /* posted-receive queue; free list */
 };
@@ -198,20 +233,20 @@ void ivc_mpi_match_finalize(void);
 int ivc_mpi_peer_failed(int world_rank);
 
 /* Blocking internal point-to-point for collectives (ctx_off = 1); return error classes. */
-int ivc_mpi_send_x(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                   MPI_Comm comm, uint32_t ctx_off);
+int ivc_mpi_send_x(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                   uint32_t ctx_off);
 int ivc_mpi_recv_x(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
                    uint32_t ctx_off, MPI_Status *status);
 int ivc_mpi_sendrecv_x(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag,
-                       void *rbuf, int rcount, MPI_Datatype rdt, int src, int rtag,
-                       MPI_Comm comm, uint32_t ctx_off, MPI_Status *status);
+                       void *rbuf, int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm,
+                       uint32_t ctx_off, MPI_Status *status);
 
 /* Internal collectives used by communicator management (on ctx + 1). */
 int ivc_mpi_coll_barrier(MPI_Comm comm);
 int ivc_mpi_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                            MPI_Comm comm);
-int ivc_mpi_coll_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
-                           int rcount, MPI_Datatype rdt, MPI_Comm comm);
+int ivc_mpi_coll_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                           MPI_Datatype rdt, MPI_Comm comm);
 
 /* ---- environment ---- */
 

@@ -143,8 +143,8 @@ IVC_MPI_WEAK(Get_version)
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
     snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-             "%s (MPI %d.%d subset over inter-VM shared memory)", IVC_VERSION_STRING,
-             MPI_VERSION, MPI_SUBVERSION);
+             "%s (MPI %d.%d subset over inter-VM shared memory)", IVC_VERSION_STRING, MPI_VERSION,
+             MPI_SUBVERSION);
     *resultlen = (int)strlen(version);
     return MPI_SUCCESS;
 }

@@ -13,7 +13,7 @@
 /* An arrived message no receive has matched yet. */
 typedef struct umsg {
     struct umsg *prev, *next;
-    ivc_inmsg_t m;  /* m.data points at buf for eager messages */
+    ivc_inmsg_t m; /* m.data points at buf for eager messages */
     void *buf;
 } umsg_t;
 

@@ -23,6 +23,7 @@ int ivc_mpi_op_valid(MPI_Op op)
             b[i] = (T)(EXPR);                                                                      \
     } while (0)
 
+/* clang-format off */
 /* One case per integer kind, applying EXPR over a[i] and b[i]. */
 #define INT_CASES(EXPR)                                                                            \
     case B_CHAR: LOOP(char, EXPR); return MPI_SUCCESS;                                             \
@@ -84,7 +85,9 @@ int ivc_mpi_op_valid(MPI_Op op)
     case B_2INT: LOC_LOOP(int2_t, CMP); return MPI_SUCCESS;                                        \
     case B_SHORT_INT: LOC_LOOP(short_int_t, CMP); return MPI_SUCCESS;                              \
     case B_LDOUBLE_INT: LOC_LOOP(ldouble_int_t, CMP); return MPI_SUCCESS;
+/* clang-format on */
 
+/* clang-format off */
 int ivc_mpi_op_apply(MPI_Op op, const void *in, void *inout, uint64_t n, int basic)
 {
     switch (op->id) {
@@ -131,3 +134,4 @@ int ivc_mpi_op_apply(MPI_Op op, const void *in, void *inout, uint64_t n, int bas
     }
     return MPI_ERR_OP;
 }
+/* clang-format on */

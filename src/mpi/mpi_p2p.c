@@ -132,23 +132,20 @@ static int blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, 
     return MPI_SUCCESS;
 }
 
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-              MPI_Comm comm)
+int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     return blocking_send(buf, count, datatype, dest, tag, comm, 0, "MPI_Send");
 }
 IVC_MPI_WEAK(Send)
 
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     return blocking_send(buf, count, datatype, dest, tag, comm, IVC_ENV_SYNC, "MPI_Ssend");
 }
 IVC_MPI_WEAK(Ssend)
 
 /* A ready send may be a standard send: the receive is posted, so it completes as one. */
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     return blocking_send(buf, count, datatype, dest, tag, comm, 0, "MPI_Rsend");
 }
@@ -184,8 +181,7 @@ IVC_MPI_WEAK(Recv)
 /* ---- nonblocking calls ---- */
 
 static int nonblocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                            MPI_Comm comm, uint32_t flags, MPI_Request *request,
-                            const char *fn)
+                            MPI_Comm comm, uint32_t flags, MPI_Request *request, const char *fn)
 {
     int rc = check_p2p(comm, count, dt, dest, tag, PEER_SEND, fn);
     if (rc != MPI_SUCCESS)
@@ -202,23 +198,23 @@ static int nonblocking_send(const void *buf, int count, MPI_Datatype dt, int des
     return MPI_SUCCESS;
 }
 
-int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request)
+int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
 {
     return nonblocking_send(buf, count, datatype, dest, tag, comm, 0, request, "MPI_Isend");
 }
 IVC_MPI_WEAK(Isend)
 
-int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
 {
     return nonblocking_send(buf, count, datatype, dest, tag, comm, IVC_ENV_SYNC, request,
                             "MPI_Issend");
 }
 IVC_MPI_WEAK(Issend)
 
-int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
 {
     return nonblocking_send(buf, count, datatype, dest, tag, comm, 0, request, "MPI_Irsend");
 }
@@ -247,8 +243,8 @@ IVC_MPI_WEAK(Irecv)
 /* ---- combined calls ---- */
 
 int ivc_mpi_sendrecv_x(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag,
-                       void *rbuf, int rcount, MPI_Datatype rdt, int src, int rtag,
-                       MPI_Comm comm, uint32_t ctx_off, MPI_Status *status)
+                       void *rbuf, int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm,
+                       uint32_t ctx_off, MPI_Status *status)
 {
     struct ivc_mpi_req_s rr, sr;
     rr.on_stack = sr.on_stack = 1;
@@ -265,9 +261,9 @@ int ivc_mpi_sendrecv_x(const void *sbuf, int scount, MPI_Datatype sdt, int dest,
     return rc != MPI_SUCCESS ? rc : sc;
 }
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
 {
     const char *fn = "MPI_Sendrecv";
     int rc = check_p2p(comm, sendcount, sendtype, dest, sendtag, PEER_SEND, fn);
@@ -310,8 +306,8 @@ IVC_MPI_WEAK(Sendrecv_replace)
 
 /* ---- internal blocking point-to-point for collectives ---- */
 
-int ivc_mpi_send_x(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                   MPI_Comm comm, uint32_t ctx_off)
+int ivc_mpi_send_x(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                   uint32_t ctx_off)
 {
     struct ivc_mpi_req_s r;
     r.on_stack = 1;
@@ -370,8 +366,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     int peer = source == MPI_ANY_SOURCE ? -1 : comm->world[source];
     while (!ivc_mpi_iprobe(source, tag, comm, 0, status)) {
         if (peer >= 0 && ivc_mpi_peer_failed(peer))
-            return ivc_mpi_raise(comm, MPI_ERR_PROC_FAILED, "MPI_Probe", "rank %d failed",
-                                 source);
+            return ivc_mpi_raise(comm, MPI_ERR_PROC_FAILED, "MPI_Probe", "rank %d failed", source);
         ivc_backoff_wait(&b);
     }
     return MPI_SUCCESS;
@@ -396,8 +391,7 @@ IVC_MPI_WEAK(Get_count)
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     if (!ivc_mpi_dt_valid(datatype))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Get_elements",
-                             "invalid datatype");
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Get_elements", "invalid datatype");
     uint64_t bytes = (uint64_t)status->ivc_count, size = datatype->map.size;
     uint64_t n;
     if (datatype->basic != B_NONE && datatype->basic_size != 0) {

@@ -143,7 +143,7 @@ static int req_finish(MPI_Request *rp, MPI_Status *status, MPI_Comm *comm)
         for (int i_ = 0; i_ < (n); i_++)                                                           \
             if ((arr)[i_] != MPI_REQUEST_NULL && !req_valid((arr)[i_]))                            \
                 return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,                          \
-                                     "request %d is not valid", i_);                              \
+                                     "request %d is not valid", i_);                               \
     } while (0)
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -345,8 +345,8 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
     ivc_backoff_init(&b);
     while (find_done(incount, array_of_requests) == -1)
         ivc_mpi_poll(&b);
-    return finish_some(incount, array_of_requests, outcount, array_of_indices,
-                       array_of_statuses, "MPI_Waitsome");
+    return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
+                       "MPI_Waitsome");
 }
 IVC_MPI_WEAK(Waitsome)
 
@@ -355,8 +355,8 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
 {
     CHECK_REQS("MPI_Testsome", incount, array_of_requests);
     ivc_coord_progress();
-    return finish_some(incount, array_of_requests, outcount, array_of_indices,
-                       array_of_statuses, "MPI_Testsome");
+    return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
+                       "MPI_Testsome");
 }
 IVC_MPI_WEAK(Testsome)
 

@@ -156,10 +156,10 @@ static int region_validate(ivc_region_t *r, uint64_t job, uint32_t world)
     if (h->format != IVC_REGION_FORMAT) {
         ivc_error("region %s has format word 0x%08x; this library uses 0x%08x (cache-line "
                   "log2 %u/%u, member slot %u/%u, record header %u/%u, little-endian %u/%u)",
-                  r->path, h->format, IVC_REGION_FORMAT, h->format & 0xff,
-                  IVC_REGION_FORMAT & 0xff, (h->format >> 8) & 0xff,
-                  (IVC_REGION_FORMAT >> 8) & 0xff, (h->format >> 16) & 0xff,
-                  (IVC_REGION_FORMAT >> 16) & 0xff, h->format >> 24, IVC_REGION_FORMAT >> 24);
+                  r->path, h->format, IVC_REGION_FORMAT, h->format & 0xff, IVC_REGION_FORMAT & 0xff,
+                  (h->format >> 8) & 0xff, (IVC_REGION_FORMAT >> 8) & 0xff,
+                  (h->format >> 16) & 0xff, (IVC_REGION_FORMAT >> 16) & 0xff, h->format >> 24,
+                  IVC_REGION_FORMAT >> 24);
         return -EPROTO;
     }
     if (h->size != r->size) {
@@ -168,13 +168,13 @@ static int region_validate(ivc_region_t *r, uint64_t job, uint32_t world)
         return -EBADF;
     }
     if (job != 0 && h->job_id != job) {
-        ivc_error("region %s belongs to job %" PRIu64 ", not to this rank's job %" PRIu64,
-                  r->path, h->job_id, job);
+        ivc_error("region %s belongs to job %" PRIu64 ", not to this rank's job %" PRIu64, r->path,
+                  h->job_id, job);
         return -ESRCH;
     }
     if (world != 0 && h->world_size != world) {
-        ivc_error("region %s was made for %u ranks, but this job has %u", r->path,
-                  h->world_size, world);
+        ivc_error("region %s was made for %u ranks, but this job has %u", r->path, h->world_size,
+                  world);
         return -EXDEV;
     }
     /* Copy the layout once and check it: later code trusts only these copies. */
@@ -183,8 +183,8 @@ static int region_validate(ivc_region_t *r, uint64_t job, uint32_t world)
     if (h->world_size == 0 || members_off < IVC_REGION_HDR_SIZE || members_off % 64 ||
         members_off > r->size || members_len > r->size - members_off ||
         heap_off < members_off + members_len || heap_off > heap_end || heap_end > r->size) {
-        ivc_error("region %s: header layout is inconsistent (members at %" PRIu64
-                  ", heap %" PRIu64 "..%" PRIu64 ", size %" PRIu64 ")",
+        ivc_error("region %s: header layout is inconsistent (members at %" PRIu64 ", heap %" PRIu64
+                  "..%" PRIu64 ", size %" PRIu64 ")",
                   r->path, members_off, heap_off, heap_end, r->size);
         return -EPROTO;
     }
@@ -357,8 +357,7 @@ int ivc_region_barrier(const ivc_region_t *r, uint32_t count, uint64_t timeout_m
             return rc;
         if (rc == 0)
             ivc_backoff_wait(&b);
-        if (timeout_ms != 0 && (round & 63) == 0 &&
-            ivc_now_ns() - start > timeout_ms * 1000000ull)
+        if (timeout_ms != 0 && (round & 63) == 0 && ivc_now_ns() - start > timeout_ms * 1000000ull)
             return -ETIMEDOUT;
     }
     return 0;

@@ -52,11 +52,12 @@ typedef struct ivc_region_hdr {
      * FORMATTING. Readers: every attacher, after the acquire load of `state`. */
     uint64_t magic;
     uint32_t layout_version;
-    uint32_t format;             /* IVC_REGION_FORMAT of the formatter's build */
-    IVC_ATOMIC(uint32_t) state;  /* writer: formatter (CAS EMPTY->FORMATTING, R0 release
-                                  * store READY; pairs with A0 in region_wait_ready) */
-    uint32_t world_size;         /* ranks in the job (slots in the membership table) */
-    uint64_t size;               /* bytes the formatter sized the region to */
+    uint32_t format; /* IVC_REGION_FORMAT of the formatter's build */
+    IVC_ATOMIC(uint32_t)
+    state;               /* writer: formatter (CAS EMPTY->FORMATTING, R0 release
+                          * store READY; pairs with A0 in region_wait_ready) */
+    uint32_t world_size; /* ranks in the job (slots in the membership table) */
+    uint64_t size;       /* bytes the formatter sized the region to */
     uint64_t job_id;
     uint64_t members_off;
     uint64_t heap_off;
@@ -86,8 +87,10 @@ _Static_assert(offsetof(ivc_region_hdr_t, layout_version) == 8, "fixed preamble"
 _Static_assert(offsetof(ivc_region_hdr_t, format) == 12, "fixed preamble");
 _Static_assert(offsetof(ivc_region_hdr_t, state) == 16, "fixed preamble");
 _Static_assert(offsetof(ivc_region_hdr_t, heap_next) == IVC_CACHE_LINE, "allocator line");
-_Static_assert(offsetof(ivc_region_hdr_t, bar_generation) - offsetof(ivc_region_hdr_t,
-               bar_arrived) == IVC_CACHE_LINE, "barrier words on separate lines");
+_Static_assert(offsetof(ivc_region_hdr_t, bar_generation) -
+                       offsetof(ivc_region_hdr_t, bar_arrived) ==
+                   IVC_CACHE_LINE,
+               "barrier words on separate lines");
 _Static_assert(sizeof(ivc_region_hdr_t) <= IVC_REGION_HDR_SIZE, "header fits its page");
 
 /* ivc_member_t.state: one writer per slot, the rank it belongs to. */
@@ -163,13 +166,13 @@ enum {
 typedef struct ivc_rec {
     IVC_ATOMIC(uint64_t) stamp;
     uint8_t kind;
-    uint8_t flags;    /* IVC_ENV_* flags of the envelope */
+    uint8_t flags; /* IVC_ENV_* flags of the envelope */
     uint16_t rsvd;
-    uint32_t paylen;  /* payload bytes following this header */
-    uint32_t ctx;     /* envelope: context id */
-    int32_t src;      /* envelope: sender's rank in the communicator */
-    int32_t tag;      /* envelope: tag */
-    uint32_t seq;     /* per-pair sequence number, for ordering checks */
+    uint32_t paylen; /* payload bytes following this header */
+    uint32_t ctx;    /* envelope: context id */
+    int32_t src;     /* envelope: sender's rank in the communicator */
+    int32_t tag;     /* envelope: tag */
+    uint32_t seq;    /* per-pair sequence number, for ordering checks */
     uint64_t arg;
     uint64_t cookie;
 } ivc_rec_t;
@@ -178,7 +181,7 @@ _Static_assert(sizeof(ivc_rec_t) == 48, "record header size is part of the forma
 /* Options that change the layout without changing a struct; a mismatch is reported field by
  * field. */
 #define IVC_REGION_FORMAT                                                                          \
-    ((uint32_t)(6u /* log2 cache line */) | ((uint32_t)sizeof(ivc_member_t) << 8) |               \
+    ((uint32_t)(6u /* log2 cache line */) | ((uint32_t)sizeof(ivc_member_t) << 8) |                \
      ((uint32_t)sizeof(ivc_rec_t) << 16) |                                                         \
      ((uint32_t)(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) << 24))
 

@@ -62,15 +62,15 @@ struct ivc_shm_chan {
     ivc_region_t *region;
     ivc_shm_config_t cfg;
     uint32_t my_rank, my_local, nlocal;
-    uint32_t *local;    /* global ranks sharing the region, ascending */
-    shm_peer_t *peers;  /* nlocal - 1 entries, in local order without this rank */
-    int32_t *peer_of;   /* global rank -> index in peers, or -1 */
+    uint32_t *local;   /* global ranks sharing the region, ascending */
+    shm_peer_t *peers; /* nlocal - 1 entries, in local order without this rank */
+    int32_t *peer_of;  /* global rank -> index in peers, or -1 */
     uint32_t world;
-    uint64_t rx_off;    /* this rank's receive block */
+    uint64_t rx_off; /* this rank's receive block */
     ivc_chan_upcalls_t up;
     shm_handle_t *handles;
     uint32_t nhandles, free_handle;
-    uint32_t tx_work;   /* peers with queued control records, sends or streams */
+    uint32_t tx_work; /* peers with queued control records, sends or streams */
 };
 
 #define HANDLE_NONE UINT32_MAX
@@ -222,8 +222,8 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
     int wait = !eager || (op->env.flags & IVC_ENV_SYNC);
     if (wait && handle_alloc(p->ch, p, op, &cookie) != 0)
         return -ENOMEM;
-    rec_fill(p, rec, eager ? IVC_REC_EAGER : IVC_REC_RTS, eager ? (uint32_t)len : 0, &op->env,
-             len, cookie);
+    rec_fill(p, rec, eager ? IVC_REC_EAGER : IVC_REC_RTS, eager ? (uint32_t)len : 0, &op->env, len,
+             cookie);
     if (eager)
         ivc_data_pack(&op->data, 0, rec + 1, len);
     shm_ring_commit(&p->tx, rec, bytes);

@@ -8,22 +8,26 @@
 
 /* Defaults chosen by measurement; README "Tunables" gives the figures behind them. */
 static const ivc_cfg_entry_t shm_entries[] = {
-    {"EAGER_LIMIT", "4K", "largest message sent eagerly through the ring; larger ones use "
-     "rendezvous", IVC_CFG_SIZE, 0, 1u << 20, offsetof(ivc_shm_config_t, eager_limit)},
+    {"EAGER_LIMIT", "4K",
+     "largest message sent eagerly through the ring; larger ones use "
+     "rendezvous",
+     IVC_CFG_SIZE, 0, 1u << 20, offsetof(ivc_shm_config_t, eager_limit)},
     {"RING_SIZE", "128K", "eager ring bytes per ordered pair of co-located ranks (power of two)",
      IVC_CFG_SIZE, 4096, 1u << 30, offsetof(ivc_shm_config_t, ring_size)},
     {"CHUNK_SIZE", "16K", "rendezvous pipeline chunk bytes (multiple of 64)", IVC_CFG_SIZE, 64,
      1u << 30, offsetof(ivc_shm_config_t, chunk_size)},
-    {"CHUNKS", "0", "rendezvous pipeline chunks per ordered pair (power of two); 0 = auto: "
+    {"CHUNKS", "0",
+     "rendezvous pipeline chunks per ordered pair (power of two); 0 = auto: "
      "1 MiB of chunks while at most 16 ranks share the region, 256 KiB beyond",
      IVC_CFG_UINT, 0, 1024, offsetof(ivc_shm_config_t, nchunks)},
-    {"STREAM_MIN", "0", "rendezvous messages at least this large are copied into the "
+    {"STREAM_MIN", "0",
+     "rendezvous messages at least this large are copied into the "
      "pipeline with non-temporal stores, which do not leave the data in the sender's cache",
      IVC_CFG_SIZE, 0, UINT64_MAX, offsetof(ivc_shm_config_t, stream_min)},
 };
 
-const ivc_cfg_table_t ivc_shm_config_table = {
-    "shared-memory channel", shm_entries, sizeof(shm_entries) / sizeof(shm_entries[0])};
+const ivc_cfg_table_t ivc_shm_config_table = {"shared-memory channel", shm_entries,
+                                              sizeof(shm_entries) / sizeof(shm_entries[0])};
 
 static int is_pow2(uint64_t v)
 {
@@ -47,8 +51,7 @@ int ivc_shm_config_load(ivc_shm_config_t *cfg)
     if (rc != 0)
         return rc;
     if (!is_pow2(cfg->ring_size)) {
-        ivc_error("IVC_RING_SIZE=%llu must be a power of two",
-                  (unsigned long long)cfg->ring_size);
+        ivc_error("IVC_RING_SIZE=%llu must be a power of two", (unsigned long long)cfg->ring_size);
         return -EINVAL;
     }
     if (cfg->nchunks == 1 || (cfg->nchunks != 0 && !is_pow2(cfg->nchunks))) {
@@ -74,9 +77,9 @@ int ivc_shm_config_load(ivc_shm_config_t *cfg)
 }
 
 /* Pipeline bytes per pair when IVC_CHUNKS is auto. */
-#define PIPE_BYTES_FEW (1u << 20)
+#define PIPE_BYTES_FEW  (1u << 20)
 #define PIPE_BYTES_MANY (256u << 10)
-#define PIPE_FEW_RANKS 16
+#define PIPE_FEW_RANKS  16
 
 void ivc_shm_geometry(const ivc_shm_config_t *cfg, uint32_t nlocal, ivc_shm_geometry_t *geo)
 {
@@ -103,8 +106,8 @@ uint64_t ivc_shm_region_bytes(uint32_t world)
         return 0;
     ivc_shm_geometry_t geo;
     ivc_shm_geometry(&cfg, world, &geo);
-    uint64_t need = ivc_region_fixed_bytes(world) + (uint64_t)world * (geo.block_bytes + 4096) +
-                    (1u << 20);
+    uint64_t need =
+        ivc_region_fixed_bytes(world) + (uint64_t)world * (geo.block_bytes + 4096) + (1u << 20);
     uint64_t size = IVC_REGION_MIN_SIZE;
     while (size < need)
         size <<= 1;

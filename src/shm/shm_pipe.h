@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 typedef struct shm_pipe {
-    uint8_t *chunks;     /* nchunks * chunk_size bytes */
+    uint8_t *chunks; /* nchunks * chunk_size bytes */
     uint64_t chunk_size;
     uint64_t nchunks;    /* power of two */
     uint64_t mine;       /* sender: chunks filled; receiver: chunks drained */

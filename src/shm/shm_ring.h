@@ -33,7 +33,7 @@ typedef struct shm_ring_tx {
 } shm_ring_tx_t;
 
 typedef struct shm_ring_rx {
-    uint8_t *ring;       /* ring data in this rank's own inbox */
+    uint8_t *ring; /* ring data in this rank's own inbox */
     uint64_t size;
     uint64_t max_record;
     uint64_t head;      /* next record position to read */

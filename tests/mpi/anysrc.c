@@ -32,7 +32,8 @@ static int size_of(int s, int i)
 
 static int tag_of(int phase, int s, int i)
 {
-    if (phase == 3) return 1 + (i % 2);
+    if (phase == 3)
+        return 1 + (i % 2);
     return (s * 7 + i * 3) % 11 + 10 * phase;
 }
 
@@ -183,7 +184,8 @@ int main(int argc, char **argv)
         }
         free(next2);
     }
-    if (t_rank != 0) finish_sends(sbufs, sreqs);
+    if (t_rank != 0)
+        finish_sends(sbufs, sreqs);
     MPI_Barrier(MPI_COMM_WORLD);
 
     /* Phase 4: specific source, ANY_TAG; drain the highest rank first. */

@@ -115,7 +115,8 @@ int main(int argc, char **argv)
         int members[1024], nm = 0, me = -1, sum = 0, root_val, *gathered;
         for (i = t_size - 1; i >= 0; i--) /* key -rank: descending world rank */
             if (i % 2 == t_rank % 2) {
-                if (i == t_rank) me = nm;
+                if (i == t_rank)
+                    me = nm;
                 members[nm++] = i;
                 sum += i;
             }

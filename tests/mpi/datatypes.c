@@ -103,7 +103,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     t_init();
     t_require_ranks(2);
-    if (argc > 1 && strcmp(argv[1], "--lenient") == 0) lenient = 1;
+    if (argc > 1 && strcmp(argv[1], "--lenient") == 0)
+        lenient = 1;
 
     /* ---- sizes and extents -------------------------------------------------------- */
     check_type(MPI_CHAR, 1, 0, 1, "MPI_CHAR");
@@ -267,7 +268,8 @@ int main(int argc, char **argv)
                 MPI_Type_size(packed, &sz);
                 CHECK_INT(NS * S_PACKED, sz, "Type_size of a 20000-block struct");
             }
-            if (!lenient) MPI_Send(b, 1, packed, 0, 5, MPI_COMM_WORLD);
+            if (!lenient)
+                MPI_Send(b, 1, packed, 0, 5, MPI_COMM_WORLD);
             MPI_Type_free(&packed);
             free(bl);
             free(dp);

@@ -89,7 +89,8 @@ int main(int argc, char **argv)
     prev = MPI_Wtime();
     for (i = 0; i < 100000; i++) {
         now = MPI_Wtime();
-        if (now < prev) t_fail("Wtime call %d: expected >= %.9f, got %.9f", i, prev, now);
+        if (now < prev)
+            t_fail("Wtime call %d: expected >= %.9f, got %.9f", i, prev, now);
         prev = now;
     }
     t0 = MPI_Wtime();

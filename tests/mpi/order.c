@@ -84,7 +84,8 @@ static void send_all(char phase, int blocking, int barrier_after_post)
     } else {
         for (i = 0; i < NMSG; i++)
             MPI_Isend(bufs[i], size_of(t_rank, i), MPI_BYTE, 0, TAG, MPI_COMM_WORLD, &reqs[i]);
-        if (barrier_after_post) MPI_Barrier(MPI_COMM_WORLD);
+        if (barrier_after_post)
+            MPI_Barrier(MPI_COMM_WORLD);
         MPI_Waitall(NMSG, reqs, MPI_STATUSES_IGNORE);
     }
     for (i = 0; i < NMSG; i++)

@@ -33,7 +33,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     t_init();
     t_require_ranks(2);
-    if (argc > 1) rounds = atoi(argv[1]);
+    if (argc > 1)
+        rounds = atoi(argv[1]);
     while ((1 << (bits + 1)) <= t_size)
         bits++;
     left = (t_rank + t_size - 1) % t_size;
@@ -100,12 +101,14 @@ int main(int argc, char **argv)
         if (r % 10 == 0) {
             int p, k = 0;
             for (p = 0; p < t_size; p++) {
-                if (p == t_rank) continue;
+                if (p == t_rank)
+                    continue;
                 MPI_Irecv(a2a_r + (size_t)p * A2A_SIZE, A2A_SIZE, MPI_BYTE, p, TAG_A2A,
                           MPI_COMM_WORLD, &reqs[k++]);
             }
             for (p = 0; p < t_size; p++) {
-                if (p == t_rank) continue;
+                if (p == t_rank)
+                    continue;
                 t_fill(a2a_s + (size_t)p * A2A_SIZE, A2A_SIZE,
                        t_seed(3, (uint64_t)r, (uint64_t)(t_rank * 1000 + p)));
                 MPI_Isend(a2a_s + (size_t)p * A2A_SIZE, A2A_SIZE, MPI_BYTE, p, TAG_A2A,
@@ -113,7 +116,8 @@ int main(int argc, char **argv)
             }
             MPI_Waitall(k, reqs, MPI_STATUSES_IGNORE);
             for (p = 0; p < t_size; p++) {
-                if (p == t_rank) continue;
+                if (p == t_rank)
+                    continue;
                 t_check_fill(
                     a2a_r + (size_t)p * A2A_SIZE, A2A_SIZE,
                     t_seed(3, (uint64_t)r, (uint64_t)(p * 1000 + t_rank)),

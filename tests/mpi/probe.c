@@ -22,17 +22,13 @@ static int size_of(int s, int i)
 {
     uint64_t h = t_seed(77, (uint64_t)s, (uint64_t)i);
     switch (h % 8) {
-    case 0:
-        return 0;
+    case 0: return 0;
     case 1:
     case 2:
-    case 3:
-        return (int)((h >> 8) % 300);
+    case 3: return (int)((h >> 8) % 300);
     case 4:
-    case 5:
-        return (int)((h >> 8) % 20000);
-    default:
-        return 100000 + (int)((h >> 8) % 200000);
+    case 5: return (int)((h >> 8) % 20000);
+    default: return 100000 + (int)((h >> 8) % 200000);
     }
 }
 
@@ -45,7 +41,8 @@ static int lowest_pending(const unsigned char *got, int s)
 {
     int i;
     for (i = 0; i < K; i++)
-        if (!got[s * K + i]) return i;
+        if (!got[s * K + i])
+            return i;
     return -1;
 }
 
@@ -87,7 +84,8 @@ int main(int argc, char **argv)
             /* A specific source that still has messages, rotating. */
             for (;;) {
                 s = rot++ % t_size;
-                if (lowest_pending(got, s) >= 0) break;
+                if (lowest_pending(got, s) >= 0)
+                    break;
             }
             switch (mode) {
             case 0: /* Probe(s, ANY_TAG) */

@@ -51,7 +51,8 @@ int main(int argc, char **argv)
 
     MPI_Init(&argc, &argv);
     t_init();
-    if (argc > 1 && strcmp(argv[1], "--lenient") == 0) lenient = 1;
+    if (argc > 1 && strcmp(argv[1], "--lenient") == 0)
+        lenient = 1;
     prev = t_rank > 0 ? t_rank - 1 : MPI_PROC_NULL;
     next = t_rank < t_size - 1 ? t_rank + 1 : MPI_PROC_NULL;
     MPI_Type_vector(10, 2, 5, MPI_INT, &vec);

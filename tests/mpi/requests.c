@@ -37,8 +37,10 @@ static void server(void)
     int npend = 0, cmd[3], i;
     for (;;) {
         MPI_Recv(cmd, 3, MPI_INT, 0, TAG_CMD, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (cmd[0] == OP_STOP) break;
-        if (npend >= 256) t_fail("server: pending requests: expected < 256, got %d", npend);
+        if (cmd[0] == OP_STOP)
+            break;
+        if (npend >= 256)
+            t_fail("server: pending requests: expected < 256, got %d", npend);
         bufs[npend] = t_malloc((size_t)cmd[2]);
         if (cmd[0] == OP_SEND) {
             t_fill(bufs[npend], (size_t)cmd[2], seed_of(cmd[1], cmd[2]));

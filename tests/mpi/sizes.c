@@ -38,13 +38,15 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     t_init();
     t_require_ranks(2);
-    if (argc > 1) maxsize = (size_t)strtoull(argv[1], NULL, 0);
+    if (argc > 1)
+        maxsize = (size_t)strtoull(argv[1], NULL, 0);
 
     for (i = 0; i <= 3; i++)
         sizes[nsizes++] = (size_t)i;
     for (k = 2; k <= MAXK; k++) {
         size_t p = (size_t)1 << k;
-        if (p - 1 > sizes[nsizes - 1]) sizes[nsizes++] = p - 1;
+        if (p - 1 > sizes[nsizes - 1])
+            sizes[nsizes++] = p - 1;
         sizes[nsizes++] = p;
         sizes[nsizes++] = p + 1;
     }

@@ -40,10 +40,14 @@ static uint64_t base_seed = 20240601;
 static int rand_size(t_prng *p)
 {
     uint64_t r = t_prng_below(p, 100);
-    if (r < 45) return (int)t_prng_range(p, 0, 64);
-    if (r < 70) return (int)t_prng_range(p, 65, 4096);
-    if (r < 85) return (int)t_prng_range(p, 4097, 65536);
-    if (r < 97) return (int)t_prng_range(p, 65537, 262144);
+    if (r < 45)
+        return (int)t_prng_range(p, 0, 64);
+    if (r < 70)
+        return (int)t_prng_range(p, 65, 4096);
+    if (r < 85)
+        return (int)t_prng_range(p, 4097, 65536);
+    if (r < 97)
+        return (int)t_prng_range(p, 65537, 262144);
     return (int)t_prng_range(p, 262145, MAXMSG);
 }
 
@@ -114,7 +118,8 @@ static void consume(int mode, int want_src, int want_tag, const MPI_Status *st,
         CHECK_INT(want_tag, st->MPI_TAG, t_fmt(what, sizeof what, "%s: status.MPI_TAG", mn));
     /* The oldest message from s not yet received that this receive admits. */
     for (i = 0; i < nexpect[s]; i++)
-        if (!consumed[s][i] && (want_tag == MPI_ANY_TAG || expect[s][i].tag == want_tag)) break;
+        if (!consumed[s][i] && (want_tag == MPI_ANY_TAG || expect[s][i].tag == want_tag))
+            break;
     if (i == nexpect[s])
         t_fail("%s: message from %d (tag %d, %d bytes): expected none to be left, got one more", mn,
                s, st->MPI_TAG, count);
@@ -163,7 +168,8 @@ static int random_pending_tag(t_prng *p, int src)
     for (;;) {
         int s = src >= 0 ? src : random_src_with_remaining(p);
         int i = (int)t_prng_below(p, (uint64_t)nexpect[s]);
-        if (nexpect[s] && !consumed[s][i]) return expect[s][i].tag;
+        if (nexpect[s] && !consumed[s][i])
+            return expect[s][i].tag;
     }
 }
 
@@ -173,9 +179,7 @@ static void complete_batch(t_prng *p, int k, MPI_Request *reqs, MPI_Status *sts)
         *indices = t_malloc(sizeof(int) * BATCH);
     MPI_Status tmp[BATCH];
     switch (how) {
-    case 0:
-        MPI_Waitall(k, reqs, sts);
-        break;
+    case 0: MPI_Waitall(k, reqs, sts); break;
     case 1:
         while (done < k) {
             MPI_Waitany(k, reqs, &idx, &tmp[0]);
@@ -246,8 +250,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     t_init();
     t_require_ranks(2);
-    if (argc > 1) nsend = atoi(argv[1]);
-    if (argc > 2) base_seed = strtoull(argv[2], NULL, 0);
+    if (argc > 1)
+        nsend = atoi(argv[1]);
+    if (argc > 2)
+        base_seed = strtoull(argv[2], NULL, 0);
 
     /* My sends. */
     myplan = t_malloc(sizeof(plan_t) * (size_t)nsend);
@@ -268,7 +274,8 @@ int main(int argc, char **argv)
         make_plan(s, tmp);
         expect[s] = t_malloc(sizeof(plan_t) * (size_t)nsend);
         for (k = 0; k < nsend; k++)
-            if (tmp[k].dest == t_rank) expect[s][nexpect[s]++] = tmp[k];
+            if (tmp[k].dest == t_rank)
+                expect[s][nexpect[s]++] = tmp[k];
         consumed[s] = calloc((size_t)nexpect[s] + 1, 1);
         remaining[s] = nexpect[s];
         total_remaining += nexpect[s];
@@ -305,9 +312,12 @@ int main(int argc, char **argv)
         case 1:
         case 2:
         case 3:
-            if (mode == 1 || mode == 2) src = random_src_with_remaining(&rp);
-            if (mode == 2) tag = random_pending_tag(&rp, src);
-            if (mode == 3) tag = random_pending_tag(&rp, -1);
+            if (mode == 1 || mode == 2)
+                src = random_src_with_remaining(&rp);
+            if (mode == 2)
+                tag = random_pending_tag(&rp, src);
+            if (mode == 3)
+                tag = random_pending_tag(&rp, -1);
             MPI_Recv(rbufs[0], MAXMSG, MPI_BYTE, src, tag, MPI_COMM_WORLD, &st);
             consume(mode, src, tag, &st, rbufs[0]);
             break;
@@ -316,10 +326,12 @@ int main(int argc, char **argv)
             MPI_Request reqs[BATCH];
             MPI_Status sts[BATCH];
             int n, j, avail;
-            if (mode == 5) src = random_src_with_remaining(&rp);
+            if (mode == 5)
+                src = random_src_with_remaining(&rp);
             avail = mode == 5 ? remaining[src] : total_remaining;
             n = 1 + (int)t_prng_below(&rp, BATCH);
-            if (n > avail) n = avail;
+            if (n > avail)
+                n = avail;
             for (j = 0; j < n; j++)
                 MPI_Irecv(rbufs[j], MAXMSG, MPI_BYTE, src, MPI_ANY_TAG, MPI_COMM_WORLD, &reqs[j]);
             complete_batch(&rp, n, reqs, sts);

@@ -65,7 +65,8 @@ static inline void t_fail(const char *fmt, ...)
 /* Skip the test (exit 77) with a reason; rank 0 prints it. Collective over WORLD. */
 static inline void t_skip(const char *why)
 {
-    if (t_rank <= 0) printf("SKIP: %s\n", why);
+    if (t_rank <= 0)
+        printf("SKIP: %s\n", why);
     fflush(stdout);
     MPI_Finalize();
     exit(77);
@@ -74,12 +75,14 @@ static inline void t_skip(const char *why)
 #define CHECK_INT(expected, got, what)                                                             \
     do {                                                                                           \
         long long t_e_ = (long long)(expected), t_g_ = (long long)(got);                           \
-        if (t_e_ != t_g_) t_fail("%s: expected %lld, got %lld", (what), t_e_, t_g_);               \
+        if (t_e_ != t_g_)                                                                          \
+            t_fail("%s: expected %lld, got %lld", (what), t_e_, t_g_);                             \
     } while (0)
 
 #define CHECK_TRUE(cond, what)                                                                     \
     do {                                                                                           \
-        if (!(cond)) t_fail("%s: expected true (%s), got false", (what), #cond);                   \
+        if (!(cond))                                                                               \
+            t_fail("%s: expected true (%s), got false", (what), #cond);                            \
     } while (0)
 
 /* A call that must return MPI_SUCCESS (meaningful under MPI_ERRORS_RETURN). */
@@ -188,10 +191,12 @@ static inline size_t t_find_mismatch(const void *buf, size_t n, uint64_t seed)
     size_t words = n / 8, i, j;
     for (i = 0; i < words; i++) {
         uint64_t w = t_mix64(seed + i);
-        if (memcmp(p + 8 * i, &w, 8) != 0) break;
+        if (memcmp(p + 8 * i, &w, 8) != 0)
+            break;
     }
     for (j = 8 * i; j < n; j++)
-        if (p[j] != t_pattern_byte(seed, j)) return j;
+        if (p[j] != t_pattern_byte(seed, j))
+            return j;
     return (size_t)-1;
 }
 
@@ -231,7 +236,8 @@ static inline uint64_t t_checksum(const void *buf, size_t n)
 static inline void *t_malloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) t_fail("malloc(%zu): expected memory, got NULL", n);
+    if (!p)
+        t_fail("malloc(%zu): expected memory, got NULL", n);
     return p;
 }
 

@@ -53,7 +53,8 @@ static void check_trunc_rc(int rc, const char *what)
 static void check_single_status_error(const MPI_Status *st, const char *what)
 {
     int cls = -1;
-    if (st->MPI_ERROR == STATUS_SENTINEL) return;
+    if (st->MPI_ERROR == STATUS_SENTINEL)
+        return;
     MPI_Error_class(st->MPI_ERROR, &cls);
     if (cls != MPI_ERR_TRUNCATE)
         t_fail("%s: status.MPI_ERROR: expected untouched or class MPI_ERR_TRUNCATE (%d), got %d "
@@ -89,16 +90,19 @@ static void receiver(MPI_Comm comm, int c, int m, int preposted)
 
     switch (m) {
     case M_RECV:
-        if (preposted) CHECK_MPI(MPI_Isend(NULL, 0, MPI_BYTE, 1, TAG_GO, comm, &goreq));
+        if (preposted)
+            CHECK_MPI(MPI_Isend(NULL, 0, MPI_BYTE, 1, TAG_GO, comm, &goreq));
         rc = MPI_Recv(buf, tc->cap, MPI_BYTE, 1, TAG_DATA, comm, &st);
-        if (preposted) CHECK_MPI(MPI_Wait(&goreq, MPI_STATUS_IGNORE));
+        if (preposted)
+            CHECK_MPI(MPI_Wait(&goreq, MPI_STATUS_IGNORE));
         check_trunc_rc(rc, what);
         check_single_status_error(&st, what);
         break;
     case M_WAIT:
     case M_TEST:
         CHECK_MPI(MPI_Irecv(buf, tc->cap, MPI_BYTE, 1, TAG_DATA, comm, &req[0]));
-        if (preposted) CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, 1, TAG_GO, comm));
+        if (preposted)
+            CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, 1, TAG_GO, comm));
         if (m == M_WAIT) {
             rc = MPI_Wait(&req[0], &st);
         } else {
@@ -116,7 +120,8 @@ static void receiver(MPI_Comm comm, int c, int m, int preposted)
     default: /* M_WAITALL: a truncated and a good receive */
         CHECK_MPI(MPI_Irecv(buf, tc->cap, MPI_BYTE, 1, TAG_DATA, comm, &req[0]));
         CHECK_MPI(MPI_Irecv(okbuf, tc->n, MPI_BYTE, 1, TAG_OK, comm, &req[1]));
-        if (preposted) CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, 1, TAG_GO, comm));
+        if (preposted)
+            CHECK_MPI(MPI_Send(NULL, 0, MPI_BYTE, 1, TAG_GO, comm));
         sts[0].MPI_ERROR = sts[1].MPI_ERROR = STATUS_SENTINEL;
         rc = MPI_Waitall(2, req, sts);
         {
@@ -201,7 +206,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     t_init();
     t_require_ranks(2);
-    if (argc > 1 && strcmp(argv[1], "--lenient") == 0) check_prefix = 0;
+    if (argc > 1 && strcmp(argv[1], "--lenient") == 0)
+        check_prefix = 0;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     if (!check_prefix) {

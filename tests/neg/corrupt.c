@@ -153,8 +153,9 @@ int main(void)
     setup();
     {
         ivc_rxblock_t *blk = (ivc_rxblock_t *)(inbox(0) - 4096);
-        shm_ring_tx_t tx = {inbox(0) + sizeof(ivc_inbox_ctl_t), blk->ring_size, blk->ring_slack,
-                            0, 0, (ivc_inbox_ctl_t *)inbox(0)};
+        shm_ring_tx_t tx = {
+            inbox(0) + sizeof(ivc_inbox_ctl_t), blk->ring_size, blk->ring_slack, 0, 0,
+            (ivc_inbox_ctl_t *)inbox(0)};
         int err = 0;
         ivc_rec_t *rec = shm_ring_reserve(&tx, 64, &err);
         T_TRUE(rec != NULL, "room for a forged record");

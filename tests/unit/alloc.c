@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define THREADS 4
+#define THREADS    4
 #define PER_THREAD 200
 
 static ivc_region_t region;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define RING 4096u
+#define RING   4096u
 #define MAXREC 1024u
 
 static void test_fits_table(void)
@@ -18,16 +18,16 @@ static void test_fits_table(void)
         int fits;
     } rows[] = {
         {0, 0, 64, 4096, 1},
-        {0, 0, 4032, 4096, 1},       /* a record plus the guard line fills it exactly */
+        {0, 0, 4032, 4096, 1}, /* a record plus the guard line fills it exactly */
         {0, 0, 4033, 4096, 0},
-        {4032, 0, 64, 4096, 0},      /* only the guard line is left */
+        {4032, 0, 64, 4096, 0}, /* only the guard line is left */
         {3968, 0, 64, 4096, 1},
         {4096, 64, 64, 4096, 0},
         {4096, 128, 64, 4096, 1},
-        {(uint64_t)0 - 64, (uint64_t)0 - 64, 64, 4096, 1},     /* at the 2^64 wrap */
-        {64, (uint64_t)0 - 3904, 64, 4096, 1},                 /* tail wrapped, head not */
+        {(uint64_t)0 - 64, (uint64_t)0 - 64, 64, 4096, 1}, /* at the 2^64 wrap */
+        {64, (uint64_t)0 - 3904, 64, 4096, 1},             /* tail wrapped, head not */
         {64, (uint64_t)0 - 3968, 64, 4096, 0},
-        {100, 200, 64, 4096, 0},     /* head beyond tail: impossible, never fits */
+        {100, 200, 64, 4096, 0}, /* head beyond tail: impossible, never fits */
     };
     for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
         int got = shm_ring_fits(rows[i].tail, rows[i].head, rows[i].bytes, rows[i].size);

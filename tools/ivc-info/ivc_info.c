@@ -44,7 +44,7 @@ int main(int argc, char **argv)
         return inspect(argv[2]);
     if (argc != 1) {
         usage(argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) ? stdout
-                                                                                   : stderr);
+                                                                                  : stderr);
         return argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) ? 0 : 2;
     }
     printf("# IVC tunables: set as environment variables of the ranks (ivcrun passes its own\n"
