@@ -41,7 +41,28 @@ static void comm_setup(MPI_Comm c, int id, int rank, int size, int *world, const
     c->size = size;
     c->world = world;
     c->errh = MPI_ERRORS_ARE_FATAL;
+    c->refs = 1;
     snprintf(c->name, sizeof(c->name), "%s", name);
+}
+
+void ivc_mpi_comm_retain(MPI_Comm c)
+{
+    if (!c->predefined)
+        c->refs++;
+}
+
+void ivc_mpi_comm_release(MPI_Comm c)
+{
+    if (c->predefined || --c->refs > 0)
+        return;
+    /* Only now may the context id serve another communicator: nothing of this one is in
+     * flight any more. */
+    id_give(c->ctx_id);
+    if (!c->errh->predefined && --c->errh->refcount == 0)
+        free(c->errh);
+    c->magic = 0;
+    free(c->world);
+    free(c);
 }
 
 int ivc_mpi_comm_init(void)
@@ -214,12 +235,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     MPI_Comm c = *comm;
     if (c->predefined)
         return ivc_mpi_raise(c, MPI_ERR_COMM, fn, "%s cannot be freed", c->name);
-    id_give(c->ctx_id);
-    if (!c->errh->predefined && --c->errh->refcount == 0)
-        free(c->errh);
-    c->magic = 0;
-    free(c->world);
-    free(c);
+    ivc_mpi_comm_release(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

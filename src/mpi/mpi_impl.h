@@ -159,6 +159,7 @@ struct ivc_mpi_comm_s {
     int *world; /* comm rank -> world rank */
     MPI_Errhandler errh;
     int predefined;
+    int refs; /* the user's handle plus requests in flight; freed at 0 */
     char name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -166,6 +167,11 @@ extern int ivc_mpi_world_rank, ivc_mpi_world_size;
 
 int ivc_mpi_comm_init(void);
 void ivc_mpi_comm_finalize(void);
+
+/* Requests keep their communicator alive: MPI_Comm_free with operations pending only drops
+ * the user's reference (the standard lets them complete normally). */
+void ivc_mpi_comm_retain(MPI_Comm comm);
+void ivc_mpi_comm_release(MPI_Comm comm);
 
 static inline int ivc_mpi_comm_valid(MPI_Comm comm)
 {

@@ -40,6 +40,7 @@ static void req_begin(MPI_Request r, int kind, MPI_Comm comm)
     r->done = 0;
     r->freed = 0;
     r->comm = comm;
+    ivc_mpi_comm_retain(comm);
     r->dt = NULL;
     r->msg_len = 0;
     r->status.MPI_ERROR = MPI_SUCCESS;

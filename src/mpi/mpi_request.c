@@ -29,6 +29,7 @@ MPI_Request ivc_mpi_req_alloc(int kind)
     r->kind = kind;
     r->on_stack = 0;
     r->dt = NULL;
+    r->comm = NULL;
     r->prev = r->next = NULL;
     return r;
 }
@@ -38,6 +39,9 @@ void ivc_mpi_req_free(MPI_Request r)
     if (r->dt != NULL)
         ivc_mpi_dt_release(r->dt);
     r->dt = NULL;
+    if (r->comm != NULL)
+        ivc_mpi_comm_release(r->comm);
+    r->comm = NULL;
     if (r->on_stack)
         return;
     r->magic = 0;
@@ -120,7 +124,8 @@ static int req_valid(MPI_Request r)
 }
 
 /* Finishes a completed user request: copies its status, frees it, nulls the handle, and
- * returns its error class. */
+ * returns its error class. *comm gets the request's communicator, retained for raising the
+ * error: the caller releases it. */
 static int req_finish(MPI_Request *rp, MPI_Status *status, MPI_Comm *comm)
 {
     MPI_Request r = *rp;
@@ -128,9 +133,18 @@ static int req_finish(MPI_Request *rp, MPI_Status *status, MPI_Comm *comm)
         *status = r->status;
     int err = r->status.MPI_ERROR;
     *comm = r->comm;
+    ivc_mpi_comm_retain(*comm);
     ivc_mpi_req_free(r);
     *rp = MPI_REQUEST_NULL;
     return err;
+}
+
+/* Raises `err` (if any) on the communicator req_finish() retained, then releases it. */
+static int finish_raise(MPI_Comm comm, int err, const char *fn, const char *what)
+{
+    int rc = err != MPI_SUCCESS ? ivc_mpi_raise(comm, err, fn, "%s", what) : MPI_SUCCESS;
+    ivc_mpi_comm_release(comm);
+    return rc;
 }
 
 #define CHECK_REQS(fn, n, arr)                                                                     \
@@ -158,9 +172,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Comm comm;
     ivc_mpi_wait_done(*request, MPI_STATUS_IGNORE);
     int err = req_finish(request, status, &comm);
-    if (err != MPI_SUCCESS)
-        return ivc_mpi_raise(comm, err, "MPI_Wait", "the request failed");
-    return MPI_SUCCESS;
+    return finish_raise(comm, err, "MPI_Wait", "the request failed");
 }
 IVC_MPI_WEAK(Wait)
 
@@ -183,9 +195,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     *flag = 1;
     MPI_Comm comm;
     int err = req_finish(request, status, &comm);
-    if (err != MPI_SUCCESS)
-        return ivc_mpi_raise(comm, err, "MPI_Test", "the request failed");
-    return MPI_SUCCESS;
+    return finish_raise(comm, err, "MPI_Test", "the request failed");
 }
 IVC_MPI_WEAK(Test)
 
@@ -207,11 +217,13 @@ static int finish_array(int count, MPI_Request reqs[], MPI_Status statuses[], co
             st->MPI_ERROR = err;
         if (err != MPI_SUCCESS && !any_err) {
             any_err = 1;
-            err_comm = comm;
+            err_comm = comm; /* released after raising */
+        } else {
+            ivc_mpi_comm_release(comm);
         }
     }
     if (any_err)
-        return ivc_mpi_raise(err_comm, MPI_ERR_IN_STATUS, fn, "at least one request failed");
+        return finish_raise(err_comm, MPI_ERR_IN_STATUS, fn, "at least one request failed");
     return MPI_SUCCESS;
 }
 
@@ -262,9 +274,7 @@ static int finish_one(MPI_Request reqs[], int i, int *index, MPI_Status *status,
     MPI_Comm comm;
     *index = i;
     int err = req_finish(&reqs[i], status, &comm);
-    if (err != MPI_SUCCESS)
-        return ivc_mpi_raise(comm, err, fn, "request %d failed", i);
-    return MPI_SUCCESS;
+    return finish_raise(comm, err, fn, "a request failed");
 }
 
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
@@ -327,13 +337,15 @@ static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices
             st->MPI_ERROR = err;
         if (err != MPI_SUCCESS && !any_err) {
             any_err = 1;
-            err_comm = comm;
+            err_comm = comm; /* released after raising */
+        } else {
+            ivc_mpi_comm_release(comm);
         }
         indices[n++] = i;
     }
     *outcount = active ? n : MPI_UNDEFINED;
     if (any_err)
-        return ivc_mpi_raise(err_comm, MPI_ERR_IN_STATUS, fn, "at least one request failed");
+        return finish_raise(err_comm, MPI_ERR_IN_STATUS, fn, "at least one request failed");
     return MPI_SUCCESS;
 }
 

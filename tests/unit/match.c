@@ -113,6 +113,21 @@ int main(int argc, char **argv)
     send_val(12, 12, MPI_COMM_WORLD);
     T_EQ(12, recv_val(12, MPI_COMM_WORLD, NULL), "the message went to the next receive");
 
+    /* 8. Freeing a communicator with operations pending lets them complete normally. */
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    int out = 77, in = -1;
+    MPI_Request pend[2];
+    MPI_Isend(&out, 1, MPI_INT, 0, 1, dup, &pend[0]);
+    MPI_Irecv(&in, 1, MPI_INT, 0, 1, dup, &pend[1]);
+    MPI_Comm_free(&dup);
+    T_TRUE(dup == MPI_COMM_NULL, "the handle is nulled");
+    MPI_Waitall(2, pend, MPI_STATUSES_IGNORE);
+    T_EQ(77, in, "the pending receive on the freed communicator completed");
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup); /* its context id may be reused now */
+    send_val(5, 1, dup);
+    T_EQ(5, recv_val(1, dup, NULL), "a new communicator works after the old one went away");
+    MPI_Comm_free(&dup);
+
     MPI_Finalize();
     printf("match: ok\n");
     return 0;
