@@ -199,30 +199,34 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 }
 IVC_MPI_WEAK(Test)
 
+/* Finishes one request of an array into st (its MPI_ERROR set, as MPI_ERR_IN_STATUS asks).
+ * The first failing request's communicator stays retained in *err_comm for raising; the
+ * others are released. */
+static void finish_in_array(MPI_Request *rp, MPI_Status *st, MPI_Comm *err_comm)
+{
+    MPI_Comm comm;
+    int err = req_finish(rp, st, &comm);
+    if (st != MPI_STATUS_IGNORE)
+        st->MPI_ERROR = err;
+    if (err != MPI_SUCCESS && *err_comm == MPI_COMM_NULL)
+        *err_comm = comm;
+    else
+        ivc_mpi_comm_release(comm);
+}
+
 /* Finishes every completed request of the array (all of them when `all`), storing statuses
  * by index; returns MPI_ERR_IN_STATUS if any failed. */
 static int finish_array(int count, MPI_Request reqs[], MPI_Status statuses[], const char *fn)
 {
-    int any_err = 0;
-    MPI_Comm err_comm = MPI_COMM_WORLD;
+    MPI_Comm err_comm = MPI_COMM_NULL;
     for (int i = 0; i < count; i++) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-        if (reqs[i] == MPI_REQUEST_NULL) {
+        if (reqs[i] == MPI_REQUEST_NULL)
             ivc_mpi_status_empty(st);
-            continue;
-        }
-        MPI_Comm comm;
-        int err = req_finish(&reqs[i], st, &comm);
-        if (st != MPI_STATUS_IGNORE)
-            st->MPI_ERROR = err;
-        if (err != MPI_SUCCESS && !any_err) {
-            any_err = 1;
-            err_comm = comm; /* released after raising */
-        } else {
-            ivc_mpi_comm_release(comm);
-        }
+        else
+            finish_in_array(&reqs[i], st, &err_comm);
     }
-    if (any_err)
+    if (err_comm != MPI_COMM_NULL)
         return finish_raise(err_comm, MPI_ERR_IN_STATUS, fn, "at least one request failed");
     return MPI_SUCCESS;
 }
@@ -322,8 +326,8 @@ IVC_MPI_WEAK(Testany)
 static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices[],
                        MPI_Status statuses[], const char *fn)
 {
-    int n = 0, active = 0, any_err = 0;
-    MPI_Comm err_comm = MPI_COMM_WORLD;
+    int n = 0, active = 0;
+    MPI_Comm err_comm = MPI_COMM_NULL;
     for (int i = 0; i < count; i++) {
         if (reqs[i] == MPI_REQUEST_NULL)
             continue;
@@ -331,20 +335,11 @@ static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices
         if (!reqs[i]->done)
             continue;
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
-        MPI_Comm comm;
-        int err = req_finish(&reqs[i], st, &comm);
-        if (st != MPI_STATUS_IGNORE)
-            st->MPI_ERROR = err;
-        if (err != MPI_SUCCESS && !any_err) {
-            any_err = 1;
-            err_comm = comm; /* released after raising */
-        } else {
-            ivc_mpi_comm_release(comm);
-        }
+        finish_in_array(&reqs[i], st, &err_comm);
         indices[n++] = i;
     }
     *outcount = active ? n : MPI_UNDEFINED;
-    if (any_err)
+    if (err_comm != MPI_COMM_NULL)
         return finish_raise(err_comm, MPI_ERR_IN_STATUS, fn, "at least one request failed");
     return MPI_SUCCESS;
 }
