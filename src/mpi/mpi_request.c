@@ -214,8 +214,8 @@ static void finish_in_array(MPI_Request *rp, MPI_Status *st, MPI_Comm *err_comm)
         ivc_mpi_comm_release(comm);
 }
 
-/* Finishes every completed request of the array (all of them when `all`), storing statuses
- * by index; returns MPI_ERR_IN_STATUS if any failed. */
+/* Finishes every request of the array (all are complete), storing statuses by index;
+ * returns MPI_ERR_IN_STATUS if any failed. */
 static int finish_array(int count, MPI_Request reqs[], MPI_Status statuses[], const char *fn)
 {
     MPI_Comm err_comm = MPI_COMM_NULL;
