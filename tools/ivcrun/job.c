@@ -137,6 +137,18 @@ void job_vm_conf(const job_t *job, uint32_t k, int userns, vm_conf_t *c)
         c->tmp_trees[c->ntmp_trees++] = job->tmp_trees[i];
 }
 
+/* The rank runs: the launcher drops its copies of the rank's output pipes' write ends, so
+ * the pipes end when the rank does. */
+static void rank_started(job_rank_t *rk)
+{
+    rk->running = 1;
+    if (rk->out[1] >= 0) {
+        close(rk->out[1]);
+        close(rk->err[1]);
+        rk->out[1] = rk->err[1] = -1;
+    }
+}
+
 static int start_plain_rank(job_t *job, uint32_t r)
 {
     job_rank_t *rk = &job->ranks[r];
@@ -161,12 +173,7 @@ static int start_plain_rank(job_t *job, uint32_t r)
     if (rk->own_pgrp)
         setpgid(pid, pid); /* also here: signals may come before the child gets to it */
     rk->pid = pid;
-    rk->running = 1;
-    if (rk->out[1] >= 0) {
-        close(rk->out[1]);
-        close(rk->err[1]);
-        rk->out[1] = rk->err[1] = -1;
-    }
+    rank_started(rk);
     return 0;
 }
 
@@ -182,15 +189,8 @@ static int start_vm(job_t *job, uint32_t k)
     v->init = pid;
     close(v->status[1]);
     v->status[1] = -1;
-    for (uint32_t r = v->first; r < v->first + v->count; r++) {
-        job_rank_t *rk = &job->ranks[r];
-        rk->running = 1;
-        if (rk->out[1] >= 0) {
-            close(rk->out[1]);
-            close(rk->err[1]);
-            rk->out[1] = rk->err[1] = -1;
-        }
-    }
+    for (uint32_t r = v->first; r < v->first + v->count; r++)
+        rank_started(&job->ranks[r]);
     return 0;
 }
 
