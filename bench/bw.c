@@ -50,9 +50,5 @@ int main(int argc, char **argv)
         }
     }
 
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (o.rank == 0)
-        bench_footer(nsizes);
-    MPI_Finalize();
-    return 0;
+    return bench_finish(o.rank, nsizes);
 }

@@ -252,4 +252,15 @@ static void bench_footer(int nsizes)
     fflush(stdout);
 }
 
+/* The end of every benchmark: all ranks done, rank 0 prints the footer, MPI goes away.
+ * Returns main's exit status. */
+static int bench_finish(int rank, int nsizes)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+        bench_footer(nsizes);
+    MPI_Finalize();
+    return 0;
+}
+
 #endif

@@ -98,11 +98,7 @@ int main(int argc, char **argv)
         }
     }
 
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (o.rank == 0)
-        bench_footer(nsizes);
     free(sbuf);
     free(rbuf);
-    MPI_Finalize();
-    return 0;
+    return bench_finish(o.rank, nsizes);
 }

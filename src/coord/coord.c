@@ -36,12 +36,13 @@ static int cpus_online(void)
     return n > 0 ? (int)n : 1;
 }
 
-/* Polled while waiting in a region barrier: moves messages (a peer may need this rank's
- * acknowledgements or data to reach the same barrier) and gives up if the job aborted. */
-static int barrier_poll(void *arg)
+/* Polled while waiting in a region barrier: gives up if the job aborted and, once the
+ * channels are connected (`progress` non-NULL), moves messages: a peer may need this rank's
+ * acknowledgements or data to reach the same barrier. */
+static int barrier_poll(void *progress)
 {
     ivc_coord_t *c = &ivc_coord;
-    int n = arg != NULL ? ivc_coord_progress() : 0;
+    int n = progress != NULL ? ivc_coord_progress() : 0;
     if ((++c->poll_count & 255) == 0) {
         uint32_t rank;
         int code;
