@@ -1,12 +1,15 @@
 #include "boot.h"
 
 #include "../base/ivc_log.h"
+#include "../region/ivshmem.h"
 #include "../region/region.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* IVC_ names set by launchers; the PMI_ ones are not IVC_ names and need no entry. */
 const char *const ivc_boot_env_names[] = {"JOB", "REGION", "VM", "DEBUG", "REGION_SIZE", NULL};
@@ -27,9 +30,46 @@ static int env_u64(const char *name, uint64_t max, uint64_t *out)
     return 0;
 }
 
+/* Inside a VM: the region is an ivshmem device's BAR2. */
+static int boot_ivshmem(ivc_boot_t *b, const char *sel)
+{
+    ivc_ivshmem_t dev;
+    int rc = ivc_ivshmem_select(NULL, sel, &dev);
+    if (rc == -ENODEV && (sel == NULL || *sel == '\0'))
+        ivc_error("no shared region: IVC_REGION is not set and this machine has no ivshmem "
+                  "device; start the job with ivcrun, or set IVC_REGION");
+    if (rc != 0)
+        return rc;
+    if (access(dev.bar2, R_OK | W_OK) != 0) {
+        ivc_error("ivshmem %s: %s is not readable and writable by this process (%s); run as "
+                  "root or give the rank access to it",
+                  dev.bdf, dev.bar2, strerror(errno));
+        return -EACCES;
+    }
+    uint64_t need = ivc_region_fixed_bytes(b->size);
+    if (dev.bar2_size < need) {
+        ivc_error("ivshmem %s: its memory (BAR2) is %" PRIu64 " bytes; %u ranks need more than "
+                  "%" PRIu64 " (size the region with ivc-host or QEMU's size=)",
+                  dev.bdf, dev.bar2_size, b->size, need);
+        return -ENOSPC;
+    }
+    strcpy(b->region, dev.bar2);
+    strcpy(b->device, dev.bdf);
+    b->doorbell_id = -1;
+    ivc_ivshmem_regs_t regs;
+    if (dev.has_msix && ivc_ivshmem_regs_open(&dev, &regs) == 0) {
+        b->doorbell_id = ivc_ivshmem_peer_id(&regs);
+        ivc_ivshmem_regs_close(&regs);
+    }
+    ivc_debug("region: ivshmem %s, %" PRIu64 " bytes, doorbell peer id %d", dev.bdf, dev.bar2_size,
+              b->doorbell_id);
+    return 0;
+}
+
 int ivc_boot_init(ivc_boot_t *b)
 {
     memset(b, 0, sizeof(*b));
+    b->doorbell_id = -1;
     uint64_t rank, size, job = 0;
     int rr = env_u64("PMI_RANK", INT32_MAX, &rank);
     int rs = env_u64("PMI_SIZE", INT32_MAX, &size);
@@ -56,17 +96,14 @@ int ivc_boot_init(ivc_boot_t *b)
     b->size = (uint32_t)size;
     b->job = job;
     const char *region = getenv("IVC_REGION");
-    if (region != NULL && *region != '\0') {
+    if (!ivc_ivshmem_is_selector(region)) {
         if (strlen(region) >= sizeof(b->region)) {
             ivc_error("IVC_REGION is longer than %zu characters", sizeof(b->region) - 1);
             return -EINVAL;
         }
         strcpy(b->region, region);
-    } else if (ivc_region_find_ivshmem(b->region, sizeof(b->region)) != 0) {
-        ivc_error("no shared region: IVC_REGION is not set and no ivshmem PCI device "
-                  "(%04x:%04x) was found; start the job with ivcrun",
-                  IVC_IVSHMEM_VENDOR, IVC_IVSHMEM_DEVICE);
-        return -ENODEV;
+        return 0;
     }
+    return boot_ivshmem(b, region);
     return 0;
 }

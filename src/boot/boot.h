@@ -3,8 +3,8 @@
  *
  *   PMI_RANK, PMI_SIZE   this rank and the number of ranks (both or neither)
  *   IVC_JOB              the job id recorded in the region header (decimal)
- *   IVC_REGION           the region: a file path or an ivshmem resource2 path; when unset
- *                        the first ivshmem PCI device is used
+ *   IVC_REGION           the region: a file path, or an ivshmem device selector (unset,
+ *                        "ivshmem", "ivshmem:N", "ivshmem:<bdf>"; see region/ivshmem.h)
  *
  * Without PMI_RANK/PMI_SIZE the process is a singleton: rank 0 of 1, no region. */
 #ifndef IVC_BOOT_H
@@ -19,13 +19,17 @@ typedef struct ivc_boot {
     uint64_t job;
     int singleton;
     char region[PATH_MAX]; /* empty for a singleton */
+    char device[32];       /* the ivshmem device's PCI address, when the region is one */
+    int32_t doorbell_id;   /* its IVPosition (doorbell peer id), -1 without a doorbell */
 } ivc_boot_t;
 
 /* Names of the launch-state variables (not tunables), for the unknown-variable check. */
 extern const char *const ivc_boot_env_names[];
 
 /* Reads the environment. Returns 0, or -EINVAL after logging which variable is wrong, or
- * -ENODEV when a multi-rank job has neither IVC_REGION nor an ivshmem device. */
+ * -ENODEV when a multi-rank job has neither IVC_REGION nor an ivshmem device (or not the
+ * one IVC_REGION selects), -EACCES when the device's memory is not accessible, -ENOSPC
+ * when it is too small for the job. */
 int ivc_boot_init(ivc_boot_t *b);
 
 #endif

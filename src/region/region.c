@@ -3,7 +3,6 @@
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -243,53 +242,6 @@ void ivc_region_detach(ivc_region_t *r, int unlink_file)
     if (unlink_file && r->path[0] != '\0')
         unlink(r->path);
     r->base = NULL;
-}
-
-static int read_hex_file(const char *path, unsigned *out)
-{
-    FILE *f = fopen(path, "re");
-    if (f == NULL)
-        return -errno;
-    int ok = fscanf(f, "%x", out) == 1;
-    fclose(f);
-    return ok ? 0 : -EINVAL;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int ivc_region_find_ivshmem(char *buf, size_t len)
-{
-    const char *root = "/sys/bus/pci/devices";
-    DIR *d = opendir(root);
-    if (d == NULL)
-        return -ENODEV;
-    char *names[256];
-    size_t n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL && n < 256)
-        if (de->d_name[0] != '.')
-            names[n++] = strdup(de->d_name);
-    closedir(d);
-    /* The documented rule: the ivshmem device with the lowest PCI address wins. */
-    qsort(names, n, sizeof(names[0]), name_cmp);
-    int rc = -ENODEV;
-    for (size_t i = 0; i < n; i++) {
-        char p[PATH_MAX];
-        unsigned vendor = 0, device = 0;
-        snprintf(p, sizeof(p), "%s/%s/vendor", root, names[i]);
-        if (rc != 0 && read_hex_file(p, &vendor) == 0 && vendor == IVC_IVSHMEM_VENDOR) {
-            snprintf(p, sizeof(p), "%s/%s/device", root, names[i]);
-            if (read_hex_file(p, &device) == 0 && device == IVC_IVSHMEM_DEVICE) {
-                snprintf(buf, len, "%s/%s/resource2", root, names[i]);
-                rc = 0;
-            }
-        }
-        free(names[i]);
-    }
-    return rc;
 }
 
 int ivc_region_alloc(ivc_region_t *r, uint64_t size, uint64_t align, uint64_t *off)

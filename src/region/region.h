@@ -46,10 +46,6 @@ int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region
 /* Unmaps; with `unlink_file`, also removes the file. */
 void ivc_region_detach(ivc_region_t *r, int unlink_file);
 
-/* Finds an ivshmem device's BAR2 in sysfs (first by PCI address), writing its resource2
- * path into `buf`. Returns 0 or -ENODEV. */
-int ivc_region_find_ivshmem(char *buf, size_t len);
-
 /* Validated access: a pointer to [off, off+len) or NULL when any part lies outside the
  * region. Every offset read from the region goes through here. */
 static inline void *ivc_region_at(const ivc_region_t *r, uint64_t off, uint64_t len)

@@ -1,23 +1,42 @@
 /* ivc-info: prints every IVC tunable with its current value (from the environment) and
- * default, or inspects a region file. */
+ * default, inspects a region file, or (inside a VM) the ivshmem devices and doorbells. */
 #include "base/ivc_log.h"
 #include "coord/coord.h"
+#include "region/ivshmem.h"
 #include "region/region.h"
 #include "shm/shm_config.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+#include <time.h>
 #include <stdio.h>
 #include <string.h>
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ivc-info            print all tunables (IVC_* variables) and their values\n"
-               "       ivc-info -r FILE    inspect a region: header and membership table\n");
+    fprintf(
+        f, "usage: ivc-info            print all tunables (IVC_* variables) and their values\n"
+           "       ivc-info -r FILE    inspect a region: header and membership table (FILE may be\n"
+           "                           an ivshmem selector, e.g. ivshmem)\n"
+           "       ivc-info --ivshmem  list this VM's ivshmem devices (PCI address, memory size,\n"
+           "                           doorbell peer id), the one IVC uses first\n"
+           "       ivc-info --ring PEER[:VECTOR] [--device SEL]\n"
+           "                           ring a doorbell through the device's BAR0\n"
+           "       ivc-info --wait-doorbell SEC [--device SEL]\n"
+           "                           wait up to SEC seconds for a doorbell (polls IntrStatus:\n"
+           "                           works when the device has msi=off); exit 0 if one came\n"
+           "SEL selects a device as IVC_REGION does: ivshmem, ivshmem:N or ivshmem:<address>.\n");
 }
 
 static int inspect(const char *path)
 {
     ivc_region_t r;
+    ivc_ivshmem_t dev;
+    if (ivc_ivshmem_is_selector(path)) { /* inside a VM: the device's memory */
+        if (ivc_ivshmem_select(NULL, path, &dev) != 0)
+            return 1;
+        path = dev.bar2;
+    }
     if (ivc_region_attach(path, 0, 0, &r) != 0)
         return 1;
     ivc_region_hdr_t *h = ivc_region_hdr(&r);
@@ -38,15 +57,128 @@ static int inspect(const char *path)
     return 0;
 }
 
+static int list_ivshmem(void)
+{
+    ivc_ivshmem_t devs[IVC_IVSHMEM_MAX];
+    int n = ivc_ivshmem_list(NULL, devs, IVC_IVSHMEM_MAX);
+    if (n == 0) {
+        printf("no ivshmem device\n");
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        ivc_ivshmem_regs_t regs;
+        int32_t id = -1;
+        if (devs[i].has_msix && ivc_ivshmem_regs_open(&devs[i], &regs) == 0) {
+            id = ivc_ivshmem_peer_id(&regs);
+            ivc_ivshmem_regs_close(&regs);
+        }
+        printf("ivshmem:%d %s memory %" PRIu64 " bytes, %s", i, devs[i].bdf, devs[i].bar2_size,
+               devs[i].has_msix ? "doorbell (MSI-X)" : "plain or doorbell without MSI-X");
+        if (devs[i].has_msix)
+            printf(", peer id %d", id);
+        printf("\n");
+    }
+    return 0;
+}
+
+/* Opens the registers of the device `sel` selects; returns 0 or 1 (error printed). */
+static int open_regs(const char *sel, ivc_ivshmem_regs_t *regs)
+{
+    ivc_ivshmem_t dev;
+    if (ivc_ivshmem_select(NULL, sel, &dev) != 0)
+        return 1;
+    if (ivc_ivshmem_regs_open(&dev, regs) != 0) {
+        fprintf(stderr, "ivc-info: ivshmem %s has no registers (BAR0)\n", dev.bdf);
+        return 1;
+    }
+    return 0;
+}
+
+static int ring(const char *sel, const char *what)
+{
+    char *end;
+    unsigned long peer = strtoul(what, &end, 10), vector = 0;
+    if (*end == ':')
+        vector = strtoul(end + 1, &end, 10);
+    if (*end != '\0' || peer > 0xffff || vector > 0xffff) {
+        fprintf(stderr, "ivc-info: --ring wants PEER[:VECTOR], got %s\n", what);
+        return 2;
+    }
+    ivc_ivshmem_regs_t regs;
+    if (open_regs(sel, &regs) != 0)
+        return 1;
+    printf("peer id %d rings peer %lu vector %lu\n", ivc_ivshmem_peer_id(&regs), peer, vector);
+    ivc_ivshmem_ring(&regs, (uint32_t)peer, (uint32_t)vector);
+    ivc_ivshmem_regs_close(&regs);
+    return 0;
+}
+
+/* Waits for vector 0's first doorbell: the MSI-X pending bit on ivshmem-doorbell
+ * (no driver needed, see ivshmem.h), IntrStatus on a device without MSI-X. */
+static int wait_doorbell(const char *sel, const char *secs, const char *ring_arg)
+{
+    double limit = atof(secs);
+    ivc_ivshmem_t dev;
+    ivc_ivshmem_regs_t regs;
+    ivc_ivshmem_latch_t latch = {0};
+    if (ivc_ivshmem_select(NULL, sel, &dev) != 0 || open_regs(sel, &regs) != 0)
+        return 1;
+    if (dev.has_msix && ivc_ivshmem_latch_open(&dev, &latch) != 0)
+        return 1;
+    printf("peer id %d waits for a doorbell (%s)\n", ivc_ivshmem_peer_id(&regs),
+           latch.pba ? "MSI-X pending bit" : "IntrStatus");
+    fflush(stdout);
+    /* Ring only now: QEMU drops doorbells that arrive before MSI-X is enabled. */
+    if (ring_arg != NULL && ring(sel, ring_arg) != 0)
+        return 1;
+    struct timespec t0, t, nap = {0, 1000000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int got = 0;
+    do {
+        got = latch.pba ? ivc_ivshmem_pending(&latch, 0) : ivc_ivshmem_intr_status(&regs) != 0;
+        if (!got)
+            nanosleep(&nap, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while (!got && (t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 < limit);
+    ivc_ivshmem_latch_close(&latch);
+    ivc_ivshmem_regs_close(&regs);
+    printf(got ? "doorbell received\n" : "no doorbell within %s s\n", secs);
+    return got ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc == 3 && strcmp(argv[1], "-r") == 0)
-        return inspect(argv[2]);
-    if (argc != 1) {
-        usage(argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) ? stdout
-                                                                                  : stderr);
-        return argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) ? 0 : 2;
+    const char *sel = getenv("IVC_REGION");
+    const char *ring_arg = NULL, *wait_arg = NULL;
+    int list = 0;
+    for (int i = 1; i < argc; i++) {
+        int more = i + 1 < argc;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "-r") && more && argc == 3) {
+            return inspect(argv[i + 1]);
+        } else if (!strcmp(argv[i], "--ivshmem")) {
+            list = 1;
+        } else if (!strcmp(argv[i], "--device") && more) {
+            sel = argv[++i];
+        } else if (!strcmp(argv[i], "--ring") && more) {
+            ring_arg = argv[++i];
+        } else if (!strcmp(argv[i], "--wait-doorbell") && more) {
+            wait_arg = argv[++i];
+        } else {
+            usage(stderr);
+            return 2;
+        }
     }
+    if (sel != NULL && !ivc_ivshmem_is_selector(sel))
+        sel = NULL; /* IVC_REGION names a file: use the first device */
+    if (list)
+        return list_ivshmem();
+    if (wait_arg)
+        return wait_doorbell(sel, wait_arg, ring_arg);
+    if (ring_arg)
+        return ring(sel, ring_arg);
     printf("# IVC tunables: set as environment variables of the ranks (ivcrun passes its own\n"
            "# environment on). Values shown are those this environment gives.\n");
     return ivc_coord_print_config(stdout) == 0 ? 0 : 1;
