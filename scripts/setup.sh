@@ -1,9 +1,11 @@
 #!/bin/sh
 # Installs what building and testing IVC needs on a fresh Debian/Ubuntu machine: a C
-# compiler, CMake, Ninja, and the tools the tests use (iproute2, util-linux). With
-# --bench it adds Debian's MPICH and matplotlib for the benchmark harness.
+# compiler, CMake, Ninja, the tools the tests use (iproute2, util-linux), and for the
+# real-VM tests QEMU, a static busybox and Debian's kernel package (downloaded into
+# ~/.cache/ivc-vm, not installed). With --bench it adds Debian's MPICH and matplotlib for
+# the benchmark harness.
 set -eu
-pkgs="gcc libc6-dev cmake ninja-build iproute2 util-linux procps"
+pkgs="gcc libc6-dev cmake ninja-build iproute2 util-linux procps qemu-system-x86 busybox-static"
 case "${1:-}" in
 --bench) pkgs="$pkgs mpich libmpich-dev python3 python3-matplotlib" ;;
 esac
@@ -11,12 +13,15 @@ missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-if [ "$(id -u)" -ne 0 ]; then
-    echo "setup: missing packages:$missing; run as root (or: sudo apt-get install$missing)" >&2
-    exit 1
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "setup: missing packages:$missing; run as root (or: sudo apt-get install$missing)" >&2
+        exit 1
+    fi
+    echo "setup: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
-echo "setup: installing$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq $missing >/dev/null
+# The guests' kernel, once.
+"$(dirname "$0")/../tools/vm/ivc-vm-image" --fetch-kernel

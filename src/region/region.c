@@ -254,17 +254,19 @@ int ivc_region_alloc(ivc_region_t *r, uint64_t size, uint64_t align, uint64_t *o
     uint64_t want = size + align;
     uint64_t start = ivc_fetch_add(&h->heap_next, want);
     uint64_t block = align_up(start, align);
-    if (start < r->heap_off || start > r->heap_end) {
+    if (start < r->heap_off) {
         ivc_error("region %s: the shared allocation pointer (%" PRIu64 ") lies outside the heap "
                   "[%" PRIu64 ", %" PRIu64 "): the region is corrupt",
                   r->path, start, r->heap_off, r->heap_end);
         return -ENOMEM;
     }
+    /* Past the end is no corruption: failed allocations of other ranks move the pointer on. */
     if (block < start || block > r->heap_end || size > r->heap_end - block) {
+        uint64_t used = start < r->heap_end ? start - r->heap_off : r->heap_end - r->heap_off;
         ivc_error("region %s: out of shared memory allocating %" PRIu64 " bytes (heap %" PRIu64
                   " of %" PRIu64 " bytes used); start the job with a larger region "
-                  "(ivcrun --region-size or IVC_REGION_SIZE)",
-                  r->path, size, start - r->heap_off, r->heap_end - r->heap_off);
+                  "(ivcrun --region-size, IVC_REGION_SIZE, ivc-host --size, QEMU's size=)",
+                  r->path, size, used, r->heap_end - r->heap_off);
         return -ENOMEM;
     }
     *off = block;

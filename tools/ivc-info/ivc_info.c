@@ -158,6 +158,18 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "-r") && more && argc == 3) {
             return inspect(argv[i + 1]);
+        } else if (!strcmp(argv[i], "--region-size") && more) {
+            char *end;
+            unsigned long n = strtoul(argv[i + 1], &end, 10);
+            if (*end || n == 0 || n > 65536) {
+                fprintf(stderr, "ivc-info: --region-size wants a number of ranks\n");
+                return 2;
+            }
+            uint64_t bytes = ivc_shm_region_bytes((uint32_t)n);
+            if (bytes == 0)
+                return 1;
+            printf("%" PRIu64 "\n", bytes);
+            return 0;
         } else if (!strcmp(argv[i], "--ivshmem")) {
             list = 1;
         } else if (!strcmp(argv[i], "--device") && more) {

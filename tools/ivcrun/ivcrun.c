@@ -108,9 +108,14 @@ int main(int argc, char **argv)
         goto out;
     }
     job_find_tmp_trees(&job);
-    uint64_t size = region_size(&opts);
-    if (size == 0 || job_region_create(&job, size) != 0)
-        goto out;
+    if (opts.join != NULL) {
+        if (job_region_join(&job) != 0)
+            goto out;
+    } else {
+        uint64_t size = region_size(&opts);
+        if (size == 0 || job_region_create(&job, size) != 0)
+            goto out;
+    }
     job.mode = choose_mode(&job);
     job.lifeline = (int)syscall(SYS_pidfd_open, getpid(), 0);
     int sigfd = signalfd(-1, &job.sigs, SFD_NONBLOCK | SFD_CLOEXEC);

@@ -100,6 +100,30 @@ int job_region_create(job_t *job, uint64_t size)
     return 0;
 }
 
+int job_region_join(job_t *job)
+{
+    const ivcrun_opts_t *o = job->opts;
+    if (realpath(o->join, job->region_path) == NULL) {
+        int err = errno;
+        fprintf(stderr, "ivcrun: --join %s: %s\n", o->join, strerror(err));
+        return -err;
+    }
+    /* A simulated VM sees only its own /dev/shm with the region bound into it. */
+    if (!o->no_ns && (strncmp(job->region_path, "/dev/shm/", 9) != 0 ||
+                      strchr(job->region_path + 9, '/') != NULL)) {
+        fprintf(stderr,
+                "ivcrun: --join %s: simulated VMs can share only a region directly "
+                "in /dev/shm (or use --no-ns)\n",
+                job->region_path);
+        return -EINVAL;
+    }
+    int rc = ivc_region_attach(job->region_path, o->job_id, o->world, &job->region);
+    if (rc != 0)
+        return rc;
+    job->id = o->job_id;
+    return 0;
+}
+
 /* Adds "/tmp/<entry>" for a canonical `path` under /tmp, once. */
 static void add_tmp_tree(job_t *job, const char *path)
 {
@@ -167,7 +191,8 @@ static int start_plain_rank(job_t *job, uint32_t r)
     }
     if (pid < 0) {
         int err = errno;
-        fprintf(stderr, "ivcrun: cannot start rank %u: fork: %s\n", r, strerror(err));
+        fprintf(stderr, "ivcrun: cannot start rank %u: fork: %s\n", job_global_rank(job, r),
+                strerror(err));
         return -err;
     }
     if (rk->own_pgrp)
@@ -278,7 +303,8 @@ void job_fini(job_t *job)
     close_fd(&job->prog.fd);
     close_fd(&job->lifeline);
     if (job->region.base != NULL) {
-        ivc_region_detach(&job->region, !job->opts->keep_region);
+        int keep = job->opts->keep_region || job->opts->join != NULL;
+        ivc_region_detach(&job->region, !keep);
         if (job->opts->keep_region)
             fprintf(stderr, "ivcrun: kept the region %s (job %" PRIu64 ")\n", job->region_path,
                     job->id);

@@ -49,7 +49,7 @@ typedef struct job {
     const ivcrun_opts_t *opts;
     job_mode_t mode;
     uint64_t id;
-    char region_path[64];
+    char region_path[PATH_MAX];
     ivc_region_t region;
     prog_t prog;  /* the ranks' program */
     int lifeline; /* pidfd of ivcrun, so a VM init can see that ivcrun died early; or -1 */
@@ -71,6 +71,16 @@ int job_init(job_t *job, const ivcrun_opts_t *opts);
 /* Creates and formats /dev/shm/ivc-<job> under a fresh random job id. Returns 0 or -errno
  * (printed). */
 int job_region_create(job_t *job, uint64_t size);
+
+/* --join: attaches the existing region of a job that other launchers (or guests) share,
+ * formatting it if it is still zero-filled. Returns 0 or -errno (printed). */
+int job_region_join(job_t *job);
+
+/* The job-wide rank of this launch's rank `r`. */
+static inline uint32_t job_global_rank(const job_t *job, uint32_t r)
+{
+    return job->opts->first_rank + r;
+}
 
 /* Notes which entries of the host's /tmp hold the program and the working
  * directory, for the VMs to keep them visible (vm.h). */

@@ -88,17 +88,18 @@ static void rank_ended(monitor_t *m, uint32_t r, int ws)
     char where[32];
     job_where(job, r, where, sizeof(where));
     const char *then = "; stopping the other ranks";
+    uint32_t g = job_global_rank(job, r);
     if (WIFSIGNALED(ws)) {
         int sig = WTERMSIG(ws);
-        fail(m, 128 + sig, SIGTERM, then, "rank %u (%s) killed by signal %d (%s)", r, where, sig,
+        fail(m, 128 + sig, SIGTERM, then, "rank %u (%s) killed by signal %d (%s)", g, where, sig,
              strsignal(sig));
     } else if (WEXITSTATUS(ws) != 0) {
-        fail(m, WEXITSTATUS(ws), SIGTERM, then, "rank %u (%s) exited with status %d", r, where,
+        fail(m, WEXITSTATUS(ws), SIGTERM, then, "rank %u (%s) exited with status %d", g, where,
              WEXITSTATUS(ws));
-    } else if (ivc_region_member_get(&job->region, r) == IVC_MEMBER_JOINED) {
-        fail(m, 1, SIGTERM, then, "rank %u (%s) exited without calling MPI_Finalize", r, where);
-    } else if (ivc_region_member_get(&job->region, r) == IVC_MEMBER_ABORTED) {
-        fail(m, 1, SIGTERM, then, "rank %u (%s) exited with status 0 after a fatal MPI error", r,
+    } else if (ivc_region_member_get(&job->region, g) == IVC_MEMBER_JOINED) {
+        fail(m, 1, SIGTERM, then, "rank %u (%s) exited without calling MPI_Finalize", g, where);
+    } else if (ivc_region_member_get(&job->region, g) == IVC_MEMBER_ABORTED) {
+        fail(m, 1, SIGTERM, then, "rank %u (%s) exited with status 0 after a fatal MPI error", g,
              where);
     }
 }
@@ -128,7 +129,7 @@ static void check_vms(monitor_t *m)
             char how[64];
             describe_status(v->init_status, how, sizeof(how));
             fail(m, 1, SIGTERM, "; stopping the other ranks",
-                 "vm%u ended before rank %u did (its init %s)", k, r, how);
+                 "vm%u ended before rank %u did (its init %s)", k, job_global_rank(job, r), how);
         }
     }
 }
@@ -200,7 +201,7 @@ static void on_timeout(monitor_t *m)
         if (named++ < TIMEOUT_LIST_MAX)
             len +=
                 (size_t)snprintf(list + len, sizeof(list) - len, "%s%u (%s)", named > 1 ? ", " : "",
-                                 r, job_where(job, r, where, sizeof(where)));
+                                 job_global_rank(job, r), job_where(job, r, where, sizeof(where)));
     }
     if (named > TIMEOUT_LIST_MAX && len < sizeof(list))
         snprintf(list + len, sizeof(list) - len, " and %zu more", named - TIMEOUT_LIST_MAX);
@@ -229,8 +230,8 @@ static int outputs_init(monitor_t *m)
         return -ENOMEM;
     }
     for (uint32_t r = 0; r < job->opts->nranks; r++) {
-        output_init(&m->outs[2 * r], job->ranks[r].out[0], 1, r);
-        output_init(&m->outs[2 * r + 1], job->ranks[r].err[0], 2, r);
+        output_init(&m->outs[2 * r], job->ranks[r].out[0], 1, job_global_rank(job, r));
+        output_init(&m->outs[2 * r + 1], job->ranks[r].err[0], 2, job_global_rank(job, r));
         job->ranks[r].out[0] = job->ranks[r].err[0] = -1;
     }
     return 0;

@@ -31,6 +31,13 @@ static void usage(FILE *f)
                "                       else what the IVC_* tunables need for N ranks)\n"
                "  --timeout SEC        stop the job after SEC seconds (exit status 124)\n"
                "  --keep-region        do not remove the region file when the job ends\n"
+               "  --join FILE          run ranks F..F+N-1 of a larger job whose region FILE\n"
+               "                       exists already (e.g. shared with QEMU guests running\n"
+               "                       the other ranks); needs --job and --world, takes\n"
+               "                       --first-rank F (default 0); the file is left in place\n"
+               "  --job ID             the job id of --join (the IVC_JOB of the other ranks)\n"
+               "  --world W            the job's total number of ranks, with --join\n"
+               "  --first-rank F       the first global rank this launch runs, with --join\n"
                "  -h, --help           print this help\n"
                "  --version            print the version\n"
                "\n"
@@ -132,6 +139,21 @@ int ivcrun_opts_parse(int argc, char **argv, ivcrun_opts_t *o)
             if (parse_uint(v, 1, 100000000, &n) != 0)
                 return bad("--timeout needs a whole number of seconds >= 1, got '%s'", v ? v : "");
             o->timeout_s = (uint32_t)n;
+        } else if (match_value("--join", argc, argv, &i, &v)) {
+            if (v == NULL || *v == '\0')
+                return bad("--join needs the region file of the job");
+            o->join = v;
+        } else if (match_value("--job", argc, argv, &i, &v)) {
+            if (parse_uint(v, 1, UINT64_MAX, &o->job_id) != 0)
+                return bad("--job needs a job id >= 1, got '%s'", v ? v : "");
+        } else if (match_value("--world", argc, argv, &i, &v)) {
+            if (parse_uint(v, 1, MAX_RANKS, &n) != 0)
+                return bad("--world needs a number of ranks in 1..65536, got '%s'", v ? v : "");
+            o->world = (uint32_t)n;
+        } else if (match_value("--first-rank", argc, argv, &i, &v)) {
+            if (parse_uint(v, 0, MAX_RANKS - 1, &n) != 0)
+                return bad("--first-rank needs a rank number, got '%s'", v ? v : "");
+            o->first_rank = (uint32_t)n;
         } else if (match_value("--region-size", argc, argv, &i, &v)) {
             if (v == NULL || ivcrun_parse_size(v, &o->region_size) != 0)
                 return bad("--region-size needs a size such as 64M, got '%s'", v ? v : "");
@@ -148,6 +170,15 @@ int ivcrun_opts_parse(int argc, char **argv, ivcrun_opts_t *o)
     if (o->nvms > o->nranks)
         return bad("--vms %u is more than the %u ranks (each VM runs at least one)", o->nvms,
                    o->nranks);
+    if ((o->job_id || o->world || o->first_rank) && o->join == NULL)
+        return bad("--job, --world and --first-rank go with --join");
+    if (o->join != NULL && (o->job_id == 0 || o->world == 0))
+        return bad("--join needs --job and --world");
+    if (o->join == NULL)
+        o->world = o->nranks;
+    if ((uint64_t)o->first_rank + o->nranks > o->world)
+        return bad("ranks %u..%u do not fit a job of %u ranks", o->first_rank,
+                   o->first_rank + o->nranks - 1, o->world);
     o->argv = argv + i;
     return 0;
 }

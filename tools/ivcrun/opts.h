@@ -12,6 +12,10 @@ typedef struct ivcrun_opts {
     int keep_region;      /* --keep-region */
     uint64_t region_size; /* --region-size; 0: IVC_REGION_SIZE or the default for N ranks */
     uint32_t timeout_s;   /* --timeout SEC; 0: none */
+    const char *join;     /* --join FILE: run part of a job whose region FILE exists */
+    uint64_t job_id;      /* --job ID (with --join) */
+    uint32_t world;       /* --world W (with --join; default: the region's) */
+    uint32_t first_rank;  /* --first-rank F: this launch runs ranks F..F+N-1 */
     char **argv;          /* the program and its arguments, NULL-terminated */
 } ivcrun_opts_t;
 

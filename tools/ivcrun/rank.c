@@ -40,7 +40,8 @@ void rank_exec(const job_t *job, uint32_t rank)
     int rc = setup_stdio(job, rank);
     if (rc == 0) {
         what = "set the environment";
-        if (set_env_u64("PMI_RANK", rank) != 0 || set_env_u64("PMI_SIZE", job->opts->nranks) != 0 ||
+        if (set_env_u64("PMI_RANK", job_global_rank(job, rank)) != 0 ||
+            set_env_u64("PMI_SIZE", job->opts->world) != 0 ||
             set_env_u64("IVC_JOB", job->id) != 0 ||
             setenv("IVC_REGION", job->region_path, 1) != 0 ||
             set_env_u64("IVC_VM", job->ranks[rank].vm) != 0)
@@ -51,9 +52,10 @@ void rank_exec(const job_t *job, uint32_t rank)
         rc = prog_exec(&job->prog, job->opts->argv);
     }
     if (!strcmp(what, "execute"))
-        fprintf(stderr, "ivcrun: rank %u: cannot execute %s: %s\n", rank, job->opts->argv[0],
-                strerror(-rc));
+        fprintf(stderr, "ivcrun: rank %u: cannot execute %s: %s\n", job_global_rank(job, rank),
+                job->opts->argv[0], strerror(-rc));
     else
-        fprintf(stderr, "ivcrun: rank %u: cannot %s: %s\n", rank, what, strerror(-rc));
+        fprintf(stderr, "ivcrun: rank %u: cannot %s: %s\n", job_global_rank(job, rank), what,
+                strerror(-rc));
     _exit(rc == -ENOENT ? 127 : 126);
 }

@@ -1,0 +1,150 @@
+#!/bin/bash
+# End-to-end tests in real QEMU guests (software emulation when KVM is unavailable).
+#   vm_test.sh image               build the guest image the other scenarios boot
+#   vm_test.sh two                 2 guests, one rank each; the region is a zero-filled file
+#                                  QEMU creates, which the first rank formats
+#   vm_test.sh three               3 guests, 4 ranks (two in the first guest: same-VM and
+#                                  cross-VM pairs); region prepared by ivc-host, which must
+#                                  see the job end and remove it
+#   vm_test.sh mixed               2 guests (ranks 0, 1) + 2 simulated VMs on the host
+#                                  (ivcrun --join, ranks 2, 3) sharing one region file
+#   vm_test.sh doorbell            ivc-host serves doorbells; a guest with ivshmem-doorbell
+#                                  gets its peer id and exchanges doorbells with a host client
+# Environment: IVC_BIN (ivc-vm, ivc-host, ...), IVC_TESTS (vm_job), IVC_VM_IMAGE (image dir).
+# Exit 0 pass, 1 fail, 77 skip (no QEMU or static busybox; a failure when
+# IVC_REQUIRE_VM=1, as CI sets it).
+set -u
+scenario=${1:?scenario}
+bin=${IVC_BIN:?}
+image=${IVC_VM_IMAGE:?}
+work=$(mktemp -d /tmp/ivc-vmtest.XXXXXX)
+job=$((RANDOM * 32768 + RANDOM + 1))
+region=/dev/shm/ivc-vmtest-$job
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$work" "$region"
+}
+trap cleanup EXIT
+
+fail() {
+    echo "FAIL: $*"
+    for f in "$work"/*.log; do
+        [[ -e $f ]] && { echo "---- $(basename "$f")"; tail -n 40 "$f"; }
+    done
+    exit 1
+}
+need() {
+    command -v qemu-system-x86_64 >/dev/null && [[ -x /bin/busybox ]] && return 0
+    echo "qemu-system-x86_64 or /bin/busybox (busybox-static) missing: run scripts/setup.sh"
+    [[ ${IVC_REQUIRE_VM:-0} = 1 ]] && exit 1
+    exit 77
+}
+# guest NAME [ivc-vm options] -- [kernel args]: boots a guest in the background.
+guest() {
+    local name=$1
+    shift
+    "$bin/ivc-vm" --image "$image" --log "$work/$name.log" --timeout 400 "$@" \
+        >"$work/$name.qemu" 2>&1 &
+    pids+=($!)
+}
+wait_all() {
+    local p rc=0
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    pids=()
+    return $rc
+}
+# expect FILE TEXT: the log holds a line containing TEXT.
+expect() { grep -qF -- "$2" "$1" || fail "$(basename "$1") lacks \"$2\""; }
+# ranks_ok LOG RANK...: each rank's data check passed and it exited 0 in that guest.
+ranks_ok() {
+    local log=$1 r
+    shift
+    for r in "$@"; do
+        expect "$log" "[$r] vm_job: rank $r ok"
+        expect "$log" "ivc-guest: rank $r exit 0"
+    done
+}
+mib() { echo "$(($1 >> 20))M"; }
+
+need
+case $scenario in
+image)
+    "$bin/ivc-vm-image" -o "$image" "${IVC_TESTS:?}/vm_job" "$bin/ivc-info" \
+        "$(dirname "$0")/doorbell-guest.sh" || exit 1
+    ;;
+two)
+    size=$("$bin/ivc-info" --region-size 2) || exit 1
+    args="ivc.size=2 ivc.job=$job ivc.prog=vm_job"
+    guest g0 --region "$region" --region-size "$(mib "$size")" -- ivc.ranks=0 $args
+    guest g1 --region "$region" --region-size "$(mib "$size")" -- ivc.ranks=1 $args
+    wait_all || fail "a guest did not power off cleanly"
+    ranks_ok "$work/g0.log" 0
+    ranks_ok "$work/g1.log" 1
+    expect "$work/g0.log" "vm_job: 2 ranks agree"
+    ;;
+three)
+    "$bin/ivc-host" -n 4 -j "$job" -r "$region" >"$work/host.log" 2>&1 &
+    host=$!
+    for _ in $(seq 50); do grep -q "ivc-host: ready" "$work/host.log" && break; sleep 0.1; done
+    expect "$work/host.log" "ivc-host: ready"
+    args="ivc.size=4 ivc.job=$job ivc.prog=vm_job"
+    guest g0 --region "$region" -- ivc.ranks=0,1 $args
+    guest g1 --region "$region" -- ivc.ranks=2 $args
+    guest g2 --region "$region" -- ivc.ranks=3 $args
+    wait_all || fail "a guest did not power off cleanly"
+    ranks_ok "$work/g0.log" 0 1
+    ranks_ok "$work/g1.log" 2
+    ranks_ok "$work/g2.log" 3
+    expect "$work/g0.log" "vm_job: 4 ranks agree"
+    for _ in $(seq 50); do kill -0 "$host" 2>/dev/null || break; sleep 0.1; done
+    wait "$host" || fail "ivc-host did not exit 0 after the job"
+    expect "$work/host.log" "every rank finalized"
+    [[ ! -e $region ]] || fail "ivc-host left $region behind"
+    ;;
+mixed)
+    size=$("$bin/ivc-info" --region-size 4) || exit 1
+    truncate -s "$size" "$region" || exit 1
+    args="ivc.size=4 ivc.job=$job ivc.prog=vm_job"
+    guest g0 --region "$region" -- ivc.ranks=0 $args
+    guest g1 --region "$region" -- ivc.ranks=1 $args
+    "$bin/ivcrun" -n 2 --vms 2 --join "$region" --job "$job" --world 4 --first-rank 2 -l \
+        --timeout 400 "$IVC_TESTS/vm_job" >"$work/host.log" 2>&1 || fail "host ranks failed"
+    wait_all || fail "a guest did not power off cleanly"
+    ranks_ok "$work/g0.log" 0
+    ranks_ok "$work/g1.log" 1
+    expect "$work/host.log" "[2] vm_job: rank 2 ok"
+    expect "$work/host.log" "[3] vm_job: rank 3 ok"
+    expect "$work/g0.log" "vm_job: 4 ranks agree"
+    ;;
+doorbell)
+    sock=$work/doorbell.sock
+    "$bin/ivc-host" -n 2 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
+    host=$!
+    for _ in $(seq 50); do grep -q "ivc-host: ready" "$work/host.log" && break; sleep 0.1; done
+    expect "$work/host.log" "ivc-host: ready"
+    # The client connects first (peer id 0); the guest's QEMU becomes peer 1.
+    "$bin/ivc-host" client -S "$sock" --wait 300 --ring 1 >"$work/client.log" 2>&1 &
+    client=$!
+    for _ in $(seq 50); do grep -q "peer id 0" "$work/client.log" && break; sleep 0.1; done
+    guest g0 --doorbell "$sock" -- ivc.cmd=doorbell-guest.sh,1,0
+    wait_all || fail "the guest did not power off cleanly"
+    wait "$client" || fail "the host client did not get the guest's doorbell"
+    expect "$work/client.log" "region of job $job, 2 ranks"
+    expect "$work/client.log" "doorbell received on vector 0"
+    expect "$work/g0.log" "peer id 1"
+    expect "$work/g0.log" "job $job, 2 ranks"
+    expect "$work/g0.log" "doorbell received"
+    expect "$work/g0.log" "doorbell-guest: ok"
+    kill "$host"
+    wait "$host"
+    expect "$work/host.log" "peer 1 disconnected"
+    [[ ! -e $region && ! -e $sock ]] || fail "ivc-host left its region or socket behind"
+    ;;
+*)
+    echo "unknown scenario $scenario"
+    exit 2
+    ;;
+esac
+echo "PASS: $scenario"
