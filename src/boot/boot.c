@@ -2,6 +2,7 @@
 
 #include "../base/ivc_log.h"
 #include "../region/ivshmem.h"
+#include "pmi.h"
 #include "../region/region.h"
 
 #include <errno.h>
@@ -66,6 +67,25 @@ static int boot_ivshmem(ivc_boot_t *b, const char *sel)
     return 0;
 }
 
+/* Under a process manager (PMI_FD/PMI_PORT): connect, and unless IVC_JOB says otherwise
+ * derive the job id from the key-value space's name, which is the same for every rank of a
+ * job and differs between jobs. Returns 0, -ENOENT (no process manager) or -errno. */
+static int boot_pmi(ivc_boot_t *b)
+{
+    int rc = ivc_pmi_init(&b->pmi);
+    if (rc != 0)
+        return rc;
+    b->have_pmi = 1;
+    if (b->job == 0) {
+        uint64_t h = 1469598103934665603ull; /* FNV-1a */
+        for (const char *s = b->pmi.kvsname; *s; s++)
+            h = (h ^ (uint8_t)*s) * 1099511628211ull;
+        b->job = (h & 0x7fffffffffffull) | 1;
+    }
+    ivc_debug("PMI: key-value space %s, job %" PRIu64, b->pmi.kvsname, b->job);
+    return 0;
+}
+
 int ivc_boot_init(ivc_boot_t *b)
 {
     memset(b, 0, sizeof(*b));
@@ -95,6 +115,9 @@ int ivc_boot_init(ivc_boot_t *b)
     b->rank = (uint32_t)rank;
     b->size = (uint32_t)size;
     b->job = job;
+    int rc = boot_pmi(b);
+    if (rc != 0 && rc != -ENOENT)
+        return rc;
     const char *region = getenv("IVC_REGION");
     if (!ivc_ivshmem_is_selector(region)) {
         if (strlen(region) >= sizeof(b->region)) {
@@ -104,6 +127,20 @@ int ivc_boot_init(ivc_boot_t *b)
         strcpy(b->region, region);
         return 0;
     }
+    /* Started by a process manager on a host without ivshmem: the ranks make the region. */
+    ivc_ivshmem_t any;
+    if (b->have_pmi && (region == NULL || *region == '\0') &&
+        ivc_ivshmem_list(NULL, &any, 1) == 0) {
+        snprintf(b->region, sizeof(b->region), "/dev/shm/ivc-pmi-%" PRIu64, b->job);
+        b->create_region = 1;
+        return 0;
+    }
     return boot_ivshmem(b, region);
-    return 0;
+}
+
+void ivc_boot_finalize(ivc_boot_t *b)
+{
+    if (b->have_pmi)
+        ivc_pmi_finalize(&b->pmi);
+    b->have_pmi = 0;
 }
