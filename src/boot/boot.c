@@ -125,6 +125,8 @@ int ivc_boot_init(ivc_boot_t *b)
             return -EINVAL;
         }
         strcpy(b->region, region);
+        /* Under a process manager, the ranks naming a file that does not exist make it. */
+        b->create_region = b->have_pmi && access(region, F_OK) != 0 && errno == ENOENT;
         return 0;
     }
     /* Started by a process manager on a host without ivshmem: the ranks make the region. */

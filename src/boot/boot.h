@@ -7,9 +7,10 @@
  *                        "ivshmem", "ivshmem:N", "ivshmem:<bdf>"; see region/ivshmem.h)
  *
  *   PMI_FD or PMI_PORT   a PMI-1 process manager (mpiexec.hydra, srun): IVC_JOB then
- *                        defaults to a hash of its key-value space's name, and on a host
- *                        with neither IVC_REGION nor an ivshmem device the ranks create
- *                        the region /dev/shm/ivc-pmi-<job> themselves
+ *                        defaults to a hash of its key-value space's name, and the ranks
+ *                        create the region themselves when IVC_REGION names a file that
+ *                        does not exist, or on a host with neither IVC_REGION nor an
+ *                        ivshmem device (/dev/shm/ivc-pmi-<job>): one region per host
  *
  * Without PMI_RANK/PMI_SIZE the process is a singleton: rank 0 of 1, no region. */
 #ifndef IVC_BOOT_H

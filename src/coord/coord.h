@@ -1,8 +1,18 @@
 /* The communication coordinator: one virtual connection (VC) per peer, holding the channel
  * that reaches it and its state. At start-up the locality detector's membership table
- * decides: a peer that joined this region gets the shm channel; this rank itself gets the
- * self channel. (Peers on other hosts will get the network channel; a VC's channel may
- * change while the job runs, which is what `state` is for.)
+ * decides: a peer that joined this region gets the shm channel, this rank itself the self
+ * channel, and a peer on another host (in another region) the network channel.
+ *
+ * Changing a peer's channel while the job runs (VM migration) follows the VC states:
+ *   ACTIVE --suspend--> SUSPENDING --drained--> CONNECTING --connected--> ACTIVE
+ * SUSPENDING: new sends to the peer are queued in the VC, in order, while what is already
+ * in flight on the old channel completes. CONNECTING: the new channel's endpoint is being
+ * set up; queued sends wait. The invariant that keeps MPI's non-overtaking rule: a sender
+ * numbers its messages to each peer (the network channel carries the numbers on the wire)
+ * and a receiver hands messages up in number order, whichever channel brought them, so a
+ * message on the new channel cannot pass one still in the old one; since matching happens
+ * above the channels in one queue, MPI_ANY_SOURCE receives see one order across channels.
+ * (The switch itself arrives with migration; today VCs go CLOSED -> ACTIVE at start-up.)
  *
  * The MPI layer calls only the inline functions below, so it never branches on which
  * transport carries a message. */
@@ -12,13 +22,16 @@
 #include "../boot/boot.h"
 #include "../chan/chan.h"
 #include "../region/region.h"
+#include "../net/net_chan.h"
 #include "../shm/shm_chan.h"
 
 #include <stdint.h>
 
 enum {
-    IVC_VC_CLOSED = 0, /* no channel: the peer is unreachable */
-    IVC_VC_ACTIVE = 1, /* messages flow through `ops` */
+    IVC_VC_CLOSED = 0,     /* no channel: the peer is unreachable */
+    IVC_VC_ACTIVE = 1,     /* messages flow through `ops` */
+    IVC_VC_SUSPENDING = 2, /* draining the old channel; new sends queue (migration) */
+    IVC_VC_CONNECTING = 3, /* setting up the new channel; sends still queue (migration) */
 };
 
 typedef struct ivc_vc {
@@ -40,11 +53,13 @@ typedef struct ivc_coord {
     ivc_shm_config_t shm_cfg;
     ivc_region_t region;
     int have_region;
-    ivc_vc_t *vcs;   /* one per global rank */
-    uint32_t *local; /* global ranks sharing this rank's region, ascending */
+    int created_region; /* this rank made the region file (and removes its name) */
+    ivc_vc_t *vcs;      /* one per global rank */
+    uint32_t *local;    /* global ranks sharing this rank's region, ascending */
     uint32_t nlocal;
     uint32_t my_local;   /* this rank's index in local[] */
     ivc_shm_chan_t *shm; /* NULL when alone */
+    ivc_net_chan_t *net; /* NULL when every rank shares this region */
     void *self;          /* the self channel */
     uint32_t poll_count; /* progress calls, to pace the abort check */
 } ivc_coord_t;

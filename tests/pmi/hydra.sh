@@ -1,14 +1,19 @@
 #!/bin/bash
 # Runs an IVC program under MPICH's process manager: mpiexec.hydra -n N PROG ARGS...
 # (PMI-1 over PMI_FD; the ranks create the region themselves and remove it at the end).
-#   hydra.sh N PROG [ARGS...]            the job must succeed
+#   hydra.sh [--regions K] N PROG [ARGS...]  the job must succeed; with --regions K the
+#                                        ranks form K simulated hosts, blocks with a region
+#                                        file each (the ranks create them): ranks in one
+#                                        block use the shm channel, the others the network
+#                                        channel (UCX over TCP: UCX_TLS=tcp,self)
 #   hydra.sh --abort N PROG [ARGS...]    the job must fail (non-zero status) within 10 s
 #                                        (e.g. tests/launcher/mpi_failure abort or crash)
 # Exit 0 pass, 1 fail, 77 skip without mpiexec.hydra (a failure when IVC_REQUIRE_HYDRA=1,
 # as CI sets it).
 set -u
-expect_abort=0
+expect_abort=0 regions=1
 [[ $1 = --abort ]] && { expect_abort=1; shift; }
+[[ $1 = --regions ]] && { regions=$2; shift 2; }
 n=$1
 shift
 hydra=$(command -v mpiexec.hydra)
@@ -19,8 +24,21 @@ if [[ -z $hydra ]]; then
 fi
 before=$(ls /dev/shm | grep -c '^ivc-pmi-')
 t0=$(date +%s%N)
-timeout 120 "$hydra" -n "$n" "$@"
-rc=$?
+if ((regions == 1)); then
+    timeout 120 "$hydra" -n "$n" "$@"
+    rc=$?
+else
+    # MPMD: one block of ranks per region, each told its (not yet existing) region file.
+    spec=()
+    for ((k = 0; k < regions; k++)); do
+        count=$((n / regions + (k < n % regions)))
+        ((k > 0)) && spec+=(:)
+        spec+=(-env IVC_REGION "/dev/shm/ivc-hydra-$$-$k" -n "$count" "$@")
+    done
+    UCX_TLS=${UCX_TLS:-tcp,self} timeout 120 "$hydra" "${spec[@]}"
+    rc=$?
+    ls /dev/shm/ivc-hydra-$$-* 2>/dev/null && { echo "FAIL: region files left behind"; exit 1; }
+fi
 ms=$((($(date +%s%N) - t0) / 1000000))
 after=$(ls /dev/shm | grep -c '^ivc-pmi-')
 if ((expect_abort)); then
