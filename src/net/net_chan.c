@@ -117,7 +117,7 @@ struct ivc_net_chan {
     net_send_t *syncs; /* synchronous sends waiting for their ACK */
     net_done_t *done;  /* completions to report from progress */
     int events;
-    int closing; /* in destroy: peers leave too, which is no failure */
+    int closing; /* finalizing: peers leave too, which is no failure */
 };
 
 int ivc_net_available(void)
@@ -547,13 +547,14 @@ void ivc_net_chan_flush(ivc_net_chan_t *ch)
                               .cb.send = flush_cb,
                               .user_data = &done};
     ucs_status_ptr_t sp = ucp_worker_flush_nbx(ch->worker, &rp);
-    if (sp == NULL || UCS_PTR_IS_ERR(sp))
-        return;
-    uint64_t end = ivc_now_ns() + 10000000000ull;
-    while (!done && ivc_now_ns() < end)
-        ivc_net_chan_progress(ch);
-    if (done)
-        ucp_request_free(sp);
+    if (sp != NULL && !UCS_PTR_IS_ERR(sp)) {
+        uint64_t end = ivc_now_ns() + 10000000000ull;
+        while (!done && ivc_now_ns() < end)
+            ivc_net_chan_progress(ch);
+        if (done)
+            ucp_request_free(sp);
+    }
+    ch->closing = 1; /* from now on peers leave too: no failure */
 }
 
 void ivc_net_chan_destroy(ivc_net_chan_t *ch)

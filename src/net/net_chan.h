@@ -44,7 +44,8 @@ void *ivc_net_chan_endpoint(ivc_net_chan_t *ch, uint32_t peer);
 
 int ivc_net_chan_progress(void *chan);
 
-/* Progresses until everything this rank sent has left (bounded by 10 s). */
+/* Progresses until everything this rank sent has left (bounded by 10 s). For MPI_Finalize:
+ * afterwards a peer that disconnects is not reported as failed. */
 void ivc_net_chan_flush(ivc_net_chan_t *ch);
 
 /* Flushes and closes every endpoint, then the worker. */

@@ -1,7 +1,9 @@
 /* ivcrun: the job launcher. Creates the job's region, starts its ranks in simulated VMs (or
  * plain processes), forwards their output and signals, and exits with the job's status once
  * every rank has ended, removing the region. See job.h for how the parts fit. */
+#include "fabric.h"
 #include "job.h"
+#include "pmi_server.h"
 #include "monitor.h"
 #include "opts.h"
 #include "prog.h"
@@ -11,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +126,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "ivcrun: signalfd: %s\n", strerror(errno));
         goto out;
     }
-    status = monitor_run(&job, sigfd, job_start(&job) != 0);
+    if (opts.hosts > 1) {
+        char kvs[64];
+        snprintf(kvs, sizeof(kvs), "ivc-%" PRIu64, job.id);
+        if ((job.pmi = pmi_server_create(opts.nranks, kvs)) == NULL)
+            goto out;
+    }
+    int start_failed = job_start(&job) != 0;
+    /* The VMs' network before any rank can pass the first PMI barrier (served below). */
+    if (!start_failed && opts.hosts > 1 && job.mode != JOB_MODE_PLAIN && fabric_create(&job) != 0)
+        start_failed = 1;
+    if (job.go[1] >= 0) { /* the VMs may start their ranks (or die, if start failed) */
+        close(job.go[1]);
+        job.go[1] = -1;
+    }
+    if (job.pmi != NULL)
+        pmi_server_close_rank_fds(job.pmi);
+    status = monitor_run(&job, sigfd, start_failed);
     close(sigfd);
 out:
     job_fini(&job);

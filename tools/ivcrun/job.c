@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "job.h"
 
+#include "fabric.h"
+#include "pmi_server.h"
 #include "rank.h"
 #include "vm.h"
 #include "vm_init.h"
@@ -29,11 +31,16 @@ int job_init(job_t *job, const ivcrun_opts_t *opts)
     uint32_t n = opts->nranks, m = opts->nvms;
     job->opts = opts;
     job->prog.fd = job->lifeline = -1;
+    job->go[0] = job->go[1] = -1;
     job->uid = geteuid();
     job->gid = getegid();
+    job->nhosts = opts->hosts;
     job->ranks = calloc(n, sizeof(*job->ranks));
     job->vms = calloc(m, sizeof(*job->vms));
-    if (job->ranks == NULL || job->vms == NULL) {
+    job->regions = calloc(job->nhosts, sizeof(*job->regions));
+    job->region_paths = calloc(job->nhosts, sizeof(*job->region_paths));
+    if (job->ranks == NULL || job->vms == NULL || job->regions == NULL ||
+        job->region_paths == NULL) {
         fprintf(stderr, "ivcrun: out of memory\n");
         goto err_free; /* job_fini() must not see tables with descriptor 0 in them */
     }
@@ -61,8 +68,12 @@ int job_init(job_t *job, const ivcrun_opts_t *opts)
 err_free:
     free(job->ranks);
     free(job->vms);
+    free(job->regions);
+    free(job->region_paths);
     job->ranks = NULL;
     job->vms = NULL;
+    job->regions = NULL;
+    job->region_paths = NULL;
     return -ENOMEM;
 }
 
@@ -79,8 +90,9 @@ int job_region_create(job_t *job, uint64_t size)
         }
         if (id == 0)
             continue;
-        snprintf(job->region_path, sizeof(job->region_path), "/dev/shm/ivc-%u", id);
-        int fd = open(job->region_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        snprintf(job->region_paths[0], PATH_MAX, "/dev/shm/ivc-%u%s", id,
+                 job->nhosts > 1 ? "-h0" : "");
+        int fd = open(job->region_paths[0], O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd >= 0) {
             close(fd);
             job->id = id;
@@ -88,14 +100,20 @@ int job_region_create(job_t *job, uint64_t size)
         }
         if (errno != EEXIST || tries > 100) {
             int err = errno;
-            fprintf(stderr, "ivcrun: cannot create %s: %s\n", job->region_path, strerror(err));
+            fprintf(stderr, "ivcrun: cannot create %s: %s\n", job->region_paths[0], strerror(err));
             return -err;
         }
     }
-    int rc = ivc_region_create(job->region_path, size, job->id, job->opts->nranks, &job->region);
-    if (rc != 0) {
-        unlink(job->region_path);
-        return rc;
+    /* The other hosts' names follow from the first one, which claimed the id. */
+    for (uint32_t h = 1; h < job->nhosts; h++)
+        snprintf(job->region_paths[h], PATH_MAX, "/dev/shm/ivc-%" PRIu64 "-h%u", job->id, h);
+    for (uint32_t h = 0; h < job->nhosts; h++) {
+        int rc = ivc_region_create(job->region_paths[h], size, job->id, job->opts->nranks,
+                                   &job->regions[h]);
+        if (rc != 0) {
+            unlink(job->region_paths[h]);
+            return rc; /* job_fini() removes the ones made before */
+        }
     }
     return 0;
 }
@@ -103,21 +121,21 @@ int job_region_create(job_t *job, uint64_t size)
 int job_region_join(job_t *job)
 {
     const ivcrun_opts_t *o = job->opts;
-    if (realpath(o->join, job->region_path) == NULL) {
+    char *path = job->region_paths[0];
+    if (realpath(o->join, path) == NULL) {
         int err = errno;
         fprintf(stderr, "ivcrun: --join %s: %s\n", o->join, strerror(err));
         return -err;
     }
     /* A simulated VM sees only its own /dev/shm with the region bound into it. */
-    if (!o->no_ns && (strncmp(job->region_path, "/dev/shm/", 9) != 0 ||
-                      strchr(job->region_path + 9, '/') != NULL)) {
+    if (!o->no_ns && (strncmp(path, "/dev/shm/", 9) != 0 || strchr(path + 9, '/') != NULL)) {
         fprintf(stderr,
                 "ivcrun: --join %s: simulated VMs can share only a region directly "
                 "in /dev/shm (or use --no-ns)\n",
-                job->region_path);
+                path);
         return -EINVAL;
     }
-    int rc = ivc_region_attach(job->region_path, o->job_id, o->world, &job->region);
+    int rc = ivc_region_attach(path, o->job_id, o->world, &job->regions[0]);
     if (rc != 0)
         return rc;
     job->id = o->job_id;
@@ -156,7 +174,7 @@ void job_vm_conf(const job_t *job, uint32_t k, int userns, vm_conf_t *c)
     c->userns = userns;
     c->uid = job->uid;
     c->gid = job->gid;
-    c->region_path = job->region_path;
+    c->region_path = job->region_paths[k / job->opts->vms_per_host];
     for (int i = 0; i < job->ntmp_trees; i++)
         c->tmp_trees[c->ntmp_trees++] = job->tmp_trees[i];
 }
@@ -255,6 +273,8 @@ int job_start(job_t *job)
         /* All status pipes first: each init closes every end but its own write end. */
         for (uint32_t k = 0; k < job->opts->nvms && rc == 0; k++)
             rc = new_pipe(job->vms[k].status, "status");
+        if (rc == 0 && job->pmi != NULL)
+            rc = new_pipe(job->go, "start");
         for (uint32_t k = 0; k < job->opts->nvms && rc == 0; k++)
             rc = start_vm(job, k);
     }
@@ -302,13 +322,24 @@ void job_fini(job_t *job)
     }
     close_fd(&job->prog.fd);
     close_fd(&job->lifeline);
-    if (job->region.base != NULL) {
+    close_fd(&job->go[0]);
+    close_fd(&job->go[1]);
+    for (uint32_t h = 0; job->regions != NULL && h < job->nhosts; h++) {
+        if (job->regions[h].base == NULL)
+            continue;
         int keep = job->opts->keep_region || job->opts->join != NULL;
-        ivc_region_detach(&job->region, !keep);
+        ivc_region_detach(&job->regions[h], !keep);
         if (job->opts->keep_region)
-            fprintf(stderr, "ivcrun: kept the region %s (job %" PRIu64 ")\n", job->region_path,
+            fprintf(stderr, "ivcrun: kept the region %s (job %" PRIu64 ")\n", job->region_paths[h],
                     job->id);
     }
+    fabric_destroy(job);
+    pmi_server_destroy(job->pmi);
+    job->pmi = NULL;
+    free(job->regions);
+    free(job->region_paths);
+    job->regions = NULL;
+    job->region_paths = NULL;
     free(job->ranks);
     free(job->vms);
     job->ranks = NULL;

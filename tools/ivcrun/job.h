@@ -49,10 +49,14 @@ typedef struct job {
     const ivcrun_opts_t *opts;
     job_mode_t mode;
     uint64_t id;
-    char region_path[PATH_MAX];
-    ivc_region_t region;
-    prog_t prog;  /* the ranks' program */
+    uint32_t nhosts;                /* --hosts: one region each (1 without) */
+    char (*region_paths)[PATH_MAX]; /* per host */
+    ivc_region_t *regions;          /* per host */
+    struct pmi_server *pmi;         /* multi-host jobs: ivcrun's PMI-1 service, else NULL */
+    int fabric;                     /* the multi-host network namespace exists */
+    prog_t prog;                    /* the ranks' program */
     int lifeline; /* pidfd of ivcrun, so a VM init can see that ivcrun died early; or -1 */
+    int go[2];    /* multi-host VMs: inits start their ranks at its EOF (network is up) */
     uid_t uid;
     gid_t gid;
     char tmp_trees[VM_KEEP_MAX][PATH_MAX]; /* see vm.h: host /tmp entries a VM keeps */
@@ -68,13 +72,19 @@ typedef struct job {
  * the --tag-output pipes. Returns 0 or -errno (printed). */
 int job_init(job_t *job, const ivcrun_opts_t *opts);
 
-/* Creates and formats /dev/shm/ivc-<job> under a fresh random job id. Returns 0 or -errno
- * (printed). */
+/* Creates and formats /dev/shm/ivc-<job> (with --hosts, /dev/shm/ivc-<job>-h<k> for each
+ * host k) under a fresh random job id. Returns 0 or -errno (printed). */
 int job_region_create(job_t *job, uint64_t size);
 
 /* --join: attaches the existing region of a job that other launchers (or guests) share,
  * formatting it if it is still zero-filled. Returns 0 or -errno (printed). */
 int job_region_join(job_t *job);
+
+/* The simulated host of this launch's rank `r` (0 without --hosts). */
+static inline uint32_t job_host_of(const job_t *job, uint32_t r)
+{
+    return job->ranks[r].vm / job->opts->vms_per_host;
+}
 
 /* The job-wide rank of this launch's rank `r`. */
 static inline uint32_t job_global_rank(const job_t *job, uint32_t r)

@@ -1,6 +1,7 @@
 #include "monitor.h"
 
 #include "output.h"
+#include "pmi_server.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -68,8 +69,10 @@ fail(monitor_t *m, int status, int sig, const char *then, const char *fmt, ...)
 static int check_abort(monitor_t *m)
 {
     uint32_t rank;
-    int code;
-    if (!ivc_region_aborted(&m->job->region, &rank, &code))
+    int code, aborted = 0;
+    for (uint32_t h = 0; h < m->job->nhosts && !aborted; h++)
+        aborted = ivc_region_aborted(&m->job->regions[h], &rank, &code);
+    if (!aborted)
         return 0;
     fail(m, (code & 255) != 0 ? code & 255 : 1, SIGTERM, "; stopping the other ranks",
          "rank %u called MPI_Abort with code %d", rank, code);
@@ -96,9 +99,9 @@ static void rank_ended(monitor_t *m, uint32_t r, int ws)
     } else if (WEXITSTATUS(ws) != 0) {
         fail(m, WEXITSTATUS(ws), SIGTERM, then, "rank %u (%s) exited with status %d", g, where,
              WEXITSTATUS(ws));
-    } else if (ivc_region_member_get(&job->region, g) == IVC_MEMBER_JOINED) {
+    } else if (ivc_region_member_get(&job->regions[job_host_of(job, r)], g) == IVC_MEMBER_JOINED) {
         fail(m, 1, SIGTERM, then, "rank %u (%s) exited without calling MPI_Finalize", g, where);
-    } else if (ivc_region_member_get(&job->region, g) == IVC_MEMBER_ABORTED) {
+    } else if (ivc_region_member_get(&job->regions[job_host_of(job, r)], g) == IVC_MEMBER_ABORTED) {
         fail(m, 1, SIGTERM, then, "rank %u (%s) exited with status 0 after a fatal MPI error", g,
              where);
     }
@@ -293,7 +296,7 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
     m.next_abort_check = start + ABORT_POLL_MS;
     if (job->opts->timeout_s != 0)
         m.deadline = start + (uint64_t)job->opts->timeout_s * 1000;
-    size_t nfds = 1 + job->opts->nvms + 2 * (size_t)job->opts->nranks;
+    size_t nfds = 1 + job->opts->nvms + 3 * (size_t)job->opts->nranks;
     struct pollfd *pfd = calloc(nfds, sizeof(*pfd));
     void **what = calloc(nfds, sizeof(*what));
     if (pfd == NULL || what == NULL || outputs_init(&m) != 0) {
@@ -321,6 +324,9 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
                 what[n++] = &job->vms[k];
             }
         }
+        size_t first_pmi = n;
+        if (job->pmi != NULL)
+            n += pmi_server_pollfds(job->pmi, pfd + n, nfds - n);
         size_t first_out = n;
         for (size_t i = 0; i < m.nouts; i++) {
             if (m.outs[i].fd >= 0) {
@@ -340,9 +346,15 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
         for (size_t i = first_out; rc > 0 && i < n; i++)
             if (pfd[i].revents != 0)
                 output_pump(what[i]);
-        for (size_t i = 1; rc > 0 && i < first_out; i++)
+        for (size_t i = 1; rc > 0 && i < first_pmi; i++)
             if (pfd[i].revents != 0)
                 read_status(&m, what[i]);
+        uint32_t arank;
+        int acode;
+        if (rc > 0 && job->pmi != NULL &&
+            pmi_server_handle(job->pmi, pfd + first_pmi, first_out - first_pmi, &arank, &acode))
+            fail(&m, (acode & 255) != 0 ? acode & 255 : 1, SIGTERM, "; stopping the other ranks",
+                 "rank %u called MPI_Abort with code %d", arank, acode);
         if (rc > 0 && pfd[0].revents != 0)
             on_signal(&m, sigfd);
         on_timers(&m);

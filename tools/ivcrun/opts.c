@@ -25,6 +25,12 @@ static void usage(FILE *f)
                "  -n, -np N            number of ranks\n"
                "  --vms M              simulated VMs, 1..N (default N); VM k gets a contiguous\n"
                "                       block of ranks\n"
+               "  --hosts H            lay the job out over H simulated hosts (contiguous blocks\n"
+               "                       of ranks), each with its own region: ranks on one host\n"
+               "                       use shared memory, ranks on different hosts only the\n"
+               "                       network channel (UCX over TCP). The VMs of all hosts are\n"
+               "                       joined by veth pairs on a bridge (needs root)\n"
+               "  --vms-per-host V     simulated VMs per host (default 1; or give --vms H*V)\n"
                "  --no-ns              run plain processes, no namespaces\n"
                "  -l, --tag-output     prefix every output line with \"[rank] \"\n"
                "  --region-size SIZE   region bytes, K/M/G suffixes (default: IVC_REGION_SIZE,\n"
@@ -139,6 +145,14 @@ int ivcrun_opts_parse(int argc, char **argv, ivcrun_opts_t *o)
             if (parse_uint(v, 1, 100000000, &n) != 0)
                 return bad("--timeout needs a whole number of seconds >= 1, got '%s'", v ? v : "");
             o->timeout_s = (uint32_t)n;
+        } else if (match_value("--hosts", argc, argv, &i, &v)) {
+            if (parse_uint(v, 1, MAX_RANKS, &n) != 0)
+                return bad("--hosts needs a number of hosts >= 1, got '%s'", v ? v : "");
+            o->hosts = (uint32_t)n;
+        } else if (match_value("--vms-per-host", argc, argv, &i, &v)) {
+            if (parse_uint(v, 1, MAX_RANKS, &n) != 0)
+                return bad("--vms-per-host needs a number >= 1, got '%s'", v ? v : "");
+            o->vms_per_host = (uint32_t)n;
         } else if (match_value("--join", argc, argv, &i, &v)) {
             if (v == NULL || *v == '\0')
                 return bad("--join needs the region file of the job");
@@ -165,8 +179,26 @@ int ivcrun_opts_parse(int argc, char **argv, ivcrun_opts_t *o)
         return bad("missing -n N (the number of ranks)");
     if (i >= argc)
         return bad("missing the program to run");
+    if (o->hosts == 0) {
+        if (o->vms_per_host != 0)
+            return bad("--vms-per-host goes with --hosts");
+        o->hosts = 1;
+    } else {
+        if (o->join != NULL)
+            return bad("--hosts and --join do not go together");
+        if (o->nvms != 0 && o->vms_per_host != 0 && o->nvms != o->hosts * o->vms_per_host)
+            return bad("--vms %u is not --hosts %u times --vms-per-host %u", o->nvms, o->hosts,
+                       o->vms_per_host);
+        if (o->nvms != 0 && o->nvms % o->hosts != 0)
+            return bad("--vms %u does not divide into %u hosts", o->nvms, o->hosts);
+        if (o->nvms == 0)
+            o->nvms = o->hosts * (o->vms_per_host ? o->vms_per_host : 1);
+        if (o->hosts > o->nranks)
+            return bad("--hosts %u is more than the %u ranks", o->hosts, o->nranks);
+    }
     if (o->nvms == 0)
         o->nvms = o->nranks;
+    o->vms_per_host = o->nvms / o->hosts;
     if (o->nvms > o->nranks)
         return bad("--vms %u is more than the %u ranks (each VM runs at least one)", o->nvms,
                    o->nranks);

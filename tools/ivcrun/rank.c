@@ -1,5 +1,6 @@
 #include "rank.h"
 
+#include "pmi_server.h"
 #include "prog.h"
 
 #include <errno.h>
@@ -43,8 +44,18 @@ void rank_exec(const job_t *job, uint32_t rank)
         if (set_env_u64("PMI_RANK", job_global_rank(job, rank)) != 0 ||
             set_env_u64("PMI_SIZE", job->opts->world) != 0 ||
             set_env_u64("IVC_JOB", job->id) != 0 ||
-            setenv("IVC_REGION", job->region_path, 1) != 0 ||
+            setenv("IVC_REGION", job->region_paths[job_host_of(job, rank)], 1) != 0 ||
             set_env_u64("IVC_VM", job->ranks[rank].vm) != 0)
+            rc = -errno;
+    }
+    if (rc == 0 && job->pmi != NULL) {
+        /* Multi-host: ivcrun is the process manager; UCX goes over the simulated hosts'
+         * network unless the user chose otherwise. */
+        what = "set up PMI";
+        int fd = dup(pmi_server_rank_fd(job->pmi, rank)); /* the copy survives exec */
+        if (fd < 0 || set_env_u64("PMI_FD", (uint64_t)fd) != 0 ||
+            setenv("UCX_TLS", "tcp,self", 0) != 0 ||
+            setenv("UCX_NET_DEVICES", job->mode == JOB_MODE_PLAIN ? "lo" : "eth0", 0) != 0)
             rc = -errno;
     }
     if (rc == 0) {

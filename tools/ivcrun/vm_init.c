@@ -55,6 +55,14 @@ int vm_init_main(void *p)
     if (job->lifeline >= 0 && poll(&pf, 1, 0) != 0)
         _exit(1);
     close_foreign(job, a->vm);
+    /* Multi-host: the VM's network is set up from outside; its ranks start once it is. */
+    if (job->go[0] >= 0) {
+        char c;
+        close(job->go[1]);
+        while (read(job->go[0], &c, 1) < 0 && errno == EINTR)
+            ;
+        close(job->go[0]);
+    }
 
     vm_conf_t conf;
     job_vm_conf(job, a->vm, job->mode == JOB_MODE_VM_USERNS, &conf);

@@ -1,0 +1,45 @@
+# ivcrun --hosts: one region per simulated host, a veth network between the VMs, ivcrun as
+# the PMI-1 process manager, and a rank that dies on another host.
+. "$(dirname "$0")/lib.sh"
+: "${MPI_FAILURE:?MPI_FAILURE must name the launcher_mpi_failure program}"
+
+run -n 2 --hosts 3 true
+expect_rc 2
+expect_err "--hosts 3 is more than the 2 ranks"
+run -n 4 --hosts 2 --vms 3 true
+expect_rc 2
+expect_err "--vms 3 does not divide into 2 hosts"
+run -n 4 --vms-per-host 2 true
+expect_rc 2
+expect_err "--vms-per-host goes with --hosts"
+run -n 4 --hosts 2 --join /dev/shm/x --job 1 --world 4 true
+expect_rc 2
+expect_err "--hosts and --join do not go together"
+
+need_vms
+[ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+
+# Layout: contiguous blocks, a region per host, PMI_FD, eth0 on the job's bridge.
+run -n 4 --hosts 2 --vms-per-host 2 -l sh -c \
+    'echo "host-region ${IVC_REGION##*-} vm $IVC_VM pmi ${PMI_FD:+yes} $(ip -4 -o addr show eth0 | grep -o "10\.77\.[0-9.]*")"'
+expect_rc 0
+for want in "[0] host-region h0 vm 0 pmi yes 10.77.0.1" "[1] host-region h0 vm 1 pmi yes 10.77.0.2" \
+    "[2] host-region h1 vm 2 pmi yes 10.77.0.3" "[3] host-region h1 vm 3 pmi yes 10.77.0.4"; do
+    case "$OUT" in *"$want"*) ;; *) fail "expected a line '$want' in: $OUT" ;; esac
+done
+# (The mpi.*.hosts tests send every kind of message over it.)
+case "$(ip netns list)" in *ivc-*) fail "a job's network namespace was left: $(ip netns list)" ;; esac
+case "$(ls /dev/shm)" in *-h0* | *-h1*) fail "a host's region was left in /dev/shm" ;; esac
+
+# A rank that dies on the other host: named, the job stopped within seconds, no hang.
+run -n 2 --hosts 2 "$MPI_FAILURE" crash
+expect_rc 139
+expect_err "rank 1 (vm1) killed by signal 11"
+expect_within 10000
+run -n 2 --hosts 2 "$MPI_FAILURE" abort
+expect_rc 5
+expect_err "rank 1 called MPI_Abort with code 5"
+expect_within 10000
+run -n 2 --hosts 2 "$MPI_FAILURE" none
+expect_rc 0
+echo PASS
