@@ -7,3 +7,4 @@ ivc_unit_test(unit_config unit/config.c)
 # Matching through the MPI API in a singleton job (self messages are fully deterministic).
 ivc_unit_test(unit_match unit/match.c)
 target_link_libraries(unit_match PRIVATE mpi)
+ivc_unit_test(unit_ivshmem unit/ivshmem.c)

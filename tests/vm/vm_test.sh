@@ -10,6 +10,8 @@
 #                                  (ivcrun --join, ranks 2, 3) sharing one region file
 #   vm_test.sh doorbell            ivc-host serves doorbells; a guest with ivshmem-doorbell
 #                                  gets its peer id and exchanges doorbells with a host client
+#   vm_test.sh errors              ranks in a guest with a too small device, a selector naming
+#                                  no device, and in a guest without any: the messages
 # Environment: IVC_BIN (ivc-vm, ivc-host, ...), IVC_TESTS (vm_job), IVC_VM_IMAGE (image dir).
 # Exit 0 pass, 1 fail, 77 skip (no QEMU or static busybox; a failure when
 # IVC_REQUIRE_VM=1, as CI sets it).
@@ -72,7 +74,7 @@ need
 case $scenario in
 image)
     "$bin/ivc-vm-image" -o "$image" "${IVC_TESTS:?}/vm_job" "$bin/ivc-info" \
-        "$(dirname "$0")/doorbell-guest.sh" || exit 1
+        "$(dirname "$0")/doorbell-guest.sh" "$(dirname "$0")/errors-guest.sh" || exit 1
     ;;
 two)
     size=$("$bin/ivc-info" --region-size 2) || exit 1
@@ -141,6 +143,16 @@ doorbell)
     wait "$host"
     expect "$work/host.log" "peer 1 disconnected"
     [[ ! -e $region && ! -e $sock ]] || fail "ivc-host left its region or socket behind"
+    ;;
+errors)
+    guest g0 --region "$region" --region-size 1M -- ivc.cmd=errors-guest.sh
+    guest g1 -- ivc.ranks=0 ivc.size=2 ivc.job=3 ivc.prog=vm_job
+    wait_all || fail "a guest did not power off cleanly"
+    expect "$work/g0.log" "errors-guest: done"
+    expect "$work/g0.log" "its memory (BAR2) is 1048576 bytes; 65536 ranks need more than"
+    expect "$work/g0.log" "IVC_REGION=ivshmem:3: no such ivshmem device; this VM has 1: 0000:00:"
+    expect "$work/g1.log" "this machine has no ivshmem device"
+    expect "$work/g1.log" "ivc-guest: rank 0 exit 1"
     ;;
 *)
     echo "unknown scenario $scenario"
