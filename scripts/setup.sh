@@ -1,10 +1,9 @@
 #!/bin/sh
 # Installs what building and testing IVC needs on a fresh Debian/Ubuntu machine: a C
-# compiler, CMake, Ninja, UCX (the network channel between hosts), the tools the tests
-# use (iproute2, util-linux, MPICH's
-# mpiexec.hydra as a PMI-1 process manager), and for the
+# compiler, CMake, Ninja, UCX (the network channel between hosts), the tools the tests use
+# (iproute2, util-linux, MPICH's mpiexec.hydra as a PMI-1 process manager), and for the
 # real-VM tests QEMU, a static busybox and Debian's kernel package (downloaded into
-# ~/.cache/ivc-vm, not installed). With --bench it adds Debian's MPICH and matplotlib for
+# ~/.cache/ivc-vm, not installed). With --bench it adds MPICH's headers and matplotlib for
 # the benchmark harness.
 set -eu
 pkgs="gcc libc6-dev cmake ninja-build pkg-config libucx-dev iproute2 util-linux procps qemu-system-x86 busybox-static mpich"
