@@ -380,7 +380,229 @@ IVC_MPI_API(int, Unpack,
              MPI_Datatype datatype, MPI_Comm comm))
 IVC_MPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
 
-/* Collectives (basic point-to-point algorithms; the shared-memory ones arrive later) */
+/* ---- One-sided communication and API surface: groups, communicators, topologies, info,
+ * attributes, matched probes, memory (issue 4 items 3-5) ---- */
+typedef struct ivc_mpi_win_s *MPI_Win;
+extern struct ivc_mpi_msg_s ivc_obj_message_no_proc;
+
+#define MPI_WIN_NULL        ((MPI_Win)0)
+#define MPI_KEYVAL_NULL     MPI_KEYVAL_INVALID
+#define MPI_MESSAGE_NO_PROC (&ivc_obj_message_no_proc)
+#define MPI_MAX_INFO_KEY    255
+#define MPI_MAX_INFO_VAL    1024
+/* Addresses of objects (not small integers), so compilers see valid arrays. */
+extern int ivc_obj_unweighted[1], ivc_obj_weights_empty[1];
+#define MPI_UNWEIGHTED    (ivc_obj_unweighted)
+#define MPI_WEIGHTS_EMPTY (ivc_obj_weights_empty)
+
+enum { MPI_GRAPH = 1, MPI_CART, MPI_DIST_GRAPH };
+enum { MPI_COMM_TYPE_SHARED = 1 };
+enum { MPI_LOCK_EXCLUSIVE = 234, MPI_LOCK_SHARED = 235 };
+enum {
+    MPI_MODE_NOCHECK = 1024,
+    MPI_MODE_NOSTORE = 2048,
+    MPI_MODE_NOPUT = 4096,
+    MPI_MODE_NOPRECEDE = 8192,
+    MPI_MODE_NOSUCCEED = 16384
+};
+enum {
+    MPI_WIN_FLAVOR_CREATE = 1,
+    MPI_WIN_FLAVOR_ALLOCATE,
+    MPI_WIN_FLAVOR_DYNAMIC,
+    MPI_WIN_FLAVOR_SHARED
+};
+enum { MPI_WIN_SEPARATE = 1, MPI_WIN_UNIFIED };
+/* Predefined window attribute keys. */
+enum {
+    MPI_WIN_BASE = 0x64400101,
+    MPI_WIN_SIZE,
+    MPI_WIN_DISP_UNIT,
+    MPI_WIN_CREATE_FLAVOR,
+    MPI_WIN_MODEL
+};
+
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                          void *extra_state);
+/* The predefined callbacks are functions of libmpi. */
+int MPI_COMM_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *);
+int MPI_COMM_DUP_FN(MPI_Comm, int, void *, void *, void *, int *);
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void *, void *);
+
+/* Groups */
+IVC_MPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
+IVC_MPI_API(int, Group_size, (MPI_Group group, int *size))
+IVC_MPI_API(int, Group_rank, (MPI_Group group, int *rank))
+IVC_MPI_API(int, Group_free, (MPI_Group * group))
+IVC_MPI_API(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+IVC_MPI_API(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+IVC_MPI_API(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+IVC_MPI_API(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+IVC_MPI_API(int, Group_translate_ranks,
+            (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]))
+IVC_MPI_API(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
+IVC_MPI_API(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+IVC_MPI_API(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+IVC_MPI_API(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+
+/* More communicators */
+IVC_MPI_API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
+IVC_MPI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
+IVC_MPI_API(int, Comm_split_type,
+            (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
+IVC_MPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+
+/* Attributes */
+IVC_MPI_API(int, Comm_create_keyval,
+            (MPI_Comm_copy_attr_function * comm_copy_attr_fn,
+             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+             void *extra_state))
+IVC_MPI_API(int, Comm_free_keyval, (int *comm_keyval))
+IVC_MPI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val))
+IVC_MPI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval))
+
+/* Topologies */
+IVC_MPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]))
+IVC_MPI_API(int, Cart_create,
+            (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+             MPI_Comm *comm_cart))
+IVC_MPI_API(int, Cartdim_get, (MPI_Comm comm, int *ndims))
+IVC_MPI_API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+IVC_MPI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
+IVC_MPI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+IVC_MPI_API(int, Cart_shift,
+            (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest))
+IVC_MPI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
+IVC_MPI_API(int, Topo_test, (MPI_Comm comm, int *status))
+IVC_MPI_API(int, Graph_create,
+            (MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+             MPI_Comm *comm_graph))
+IVC_MPI_API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges))
+IVC_MPI_API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+IVC_MPI_API(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors))
+IVC_MPI_API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+IVC_MPI_API(int, Dist_graph_create_adjacent,
+            (MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
+             int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+             int reorder, MPI_Comm *comm_dist_graph))
+IVC_MPI_API(int, Dist_graph_neighbors_count,
+            (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
+IVC_MPI_API(int, Dist_graph_neighbors,
+            (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree,
+             int destinations[], int destweights[]))
+
+/* Datatype names */
+IVC_MPI_API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
+IVC_MPI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
+
+/* Info */
+IVC_MPI_API(int, Info_create, (MPI_Info * info))
+IVC_MPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value))
+IVC_MPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
+IVC_MPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
+IVC_MPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
+IVC_MPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
+IVC_MPI_API(int, Info_delete, (MPI_Info info, const char *key))
+IVC_MPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
+IVC_MPI_API(int, Info_free, (MPI_Info * info))
+
+/* Matched probes */
+IVC_MPI_API(int, Mprobe,
+            (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
+IVC_MPI_API(int, Improbe,
+            (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+             MPI_Status *status))
+IVC_MPI_API(int, Mrecv,
+            (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status))
+IVC_MPI_API(int, Imrecv,
+            (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+             MPI_Request *request))
+
+/* Memory */
+IVC_MPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
+IVC_MPI_API(int, Free_mem, (void *base))
+
+/* One-sided communication */
+IVC_MPI_API(int, Win_create,
+            (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win))
+IVC_MPI_API(int, Win_allocate,
+            (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+             MPI_Win *win))
+IVC_MPI_API(int, Win_allocate_shared,
+            (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+             MPI_Win *win))
+IVC_MPI_API(int, Win_shared_query,
+            (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr))
+IVC_MPI_API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
+IVC_MPI_API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size))
+IVC_MPI_API(int, Win_detach, (MPI_Win win, const void *base))
+IVC_MPI_API(int, Win_free, (MPI_Win * win))
+IVC_MPI_API(int, Win_get_group, (MPI_Win win, MPI_Group *group))
+IVC_MPI_API(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag))
+IVC_MPI_API(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
+IVC_MPI_API(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
+IVC_MPI_API(int, Win_set_info, (MPI_Win win, MPI_Info info))
+IVC_MPI_API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
+IVC_MPI_API(int, Win_set_name, (MPI_Win win, const char *win_name))
+IVC_MPI_API(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen))
+IVC_MPI_API(int, Put,
+            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win))
+IVC_MPI_API(int, Get,
+            (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
+IVC_MPI_API(int, Accumulate,
+            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Op op, MPI_Win win))
+IVC_MPI_API(int, Get_accumulate,
+            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+             MPI_Win win))
+IVC_MPI_API(int, Fetch_and_op,
+            (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+             MPI_Aint target_disp, MPI_Op op, MPI_Win win))
+IVC_MPI_API(int, Compare_and_swap,
+            (const void *origin_addr, const void *compare_addr, void *result_addr,
+             MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win))
+IVC_MPI_API(int, Rput,
+            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win, MPI_Request *request))
+IVC_MPI_API(int, Rget,
+            (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request))
+IVC_MPI_API(int, Raccumulate,
+            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Op op, MPI_Win win, MPI_Request *request))
+IVC_MPI_API(int, Rget_accumulate,
+            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+             MPI_Win win, MPI_Request *request))
+IVC_MPI_API(int, Win_fence, (int assert, MPI_Win win))
+IVC_MPI_API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+IVC_MPI_API(int, Win_unlock, (int rank, MPI_Win win))
+IVC_MPI_API(int, Win_lock_all, (int assert, MPI_Win win))
+IVC_MPI_API(int, Win_unlock_all, (MPI_Win win))
+IVC_MPI_API(int, Win_flush, (int rank, MPI_Win win))
+IVC_MPI_API(int, Win_flush_all, (MPI_Win win))
+IVC_MPI_API(int, Win_flush_local, (int rank, MPI_Win win))
+IVC_MPI_API(int, Win_flush_local_all, (MPI_Win win))
+IVC_MPI_API(int, Win_sync, (MPI_Win win))
+IVC_MPI_API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
+IVC_MPI_API(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
+IVC_MPI_API(int, Win_complete, (MPI_Win win))
+IVC_MPI_API(int, Win_wait, (MPI_Win win))
+IVC_MPI_API(int, Win_test, (MPI_Win win, int *flag))
+
+/* Collectives (shared-memory algorithms among ranks that share the region, point-to-point
+ * otherwise) and reduction operations */
 IVC_MPI_API(int, Barrier, (MPI_Comm comm))
 IVC_MPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
 IVC_MPI_API(int, Reduce,
@@ -395,6 +617,55 @@ IVC_MPI_API(int, Gather,
 IVC_MPI_API(int, Allgather,
             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+IVC_MPI_API(int, Gatherv,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+             MPI_Comm comm))
+IVC_MPI_API(int, Scatter,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+IVC_MPI_API(int, Scatterv,
+            (const void *sendbuf, const int sendcounts[], const int displs[],
+             MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+             MPI_Comm comm))
+IVC_MPI_API(int, Allgatherv,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm))
+IVC_MPI_API(int, Alltoall,
+            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+IVC_MPI_API(int, Alltoallv,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+             MPI_Datatype recvtype, MPI_Comm comm))
+IVC_MPI_API(int, Alltoallw,
+            (const void *sendbuf, const int sendcounts[], const int sdispls[],
+             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+IVC_MPI_API(int, Reduce_scatter,
+            (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+             MPI_Op op, MPI_Comm comm))
+IVC_MPI_API(int, Reduce_scatter_block,
+            (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm))
+IVC_MPI_API(int, Scan,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm))
+IVC_MPI_API(int, Exscan,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm))
+IVC_MPI_API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
+IVC_MPI_API(int, Ibcast,
+            (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+             MPI_Request *request))
+IVC_MPI_API(int, Iallreduce,
+            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm, MPI_Request *request))
+IVC_MPI_API(int, Op_create, (MPI_User_function * user_fn, int commute, MPI_Op *op))
+IVC_MPI_API(int, Op_free, (MPI_Op * op))
+IVC_MPI_API(int, Op_commutative, (MPI_Op op, int *commute))
+IVC_MPI_API(int, Reduce_local,
+            (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
 
 #undef IVC_MPI_API
 

@@ -3,13 +3,20 @@
 
 #include "self_chan.h"
 
+#include "../shm/shm_coll_config.h"
+#include "../shm/shm_rma_config.h"
+
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -93,6 +100,132 @@ static int detect_local(void)
     return 0;
 }
 
+/* The region of ranks started by a process manager, sized as ivcrun sizes one
+ * (IVC_REGION_SIZE, else what the tunables need). Every rank of the host tries; the first
+ * creates the file, zero-filled at its full size in one ftruncate (the first attacher
+ * formats it), and the others wait for that size. Returns 1 (created here), 0 (another
+ * rank did) or -errno (logged). */
+static int create_region_file(const char *path, uint32_t world)
+{
+    uint64_t size = ivc_shm_region_bytes(world);
+    const char *env = getenv("IVC_REGION_SIZE");
+    static const ivc_cfg_entry_t entry = {
+        .name = "REGION_SIZE", .type = IVC_CFG_SIZE, .min = 1, .max = UINT64_MAX};
+    if (env != NULL && *env != '\0' && ivc_cfg_parse_value(&entry, env, &size) != 0) {
+        ivc_error("IVC_REGION_SIZE=%s is not a size (bytes with an optional K, M or G)", env);
+        return -EINVAL;
+    }
+    if (size == 0)
+        return -EINVAL;
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        if (ftruncate(fd, (off_t)size) != 0) {
+            int err = errno;
+            ivc_error("cannot size the region %s to %" PRIu64 " bytes: %s", path, size,
+                      strerror(err));
+            close(fd);
+            unlink(path);
+            return -err;
+        }
+        close(fd);
+        return 1;
+    }
+    if (errno != EEXIST) {
+        int err = errno;
+        ivc_error("cannot create the region %s: %s", path, strerror(err));
+        return -err;
+    }
+    struct stat st;
+    uint64_t end = ivc_now_ns() + 10000000000ull;
+    while (stat(path, &st) == 0 && st.st_size == 0 && ivc_now_ns() < end)
+        sched_yield();
+    return 0;
+}
+
+/* Process-manager keys of a rank's network address: hex in chunks that fit a PMI value. */
+#define NET_KEY_CHUNK 800
+
+static int net_create(const ivc_chan_upcalls_t *up)
+{
+    ivc_coord_t *c = &ivc_coord;
+    uint32_t far = 0;
+    for (uint32_t r = 0; r < c->boot.size && far == 0; r++)
+        if (ivc_region_member_get(&c->region, r) == IVC_MEMBER_ABSENT)
+            far = r;
+    if (!c->boot.have_pmi) {
+        ivc_error("rank %u is not in this rank's region, and without a process manager "
+                  "(PMI_FD/PMI_PORT) there is no way to exchange network addresses; start the "
+                  "job with ivcrun --hosts, mpiexec.hydra or srun",
+                  far);
+        return -EHOSTUNREACH;
+    }
+    if (!ivc_net_available()) {
+        ivc_error("rank %u is on another host, and this IVC was built without the network "
+                  "channel (UCX)",
+                  far);
+        return -EHOSTUNREACH;
+    }
+    int rc = ivc_net_chan_create(c->boot.rank, c->boot.size, up, &c->net);
+    if (rc != 0)
+        return rc;
+    const void *addr;
+    size_t len;
+    ivc_net_chan_address(c->net, &addr, &len);
+    char key[64], val[NET_KEY_CHUNK + 1];
+    size_t chunks = (2 * len + NET_KEY_CHUNK - 1) / NET_KEY_CHUNK;
+    for (size_t k = 0; k < chunks && rc == 0; k++) {
+        size_t n = 0;
+        for (size_t i = k * NET_KEY_CHUNK / 2; i < len && n < NET_KEY_CHUNK; i++, n += 2)
+            snprintf(val + n, 3, "%02x", ((const uint8_t *)addr)[i]);
+        val[n] = '\0';
+        snprintf(key, sizeof(key), "ivc-net-%u-%zu", c->boot.rank, k);
+        rc = ivc_pmi_put(&c->boot.pmi, key, val);
+    }
+    snprintf(key, sizeof(key), "ivc-net-%u-n", c->boot.rank);
+    snprintf(val, sizeof(val), "%zu", len);
+    return rc != 0 ? rc : ivc_pmi_put(&c->boot.pmi, key, val);
+}
+
+/* Connects to every rank outside this region through the addresses they published. */
+static int net_connect(void)
+{
+    ivc_coord_t *c = &ivc_coord;
+    char key[64], val[IVC_PMI_VAL_MAX];
+    int rc = 0;
+    for (uint32_t r = 0; r < c->boot.size && rc == 0; r++) {
+        if (c->vcs[r].state == IVC_VC_ACTIVE)
+            continue;
+        snprintf(key, sizeof(key), "ivc-net-%u-n", r);
+        if ((rc = ivc_pmi_get(&c->boot.pmi, key, val, sizeof(val))) != 0) {
+            ivc_error("rank %u published no network address", r);
+            return rc == -ENOENT ? -EHOSTUNREACH : rc;
+        }
+        size_t len = strtoul(val, NULL, 10);
+        uint8_t *addr = len > 0 && len < (1u << 20) ? malloc(len) : NULL;
+        if (addr == NULL)
+            return -ENOMEM;
+        for (size_t k = 0, i = 0; rc == 0 && i < len; k++) {
+            snprintf(key, sizeof(key), "ivc-net-%u-%zu", r, k);
+            rc = ivc_pmi_get(&c->boot.pmi, key, val, sizeof(val));
+            for (size_t n = 0; rc == 0 && val[n] && val[n + 1] && i < len; n += 2) {
+                unsigned byte;
+                if (sscanf(val + n, "%2x", &byte) != 1)
+                    rc = -EPROTO;
+                addr[i++] = (uint8_t)byte;
+            }
+        }
+        if (rc == 0)
+            rc = ivc_net_chan_connect(c->net, r, addr, len);
+        free(addr);
+        if (rc == 0)
+            c->vcs[r] =
+                (ivc_vc_t){&ivc_net_chan_ops, ivc_net_chan_endpoint(c->net, r), IVC_VC_ACTIVE};
+    }
+    if (rc == 0)
+        ivc_debug("network channel: %u peers on other hosts", c->boot.size - c->nlocal);
+    return rc;
+}
+
 int ivc_coord_init(const ivc_chan_upcalls_t *up)
 {
     ivc_coord_t *c = &ivc_coord;
@@ -109,7 +242,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         return rc;
     if ((rc = ivc_shm_config_load(&c->shm_cfg)) != 0)
         return rc;
-    const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table, NULL};
+    const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
+                                       &ivc_coll_config_table, &ivc_rma_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
 
     c->vcs = calloc(c->boot.size, sizeof(*c->vcs));
@@ -120,13 +254,24 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
     c->nlocal = 1;
 
     if (!c->boot.singleton) {
+        if (c->boot.create_region && (rc = create_region_file(c->boot.region, c->boot.size)) < 0)
+            return rc;
+        c->created_region = rc == 1;
         rc = ivc_region_attach(c->boot.region, c->boot.job, c->boot.size, &c->region);
         if (rc != 0)
             return rc;
         c->have_region = 1;
         ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_JOINED);
-        if ((rc = startup_barrier("start-up")) != 0)
+        /* Under a process manager its barrier means every rank of the job has joined its
+         * host's region: the membership table then lists exactly the co-located ranks,
+         * whichever hosts the others are on. Alone, the region is the whole job. */
+        rc = c->boot.have_pmi ? ivc_pmi_barrier(&c->boot.pmi) : startup_barrier("start-up");
+        if (rc != 0)
             return rc;
+        /* Every rank has mapped the region it made: the name can go, so that no crash
+         * leaves the file behind. */
+        if (c->created_region)
+            unlink(c->boot.region);
         if ((rc = detect_local()) != 0)
             return rc;
         if (c->nlocal > 1) {
@@ -135,7 +280,10 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
             if (rc != 0)
                 return rc;
         }
-        if ((rc = startup_barrier("connecting")) != 0)
+        if (c->nlocal < c->boot.size && (rc = net_create(up)) != 0)
+            return rc;
+        rc = c->boot.have_pmi ? ivc_pmi_barrier(&c->boot.pmi) : startup_barrier("connecting");
+        if (rc != 0)
             return rc;
         if (c->shm != NULL && (rc = ivc_shm_chan_connect(c->shm)) != 0)
             return rc;
@@ -145,14 +293,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
                 c->vcs[r] =
                     (ivc_vc_t){&ivc_shm_chan_ops, ivc_shm_chan_endpoint(c->shm, r), IVC_VC_ACTIVE};
         }
-        for (uint32_t r = 0; r < c->boot.size; r++) {
-            if (c->vcs[r].state != IVC_VC_ACTIVE) {
-                ivc_error("rank %u does not share this rank's region and no network channel "
-                          "exists yet",
-                          r);
-                return -EHOSTUNREACH;
-            }
-        }
+        if (c->net != NULL && (rc = net_connect()) != 0)
+            return rc;
     }
     /* Spinning only pays when every rank of this host has a core of its own. */
     ivc_wait_spin = (uint32_t)c->cfg.spin;
@@ -166,12 +308,23 @@ int ivc_coord_finalize(void)
     ivc_coord_t *c = &ivc_coord;
     int rc = 0;
     if (c->have_region) {
-        rc = ivc_region_barrier(&c->region, c->boot.size, 0, barrier_poll, c);
+        /* Ranks on other hosts: send out what is queued (acknowledgements a peer's Ssend
+         * waits for), then meet them all before the network channel closes. */
+        if (c->net != NULL) {
+            ivc_net_chan_flush(c->net);
+            if (c->boot.have_pmi)
+                rc = ivc_pmi_barrier(&c->boot.pmi);
+        }
+        int brc = ivc_region_barrier(&c->region, c->nlocal, 0, barrier_poll, c);
+        rc = rc ? rc : brc;
         ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_FINALIZED);
         ivc_shm_chan_destroy(c->shm);
+        ivc_net_chan_destroy(c->net);
+        c->net = NULL;
         ivc_region_detach(&c->region, 0);
         c->have_region = 0;
     }
+    ivc_boot_finalize(&c->boot);
     ivc_self_chan_destroy(c->self);
     free(c->vcs);
     free(c->local);
@@ -184,10 +337,15 @@ int ivc_coord_finalize(void)
 void ivc_coord_abort(int code)
 {
     ivc_coord_t *c = &ivc_coord;
-    if (!c->have_region)
-        return;
-    ivc_region_abort(&c->region, c->boot.rank, code);
-    ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_ABORTED);
+    if (c->have_region) {
+        ivc_region_abort(&c->region, c->boot.rank, code);
+        ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_ABORTED);
+    }
+    if (c->boot.create_region)
+        unlink(c->boot.region);
+    /* The process manager stops the other ranks (they also see the region's abort word). */
+    if (c->boot.have_pmi)
+        ivc_pmi_abort(&c->boot.pmi, code, "MPI_Abort");
 }
 
 int ivc_coord_aborted(uint32_t *rank, int *code)
@@ -201,6 +359,8 @@ int ivc_coord_progress(void)
     int n = ivc_self_chan_progress(c->self);
     if (c->shm != NULL)
         n += ivc_shm_chan_progress(c->shm);
+    if (c->net != NULL)
+        n += ivc_net_chan_progress(c->net);
     return n;
 }
 
@@ -217,7 +377,18 @@ int ivc_coord_print_config(FILE *f)
         ivc_cfg_print(f, &ivc_shm_config_table, &sc);
     else
         rc = -EINVAL;
-    const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table, NULL};
+    ivc_coll_config_t lc;
+    if (ivc_coll_config_load(&lc) == 0)
+        ivc_cfg_print(f, &ivc_coll_config_table, &lc);
+    else
+        rc = -EINVAL;
+    ivc_rma_config_t ra;
+    if (ivc_rma_config_load(&ra) == 0)
+        ivc_cfg_print(f, &ivc_rma_config_table, &ra);
+    else
+        rc = -EINVAL;
+    const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
+                                       &ivc_coll_config_table, &ivc_rma_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
     return rc;
 }

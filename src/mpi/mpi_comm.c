@@ -58,6 +58,8 @@ void ivc_mpi_comm_release(MPI_Comm c)
     /* Only now may the context id serve another communicator: nothing of this one is in
      * flight any more. */
     id_give(c->ctx_id);
+    ivc_mpi_topo_free(c->topo);
+    ivc_mpi_coll_comm_free(c);
     if (!c->errh->predefined && --c->errh->refcount == 0)
         free(c->errh);
     c->magic = 0;
@@ -80,6 +82,7 @@ int ivc_mpi_comm_init(void)
     smap[0] = ivc_mpi_world_rank;
     id_take(0);
     id_take(1);
+    id_take(IDS - 1); /* ivc_mpi_comm_reserved_ctx() */
     comm_setup(MPI_COMM_WORLD, 0, ivc_mpi_world_rank, ivc_mpi_world_size, wmap, "MPI_COMM_WORLD");
     comm_setup(MPI_COMM_SELF, 1, 0, 1, smap, "MPI_COMM_SELF");
     MPI_COMM_WORLD->predefined = 1;
@@ -89,6 +92,8 @@ int ivc_mpi_comm_init(void)
 
 void ivc_mpi_comm_finalize(void)
 {
+    ivc_mpi_coll_comm_free(MPI_COMM_WORLD);
+    ivc_mpi_coll_comm_free(MPI_COMM_SELF);
     free(MPI_COMM_WORLD->world);
     free(MPI_COMM_SELF->world);
     MPI_COMM_WORLD->world = MPI_COMM_SELF->world = NULL;
@@ -163,9 +168,44 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     rc = comm_new(comm, id, comm->rank, comm->size, world, newcomm);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, "MPI_Comm_dup", "out of memory");
+    /* A duplicate keeps the topology and runs the attributes' copy callbacks. */
+    if (comm->topo != NULL && ((*newcomm)->topo = ivc_mpi_topo_dup(comm->topo)) == NULL)
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = ivc_mpi_attr_copy(comm, *newcomm);
+    if (rc != MPI_SUCCESS) {
+        ivc_mpi_attr_delete_all(*newcomm);
+        ivc_mpi_comm_release(*newcomm);
+        *newcomm = MPI_COMM_NULL;
+        return ivc_mpi_raise(comm, rc, "MPI_Comm_dup", "copying attributes failed");
+    }
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Comm_dup)
+
+uint32_t ivc_mpi_comm_reserved_ctx(void)
+{
+    return 2u * (IDS - 1);
+}
+
+int ivc_mpi_comm_make(MPI_Comm over, MPI_Comm parent, int member, int *world, int n, MPI_Comm *out)
+{
+    int id, rc = id_agree(over, &id);
+    if (rc != MPI_SUCCESS || !member) {
+        free(world);
+        *out = MPI_COMM_NULL;
+        return rc;
+    }
+    int myrank = -1;
+    for (int i = 0; i < n; i++)
+        if (world[i] == ivc_mpi_world_rank)
+            myrank = i;
+    if (myrank < 0) {
+        free(world);
+        return MPI_ERR_INTERN;
+    }
+    return comm_new(parent, id, myrank, n, world, out);
+}
 
 typedef struct split_entry {
     int color, key, rank;
@@ -235,6 +275,9 @@ int PMPI_Comm_free(MPI_Comm *comm)
     MPI_Comm c = *comm;
     if (c->predefined)
         return ivc_mpi_raise(c, MPI_ERR_COMM, fn, "%s cannot be freed", c->name);
+    int rc = ivc_mpi_attr_delete_all(c);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(c, rc, fn, "an attribute's delete callback failed");
     ivc_mpi_comm_release(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
@@ -302,8 +345,12 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
     case MPI_APPNUM: val = &appnum_attr; break;
     case MPI_UNIVERSE_SIZE: val = &universe_attr; break;
     case MPI_LASTUSEDCODE: val = &lastcode_attr; break;
-    default:
-        return ivc_mpi_raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "unknown key %d", keyval);
+    default: {
+        int rc = ivc_mpi_attr_get(comm, keyval, attribute_val, flag);
+        if (rc != MPI_SUCCESS)
+            return ivc_mpi_raise(comm, rc, "MPI_Comm_get_attr", "unknown key %d", keyval);
+        return MPI_SUCCESS;
+    }
     }
     *flag = 1;
     *(int **)attribute_val = val;

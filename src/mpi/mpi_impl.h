@@ -161,6 +161,9 @@ struct ivc_mpi_comm_s {
     int predefined;
     int refs; /* the user's handle plus requests in flight; freed at 0 */
     char name[MPI_MAX_OBJECT_NAME];
+    struct ivc_mpi_attr *attrs; /* cached attributes (mpi_attr.c) */
+    struct ivc_mpi_topo *topo;  /* virtual topology or NULL (mpi_topo.c) */
+    struct ivc_coll_comm *coll; /* collective state, made at first use, or NULL (coll.h) */
 };
 
 extern int ivc_mpi_world_rank, ivc_mpi_world_size;
@@ -180,7 +183,7 @@ static inline int ivc_mpi_comm_valid(MPI_Comm comm)
 
 /* ---- requests, matching, progress ---- */
 
-enum { REQ_SEND = 1, REQ_RECV = 2 };
+enum { REQ_SEND = 1, REQ_RECV = 2, REQ_COLL = 3 /* nonblocking collective (coll_nbc.c) */ };
 
 struct ivc_mpi_req_s {
     ivc_chan_op_t op; /* first: the channel's op is the request */
@@ -253,6 +256,118 @@ int ivc_mpi_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype
                            MPI_Comm comm);
 int ivc_mpi_coll_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
                            MPI_Datatype rdt, MPI_Comm comm);
+
+/* ---- groups, attributes, topologies, info, matched probes, memory, one-sided ----
+ * (mpi_group.c, mpi_attr.c, mpi_topo.c, mpi_info.c, mpi_mprobe.c, mpi_mem.c, mpi_win.c,
+ * mpi_rma.c) */
+
+#define GROUP_MAGIC 0x47525550u
+#define INFO_MAGIC  0x494e464fu
+#define MSG_MAGIC   0x4d534750u
+#define WIN_MAGIC   0x57494e44u
+
+struct ivc_mpi_group_s {
+    uint32_t magic;
+    int size;
+    int rank;   /* this process's rank in the group, or MPI_UNDEFINED */
+    int *world; /* group rank -> world rank */
+    int refs;
+    int predefined;
+};
+
+static inline int ivc_mpi_group_valid(MPI_Group g)
+{
+    return g != MPI_GROUP_NULL && g->magic == GROUP_MAGIC;
+}
+
+/* A new group of n world ranks (the array is copied). Returns NULL without memory. */
+MPI_Group ivc_mpi_group_new(const int *world, int n);
+void ivc_mpi_group_release(MPI_Group g);
+
+/* Makes a communicator of the n world ranks `world` (taken over; freed on error), agreeing
+ * on its context id over `over`, which every member of `over` calls collectively. A caller
+ * with member == 0 gets MPI_COMM_NULL. The new communicator inherits parent's error
+ * handler. Returns MPI_SUCCESS or an error class. */
+int ivc_mpi_comm_make(MPI_Comm over, MPI_Comm parent, int member, int *world, int n, MPI_Comm *out);
+/* The context reserved for the id agreement of MPI_Comm_create_group (not a communicator's). */
+uint32_t ivc_mpi_comm_reserved_ctx(void);
+
+/* Attribute caching: copies (Comm_dup) and deletes (Comm_free) with the user's callbacks.
+ * Return MPI_SUCCESS or the first callback's error. */
+int ivc_mpi_attr_copy(MPI_Comm from, MPI_Comm to);
+int ivc_mpi_attr_delete_all(MPI_Comm comm);
+/* Looks up a user keyval's attribute on comm; MPI_ERR_KEYVAL for an unknown key. */
+int ivc_mpi_attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+
+/* Topology of a communicator (copied by Comm_dup, freed with the communicator). */
+struct ivc_mpi_topo {
+    int kind; /* MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH */
+    int ndims, *dims, *periods;
+    int nnodes, nedges, *index, *edges;                  /* graph */
+    int indeg, outdeg, weighted, *in, *inw, *out, *outw; /* dist graph */
+};
+struct ivc_mpi_topo *ivc_mpi_topo_dup(const struct ivc_mpi_topo *t);
+void ivc_mpi_topo_free(struct ivc_mpi_topo *t);
+
+struct ivc_mpi_info_s {
+    uint32_t magic;
+    int nkeys;
+    struct ivc_info_kv *head;
+};
+
+/* A message taken off the unexpected queue by MPI_Mprobe. */
+struct ivc_mpi_msg_s {
+    uint32_t magic;
+    MPI_Comm comm; /* retained */
+    void *umsg;    /* the taken message (mpi_match.c), or NULL for MPI_MESSAGE_NO_PROC */
+};
+
+/* Takes the first unexpected message a receive of (src, tag) on ctx would match off the
+ * queue (after one progress round); fills status. Returns NULL if there is none. */
+void *ivc_mpi_match_take(uint32_t ctx, int src, int tag, MPI_Status *status);
+/* Hands a taken message to receive r (which is not posted). */
+void ivc_mpi_match_deliver_taken(MPI_Request r, void *umsg);
+/* Starts receive r of a taken message, as ivc_mpi_start_recv does for a posted one. */
+int ivc_mpi_start_mrecv(MPI_Request r, void *buf, int count, MPI_Datatype dt, MPI_Comm comm,
+                        void *umsg);
+
+/* Memory of MPI_Alloc_mem: this rank's arena in the region (mpi_mem.c). */
+int ivc_mpi_mem_init(void);
+void ivc_mpi_mem_finalize(void);
+/* Allocates from the arena (NULL when it has no room or there is no region). */
+void *ivc_mpi_mem_arena_alloc(uint64_t size);
+/* Returns 1 and frees p if it came from the arena, else 0. */
+int ivc_mpi_mem_arena_free(void *p);
+/* Region offset of [p, p + len) if it lies inside the region mapping: returns 1, else 0. */
+int ivc_mpi_mem_region_off(const void *p, uint64_t len, uint64_t *off);
+
+/* One-sided: the reserved context of active messages (never a communicator's: those are
+ * below 2 * 2048), the message upcall, and finalize. */
+#define IVC_RMA_CTX 0xfffffff0u
+void ivc_mpi_rma_on_message(ivc_inmsg_t *m);
+void ivc_mpi_rma_finalize(void);
+
+/* ---- collectives (mpi_coll.c, coll_*.c; internals in coll.h) ---- */
+
+/* MPI_Init / MPI_Finalize hooks: reserve this rank's collective area in the region and learn
+ * the others' (collective over COMM_WORLD); forget them. Init returns MPI_SUCCESS or an error
+ * class. */
+int ivc_mpi_coll_init(void);
+void ivc_mpi_coll_finalize(void);
+/* Frees a communicator's collective state (from ivc_mpi_comm_release). */
+void ivc_mpi_coll_comm_free(MPI_Comm comm);
+/* Advances nonblocking collectives; returns the number of steps taken. Called by the
+ * request machinery's waits and tests while any is in flight. */
+extern int ivc_mpi_nbc_active;
+int ivc_mpi_nbc_progress(void);
+
+static inline int ivc_mpi_progress(void)
+{
+    int n = ivc_coord_progress();
+    if (ivc_mpi_nbc_active)
+        n += ivc_mpi_nbc_progress();
+    return n;
+}
 
 /* ---- environment ---- */
 

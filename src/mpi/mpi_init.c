@@ -35,6 +35,12 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     }
     if (ivc_mpi_comm_init() != 0)
         ivc_mpi_die(MPI_ERR_NO_MEM, "MPI_Init: out of memory");
+    /* Collective over COMM_WORLD: every rank learns the others' collective areas. */
+    if (ivc_mpi_coll_init() != MPI_SUCCESS)
+        ivc_mpi_die(MPI_ERR_OTHER, "MPI_Init: setting up the collectives failed");
+    /* This rank's arena in the region for MPI_Alloc_mem and windows (mpi_mem.c). */
+    if (ivc_mpi_mem_init() != 0)
+        ivc_mpi_die(MPI_ERR_OTHER, "MPI_Init: setting up the RMA arena failed");
     /* One thread at a time may call MPI; no internal locking. */
     thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
     if (thread_level < MPI_THREAD_SINGLE)
@@ -57,10 +63,16 @@ int PMPI_Finalize(void)
     int rc = ivc_mpi_check_init("MPI_Finalize");
     if (rc != MPI_SUCCESS)
         return rc;
+    /* COMM_SELF's attributes go first, while MPI still works (MPI 4.1 sec. 11.2.4). */
+    ivc_mpi_attr_delete_all(MPI_COMM_SELF);
+    ivc_mpi_attr_delete_all(MPI_COMM_WORLD);
+    ivc_mpi_rma_finalize();
     /* Sends still in flight (e.g. a freed Isend) finish before the barrier. */
+    ivc_mpi_coll_finalize();
     rc = ivc_coord_finalize();
     ivc_mpi_match_finalize();
     ivc_mpi_comm_finalize();
+    ivc_mpi_mem_finalize();
     ivc_mpi_finalized = 1;
     if (rc != 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, ivc_mpi_errno_class(rc), "MPI_Finalize",

@@ -115,6 +115,11 @@ static void deliver(MPI_Request r, const ivc_inmsg_t *m)
 
 void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m)
 {
+    /* One-sided active messages never meet a receive: the target handles them here. */
+    if (__builtin_expect(m->env.ctx == IVC_RMA_CTX, 0)) {
+        ivc_mpi_rma_on_message(m);
+        return;
+    }
     for (MPI_Request r = posted.head; r != NULL; r = r->next) {
         if (envelope_matches(r->ctx, r->src, r->tag, &m->env)) {
             posted_remove(r);
@@ -202,7 +207,8 @@ int ivc_mpi_match_cancel(MPI_Request r)
 int ivc_mpi_iprobe(int src, int tag, MPI_Comm comm, uint32_t ctx_off, MPI_Status *status)
 {
     ivc_coord_progress();
-    umsg_t *u = unexpected_find(comm->ctx + ctx_off, src, tag);
+    /* comm == NULL: ctx_off is the context itself (ivc_mpi_match_take). */
+    umsg_t *u = unexpected_find(comm != NULL ? comm->ctx + ctx_off : ctx_off, src, tag);
     if (u == NULL)
         return 0;
     if (status != MPI_STATUS_IGNORE) {
@@ -213,6 +219,23 @@ int ivc_mpi_iprobe(int src, int tag, MPI_Comm comm, uint32_t ctx_off, MPI_Status
         status->ivc_cancelled = 0;
     }
     return 1;
+}
+
+void *ivc_mpi_match_take(uint32_t ctx, int src, int tag, MPI_Status *status)
+{
+    if (!ivc_mpi_iprobe(src, tag, NULL, ctx, status))
+        return NULL;
+    umsg_t *u = unexpected_find(ctx, src, tag);
+    unexpected_remove(u);
+    return u;
+}
+
+void ivc_mpi_match_deliver_taken(MPI_Request r, void *umsg)
+{
+    umsg_t *u = umsg;
+    deliver(r, &u->m);
+    free(u->buf);
+    free(u);
 }
 
 void ivc_mpi_match_finalize(void)

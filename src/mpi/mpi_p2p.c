@@ -114,6 +114,25 @@ int ivc_mpi_start_recv(MPI_Request r, void *buf, int count, MPI_Datatype dt, int
     return MPI_SUCCESS;
 }
 
+int ivc_mpi_start_mrecv(MPI_Request r, void *buf, int count, MPI_Datatype dt, MPI_Comm comm,
+                        void *umsg)
+{
+    req_begin(r, REQ_RECV, comm);
+    if (umsg == NULL) { /* MPI_MESSAGE_NO_PROC */
+        ivc_mpi_status_proc_null(&r->status);
+        r->done = 1;
+        return MPI_SUCCESS;
+    }
+    r->peer = -1;
+    ivc_mpi_data(&r->op.data, buf, count, dt);
+    if (!dt->predefined) {
+        ivc_mpi_dt_retain(dt);
+        r->dt = dt;
+    }
+    ivc_mpi_match_deliver_taken(r, umsg);
+    return MPI_SUCCESS;
+}
+
 /* ---- blocking calls: the request lives on the caller's stack ---- */
 
 static int blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,

@@ -98,7 +98,7 @@ static void check_abort(void)
 
 void ivc_mpi_poll(ivc_backoff_t *b)
 {
-    if (ivc_coord_progress() > 0)
+    if (ivc_mpi_progress() > 0)
         return;
     ivc_backoff_wait(b);
     if (b->rounds >= b->spin && (++b->rounds & 255) == 0)
@@ -187,7 +187,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!(*request)->done)
-        ivc_coord_progress();
+        ivc_mpi_progress();
     if (!(*request)->done) {
         *flag = 0;
         return MPI_SUCCESS;
@@ -247,7 +247,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                  MPI_Status *array_of_statuses)
 {
     CHECK_REQS("MPI_Testall", count, array_of_requests);
-    ivc_coord_progress();
+    ivc_mpi_progress();
     for (int i = 0; i < count; i++) {
         if (array_of_requests[i] != MPI_REQUEST_NULL && !array_of_requests[i]->done) {
             *flag = 0;
@@ -304,7 +304,7 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
                  MPI_Status *status)
 {
     CHECK_REQS("MPI_Testany", count, array_of_requests);
-    ivc_coord_progress();
+    ivc_mpi_progress();
     int i = find_done(count, array_of_requests);
     if (i == MPI_UNDEFINED) {
         *flag = 1;
@@ -361,7 +361,7 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status *array_of_statuses)
 {
     CHECK_REQS("MPI_Testsome", incount, array_of_requests);
-    ivc_coord_progress();
+    ivc_mpi_progress();
     return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
                        "MPI_Testsome");
 }
@@ -393,7 +393,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_get_status",
                              "invalid request");
     if (!request->done)
-        ivc_coord_progress();
+        ivc_mpi_progress();
     *flag = request->done;
     if (*flag && status != MPI_STATUS_IGNORE)
         *status = request->status;

@@ -1,5 +1,8 @@
 #include "shm_config.h"
 
+#include "shm_coll_config.h"
+#include "shm_rma_config.h"
+
 #include "../base/ivc_log.h"
 #include "../region/region.h"
 
@@ -104,10 +107,21 @@ uint64_t ivc_shm_region_bytes(uint32_t world)
     ivc_shm_config_t cfg;
     if (ivc_shm_config_load(&cfg) != 0)
         return 0;
+    ivc_coll_config_t ccfg;
+    if (ivc_coll_config_load(&ccfg) != 0)
+        return 0;
+    ivc_rma_config_t rcfg;
+    if (ivc_rma_config_load(&rcfg) != 0)
+        return 0;
+    /* Each rank reserves its RMA arena (mpi/mpi_mem.c), aligned to a page. */
+    uint64_t arena = ivc_rma_arena_bytes(&rcfg);
+    arena += arena ? 4096 : 0;
     ivc_shm_geometry_t geo;
     ivc_shm_geometry(&cfg, world, &geo);
-    uint64_t need =
-        ivc_region_fixed_bytes(world) + (uint64_t)world * (geo.block_bytes + 4096) + (1u << 20);
+    /* Each rank also reserves its collective area (mpi/coll_shm.c), aligned to a page. */
+    uint64_t coll = ccfg.shm ? ivc_coll_area_bytes(&ccfg, world) + 4096 : 0;
+    uint64_t need = ivc_region_fixed_bytes(world) + (uint64_t)world * (geo.block_bytes + 4096) +
+                    (uint64_t)world * coll + (uint64_t)world * arena + (1u << 20);
     uint64_t size = IVC_REGION_MIN_SIZE;
     while (size < need)
         size <<= 1;

@@ -24,3 +24,58 @@ ivc_mpi_test(comms      SOURCES mpi/comms.c      NP 4)
 ivc_mpi_test(errors     SOURCES mpi/errors.c     NP 2)
 ivc_mpi_test(misc       SOURCES mpi/misc.c       NP 2)
 ivc_mpi_test(pmpi       SOURCES mpi/pmpi.c       NP 2)
+
+# Collectives: odd rank counts in every configuration, and 8 ranks (more ranks than cores:
+# waiting ranks must yield) in the two VM layouts; "hosts" (two simulated hosts: shared
+# memory inside each, the hierarchical and point-to-point algorithms across) for all.
+ivc_mpi_test(coll_move      SOURCES mpi/coll_move.c   NP 3 TIMEOUT 180
+             CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(coll_move_np8  SOURCES mpi/coll_move.c   NP 8 TIMEOUT 240 CONFIGS vms vm2 hosts)
+
+# One-sided and API surface (hosts: also on two simulated hosts, see tests/CMakeLists.txt)
+ivc_mpi_test(rma_fence    SOURCES mpi/rma_fence.c    NP 4 CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(coll_reduce     SOURCES mpi/coll_reduce.c NP 5 TIMEOUT 180
+             CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(coll_reduce_np8 SOURCES mpi/coll_reduce.c NP 8 TIMEOUT 240 CONFIGS vms vm2 hosts)
+ivc_mpi_test(rma_lock     SOURCES mpi/rma_lock.c     NP 4)
+ivc_mpi_test(rma_pscw     SOURCES mpi/rma_pscw.c     NP 4 CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(rma_shared   SOURCES mpi/rma_shared.c   NP 4 CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(rma_dynamic  SOURCES mpi/rma_dynamic.c  NP 3 CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(coll_comm       SOURCES mpi/coll_comm.c   NP 5 TIMEOUT 180
+             CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(coll_comm_np8   SOURCES mpi/coll_comm.c   NP 8 TIMEOUT 240 CONFIGS vms vm2 hosts)
+ivc_mpi_test(coll_nbc        SOURCES mpi/coll_nbc.c    NP 3 TIMEOUT 180
+             CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(coll_nbc_np8    SOURCES mpi/coll_nbc.c    NP 8 TIMEOUT 240 CONFIGS vms vm2 hosts)
+ivc_mpi_test(group        SOURCES mpi/group.c        NP 5 CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(topo         SOURCES mpi/topo.c         NP 5 CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(info_attr    SOURCES mpi/info_attr.c    NP 2 CONFIGS vms vm2 plain small hosts)
+ivc_mpi_test(mprobe       SOURCES mpi/mprobe.c       NP 3 CONFIGS vms vm2 plain small hosts)
+# Two simulated hosts: targets on the other host are reached by active messages over the
+# network channel (fewer iterations: every one is a network round trip).
+ivc_mpi_test(rma_lock_hosts SOURCES mpi/rma_lock.c   NP 4 CONFIGS hosts ARGS 60)
+# 8 ranks on the CI machine's 2 cores: contention on lock words and accumulate locks.
+ivc_mpi_test(rma_lock_np8   SOURCES mpi/rma_lock.c   NP 8 ARGS 60)
+ivc_mpi_test(rma_fence_np8  SOURCES mpi/rma_fence.c  NP 8)
+ivc_mpi_test(rma_shared_np8 SOURCES mpi/rma_shared.c NP 8)
+# No arena (IVC_RMA_ARENA=0): every window is private memory, every peer is reached through
+# active messages.
+ivc_mpi_test(rma_lock_am    SOURCES mpi/rma_lock.c   NP 4 CONFIGS vm2 ENV IVC_RMA_ARENA=0)
+ivc_mpi_test(rma_fence_am   SOURCES mpi/rma_fence.c  NP 4 CONFIGS vm2 ENV IVC_RMA_ARENA=0)
+# A faulty rank forges hostile active messages straight into the region (links the core).
+ivc_mpi_test(rma_forge      SOURCES mpi/rma_forge.c  NP 3 CONFIGS vms plain)
+target_link_libraries(rma_forge PRIVATE ivc_core)
+# The point-to-point algorithms (communicators that span hosts use them) and operations
+# in pieces (a 4 KiB area: every size above runs in many pieces).
+ivc_mpi_test(coll_move_p2p      SOURCES mpi/coll_move.c   NP 5 CONFIGS vms ENV IVC_COLL_SHM=no)
+ivc_mpi_test(coll_reduce_p2p    SOURCES mpi/coll_reduce.c NP 5 CONFIGS vms ENV IVC_COLL_SHM=no)
+ivc_mpi_test(coll_move_pieces   SOURCES mpi/coll_move.c   NP 3 CONFIGS vms
+             ENV IVC_COLL_AREA=4K IVC_COLL_CHUNK=1K)
+ivc_mpi_test(coll_reduce_pieces SOURCES mpi/coll_reduce.c NP 3 CONFIGS vms
+             ENV IVC_COLL_AREA=4K IVC_COLL_CHUNK=1K)
+# More ranks than this machine's cores send small rooted operations point-to-point
+# (IVC_COLL_ROOTED_P2P=auto); these keep them in shared memory.
+ivc_mpi_test(coll_move_shmroot   SOURCES mpi/coll_move.c   NP 5 CONFIGS vms vm2
+             ENV IVC_COLL_ROOTED_P2P=off)
+ivc_mpi_test(coll_reduce_shmroot SOURCES mpi/coll_reduce.c NP 5 CONFIGS vms vm2
+             ENV IVC_COLL_ROOTED_P2P=off)

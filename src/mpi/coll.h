@@ -1,0 +1,187 @@
+/* Internals of the collectives: per-communicator state, the shared-memory collective areas,
+ * and the algorithm families (coll_shm.c over the areas, coll_p2p.c over point-to-point,
+ * coll_nbc.c nonblocking schedules, coll_op.c reductions). mpi_coll.c checks arguments and
+ * picks an algorithm.
+ *
+ * Hierarchy: a communicator whose members all share this rank's region runs the
+ * shared-memory algorithms. One that spans regions (hosts) runs Barrier, Bcast and
+ * commutative Reduce/Allreduce in three steps (shared memory inside each host's "node"
+ * communicator, point-to-point among the nodes' leaders, shared memory again; mpi_coll.c)
+ * and everything else with the point-to-point algorithms, which work over any channel.
+ * Every member decides the same way: locality is symmetric, and the hierarchy is agreed
+ * from one allgathered table.
+ *
+ * ---- The collective area (shared memory) ----
+ *
+ * At MPI_Init every co-located rank reserves one area in the region (ivc_region_alloc; the
+ * region is sized for it by ivc_shm_region_bytes) and learns the others' offsets through an
+ * allgather. Communicators share these areas; an operation is named by a tag
+ * (context id << 48 | sequence number) that every member computes the same way. Layout of
+ * the area of rank P (local index p):
+ *
+ *   ivc_coll_ctl_t   tag, filled: what P publishes now                    (bytes 0-15)
+ *   ack[nlocal]      ack[q]: units of Q's publications that P has consumed (from byte 16)
+ *   data[area]       P's publication: contributions, blocks, or a ring of chunks
+ * The acknowledgements share the tag's cache line (for up to 6 ranks): a peer that polls
+ * P's tag gets P's acknowledgements with the same miss, which halves the line transfers of
+ * a barrier between two ranks. All of it has the one writer P.
+ *
+ * Protocol of one operation published by P and read by a set of readers:
+ *  1. P waits until every reader of its earlier publications has acknowledged all of them
+ *     (ack_Q[p] == owed[Q], owed kept in P's private memory), so nobody still reads data.
+ *  2. P writes data, sets `filled` (units already in place), then R10 release-stores `tag`.
+ *  3. A reader Q waits for P's tag == the operation's tag (A10 acquire), reads, and
+ *     R11 release-increments its ack[p] once per unit (once for an operation with none);
+ *     P reads acks with A11 acquire loads.
+ *  Streamed operations (large broadcasts) publish further units by R12 release-storing
+ *  `filled` (A12 in readers); unit k lives in chunk slot k % nslots, and P reuses a slot
+ *  only after every reader acknowledged the unit that was in it.
+ * Stale tags: a communicator's sequence numbers start above the highest one any member ever
+ * published (agreed at its first shared-memory operation), so a tag left in an area by a
+ * freed communicator with the same context id never equals a current one.
+ * Untrusted data: offsets and sizes are validated once at init; every index into an area
+ * comes from this rank's own state; what peers write is only ever copied or reduced. */
+#ifndef IVC_MPI_COLL_H
+#define IVC_MPI_COLL_H
+
+#include "mpi_impl.h"
+
+#include "shm/shm_coll_config.h"
+
+#include <stdint.h>
+
+/* Tags on the collective context. Blocking operations use one tag each so that mismatched
+ * collectives cannot silently match; nonblocking ones use NBC_TAG_BASE + a per-communicator
+ * sequence number, so that several in flight never cross-match. */
+enum {
+    TAG_BARRIER = 1,
+    TAG_BCAST,
+    TAG_REDUCE,
+    TAG_GATHER,
+    TAG_SCATTER,
+    TAG_ALLGATHER,
+    TAG_ALLTOALL,
+    TAG_SCAN,
+    TAG_SEQ, /* agreement on a communicator's first sequence number */
+};
+#define NBC_TAG_BASE 0x100000
+
+/* Control line of an area. Writer: the owner. */
+typedef struct ivc_coll_ctl {
+    /* Operation being published. R10 release store in coll_shm_publish(); pairs with A10 in
+     * coll_shm_wait_tag(). */
+    IVC_ATOMIC(uint64_t) tag;
+    /* Units of the operation already in place. Plain-ordered before R10 at publication;
+     * later R12 release stores in coll_shm_stream_put(); A12 in coll_shm_stream_get(). */
+    IVC_ATOMIC(uint64_t) filled;
+} ivc_coll_ctl_t;
+_Static_assert(sizeof(ivc_coll_ctl_t) == 16, "acks follow at byte 16");
+
+/* What this rank knows of the areas (process memory, never shared). */
+typedef struct ivc_coll_shm {
+    int on;              /* shared-memory collectives are usable job-wide */
+    uint32_t nlocal;     /* co-located ranks */
+    uint32_t me;         /* my local index */
+    int *lidx;           /* world rank -> local index, -1 if not co-located */
+    uint8_t **areas;     /* local index -> area base in this mapping (validated) */
+    uint64_t data_off;   /* offset of data[] in an area */
+    uint64_t maxseq;     /* highest sequence number this rank ever published */
+    uint64_t rooted_p2p; /* Bcast/Reduce/Gather/Scatter up to this size: point-to-point */
+    uint64_t *owed;      /* local index -> units that reader must acknowledge in total */
+    ivc_coll_config_t cfg;
+} ivc_coll_shm_t;
+
+extern ivc_coll_shm_t ivc_coll;
+
+/* Per-communicator state. */
+typedef struct ivc_coll_comm {
+    int local;      /* every member shares the region: shared-memory algorithms apply */
+    int *lidx;      /* comm rank -> local index (when local) */
+    uint64_t seq;   /* sequence number of the next shared-memory operation; 0 = not agreed */
+    uint32_t nbseq; /* nonblocking operations started */
+    /* Hierarchy, for a communicator that spans regions (hosts): the members that share
+     * this rank's region form `node`, the lowest-ranked member of every node is in
+     * `leaders`. hier: 0 = not decided yet, 1 = in use, -1 = flat point-to-point. */
+    int hier;
+    MPI_Comm node, leaders; /* internal communicators (leaders: MPI_COMM_NULL off leaders) */
+    int *leader_of;         /* comm rank -> comm rank of its node's leader */
+    int *lindex;            /* comm rank of a leader -> its rank in `leaders`, else -1 */
+} ivc_coll_comm_t;
+
+/* The communicator's collective state, made at first use; NULL without memory. */
+ivc_coll_comm_t *ivc_coll_comm(MPI_Comm comm);
+/* 1 if the shared-memory algorithms run on comm. The first call on a co-located
+ * communicator agrees on its sequence numbers with the other members, so it is made only
+ * from blocking collectives, which every member calls in the same order. */
+int coll_shm_usable(MPI_Comm comm, ivc_coll_comm_t *cc);
+
+/* ---- reductions (coll_op.c) ---- */
+
+/* inout = in op inout over `count` elements of dt, both packed (dt's type map flattened).
+ * User functions get the elements in dt's own layout. Returns MPI_SUCCESS or an error
+ * class (MPI_ERR_OP: op undefined on dt's kind, MPI_ERR_NO_MEM). */
+int coll_op_apply(MPI_Op op, MPI_Datatype dt, const void *in, void *inout, uint64_t count);
+/* Elements per reduction unit: pieces of a reduction are cut on multiples of this many
+ * packed bytes (one element of dt). */
+static inline uint64_t coll_elem_bytes(MPI_Datatype dt)
+{
+    return dt->map.size ? dt->map.size : 1;
+}
+int coll_op_commutes(MPI_Op op);
+
+/* ---- byte helpers ---- */
+
+/* Packed bytes of count elements of dt. */
+static inline uint64_t coll_bytes(int count, MPI_Datatype dt)
+{
+    return (uint64_t)count * dt->map.size;
+}
+
+/* Blocking point-to-point of n packed bytes (any size; sent as pieces below 2 GiB) on the
+ * collective context. Return MPI_SUCCESS or an error class. */
+int coll_send_bytes(const void *buf, uint64_t n, int dest, int tag, MPI_Comm comm);
+int coll_recv_bytes(void *buf, uint64_t n, int src, int tag, MPI_Comm comm);
+
+/* ---- point-to-point algorithms (coll_p2p.c); MPI_IN_PLACE already resolved as noted ---- */
+
+int coll_p2p_barrier(MPI_Comm comm);
+int coll_p2p_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
+/* Reduce of packed data: `acc` holds this rank's contribution (bytes) and, at the root,
+ * receives the result. */
+int coll_p2p_reduce_packed(void *acc, uint64_t count, MPI_Datatype dt, MPI_Op op, int root,
+                           MPI_Comm comm);
+int coll_p2p_gatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                     const int *displs, MPI_Datatype rdt, int root, MPI_Comm comm);
+int coll_p2p_scatterv(const void *sbuf, const int *scounts, const int *displs, MPI_Datatype sdt,
+                      void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm);
+int coll_p2p_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
+                        const int *rcounts, const int *displs, MPI_Datatype rdt, MPI_Comm comm);
+/* Alltoallw with byte displacements; sbuf == MPI_IN_PLACE takes the data from rbuf. */
+int coll_p2p_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdispls,
+                       const MPI_Datatype *sdts, void *rbuf, const int *rcounts,
+                       const MPI_Aint *rdispls, const MPI_Datatype *rdts, MPI_Comm comm);
+/* Inclusive (exclusive = 0) or exclusive scan of packed data in place in acc. */
+int coll_p2p_scan_packed(void *acc, uint64_t count, MPI_Datatype dt, MPI_Op op, int exclusive,
+                         MPI_Comm comm);
+
+/* ---- shared-memory algorithms (coll_shm.c); only when ivc_coll_comm(comm)->local ---- */
+
+int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc);
+int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
+                   ivc_coll_comm_t *cc);
+/* Reduction of packed contributions `mine` (count elements of dt): mode REDUCE leaves the
+ * result in `out` at the root only, ALLREDUCE everywhere, SCAN / EXSCAN the prefix of ranks
+ * 0..me (exclusive: 0..me-1; rank 0's `out` untouched). */
+enum { COLL_REDUCE, COLL_ALLREDUCE, COLL_SCAN, COLL_EXSCAN };
+int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
+                    int root, int mode, MPI_Comm comm, ivc_coll_comm_t *cc);
+/* Block exchanges of packed bytes: every rank publishes `sbytes` of its data and reads
+ * what it needs. blk = bytes of one rank's block (equal at every rank). */
+int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root, int all,
+                    MPI_Comm comm, ivc_coll_comm_t *cc);
+int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root, MPI_Comm comm,
+                     ivc_coll_comm_t *cc);
+int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Comm comm,
+                      ivc_coll_comm_t *cc);
+
+#endif

@@ -1,0 +1,692 @@
+/* Shared-memory collectives over the per-rank collective areas (protocol in coll.h).
+ *
+ * Every algorithm here is one or more "operations": the ranks that publish write into their
+ * own area and release-store the operation's tag; the ranks that need the data wait for the
+ * tag, copy or reduce straight out of the publisher's area, and acknowledge. A rank's data is
+ * read in place by every reader, so a broadcast is one copy in and one copy out per reader,
+ * and a reduction reads the contributions where they lie. Operations larger than an area run
+ * as pieces, each its own operation. */
+#define _GNU_SOURCE
+#include "coll.h"
+
+#include "base/ivc_copy.h"
+#include "base/ivc_log.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+ivc_coll_shm_t ivc_coll;
+
+#define SEQ_BITS 48
+#define SEQ_MASK ((1ull << SEQ_BITS) - 1)
+
+static inline ivc_coll_ctl_t *ctl_of(uint32_t l)
+{
+    return (ivc_coll_ctl_t *)ivc_coll.areas[l];
+}
+
+/* ack[of] in the area of `owner`. */
+static inline IVC_ATOMIC(uint64_t) * ack_of(uint32_t owner, uint32_t of)
+{
+    return (IVC_ATOMIC(uint64_t) *)(ivc_coll.areas[owner] + sizeof(ivc_coll_ctl_t)) + of;
+}
+
+static inline uint8_t *data_of(uint32_t l)
+{
+    return ivc_coll.areas[l] + ivc_coll.data_off;
+}
+
+/* ---- set-up ---- */
+
+static int online_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int ivc_mpi_coll_init(void)
+{
+    ivc_coll_shm_t *s = &ivc_coll;
+    memset(s, 0, sizeof(*s));
+    if (ivc_coll_config_load(&s->cfg) != 0)
+        return MPI_ERR_OTHER;
+    ivc_coord_t *c = &ivc_coord;
+    int world = ivc_mpi_world_size;
+    /* Everyone takes part in the exchange below, even a rank that cannot offer an area, so
+     * that the job agrees on whether shared-memory collectives are on. */
+    /* offset, bytes (0 = no area), this rank's CPUs */
+    uint64_t mine[3] = {0, 0, (uint64_t)online_cpus()};
+    uint64_t bytes = ivc_coll_area_bytes(&s->cfg, c->nlocal);
+    if (s->cfg.shm && c->have_region && c->nlocal > 1) {
+        uint64_t off;
+        if (ivc_region_alloc(&c->region, bytes, 4096, &off) == 0) {
+            uint8_t *a = ivc_region_at(&c->region, off, bytes);
+            if (a != NULL) {
+                memset(a, 0, ivc_coll_ctl_bytes(c->nlocal));
+                mine[0] = off;
+                mine[1] = bytes;
+            }
+        } else {
+            ivc_warn("no room for the collective area (%llu bytes): collectives use "
+                     "point-to-point",
+                     (unsigned long long)bytes);
+        }
+    }
+    uint64_t *all = malloc((size_t)world * sizeof(mine));
+    s->lidx = malloc((size_t)world * sizeof(int));
+    s->areas = calloc(c->nlocal, sizeof(uint8_t *));
+    s->owed = calloc(c->nlocal, sizeof(uint64_t));
+    if (all == NULL || s->lidx == NULL || s->areas == NULL || s->owed == NULL) {
+        free(all);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = ivc_mpi_coll_allgather(mine, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) {
+        free(all);
+        return rc;
+    }
+    for (int r = 0; r < world; r++)
+        s->lidx[r] = -1;
+    /* Usable only if every co-located rank has an area of exactly our geometry inside the
+     * region (what a peer sent is untrusted). Every rank sees the same table: all agree. */
+    int ok = mine[1] != 0;
+    uint64_t cpus = UINT64_MAX;
+    for (uint32_t l = 0; c->local != NULL && l < c->nlocal; l++) {
+        uint32_t r = c->local[l];
+        s->lidx[r] = (int)l;
+        uint64_t off = all[3 * r], len = all[3 * r + 1];
+        cpus = all[3 * r + 2] < cpus ? all[3 * r + 2] : cpus;
+        uint8_t *a = len == bytes && off % 4096 == 0 ? ivc_region_at(&c->region, off, len) : NULL;
+        if (a == NULL)
+            ok = 0;
+        s->areas[l] = a;
+    }
+    free(all);
+    s->nlocal = c->nlocal;
+    s->me = c->my_local;
+    s->data_off = ivc_coll_ctl_bytes(c->nlocal);
+    s->on = ok;
+    /* Rooted operations up to this size go point-to-point (see IVC_COLL_ROOTED_P2P); every
+     * co-located rank computes it from the same table. */
+    s->rooted_p2p = s->cfg.rooted_p2p;
+    if (s->rooted_p2p == UINT64_MAX)
+        s->rooted_p2p = c->nlocal > cpus ? c->shm_cfg.eager_limit : 0;
+    /* The exchange above made COMM_WORLD's state while the areas were off: start afresh. */
+    ivc_mpi_coll_comm_free(MPI_COMM_WORLD);
+    if (!ok && mine[1] != 0)
+        ivc_debug("collective areas not usable by every co-located rank: point-to-point only");
+    return MPI_SUCCESS;
+}
+
+void ivc_mpi_coll_finalize(void)
+{
+    free(ivc_coll.lidx);
+    free(ivc_coll.areas);
+    free(ivc_coll.owed);
+    memset(&ivc_coll, 0, sizeof(ivc_coll));
+}
+
+/* Agrees on the communicator's first sequence number: above every member's highest. */
+static int seq_agree(MPI_Comm comm, ivc_coll_comm_t *cc)
+{
+    uint64_t v = ivc_coll.maxseq + 1;
+    int rc = coll_p2p_reduce_packed(&v, 1, MPI_UINT64_T, MPI_MAX, 0, comm);
+    if (rc == MPI_SUCCESS)
+        rc = coll_p2p_bcast(&v, 1, MPI_UINT64_T, 0, comm);
+    if (rc == MPI_SUCCESS)
+        cc->seq = v;
+    return rc;
+}
+
+ivc_coll_comm_t *ivc_coll_comm(MPI_Comm comm)
+{
+    if (comm->coll != NULL)
+        return comm->coll;
+    /* A stand-in communicator on a reserved context (MPI_Comm_create_group's agreement)
+     * owns no context id to tag operations with, and nobody frees state attached to it:
+     * point-to-point, with shared state that never changes. */
+    static ivc_coll_comm_t p2p_only;
+    if (comm->ctx != 2u * (uint32_t)comm->ctx_id)
+        return &p2p_only;
+    ivc_coll_comm_t *cc = calloc(1, sizeof(*cc));
+    if (cc == NULL)
+        return NULL;
+    cc->local = ivc_coll.on && comm->size > 1;
+    if (cc->local) {
+        cc->lidx = malloc((size_t)comm->size * sizeof(int));
+        if (cc->lidx == NULL) {
+            free(cc);
+            return NULL;
+        }
+        for (int i = 0; i < comm->size; i++) {
+            cc->lidx[i] = ivc_coll.lidx[comm->world[i]];
+            if (cc->lidx[i] < 0)
+                cc->local = 0;
+        }
+    }
+    comm->coll = cc;
+    return cc;
+}
+
+int coll_shm_usable(MPI_Comm comm, ivc_coll_comm_t *cc)
+{
+    if (!cc->local)
+        return 0;
+    if (cc->seq == 0 && seq_agree(comm, cc) != MPI_SUCCESS)
+        cc->local = 0; /* the failure is the communicator's; p2p reports it next */
+    return cc->local;
+}
+
+void ivc_mpi_coll_comm_free(MPI_Comm comm)
+{
+    ivc_coll_comm_t *cc = comm->coll;
+    if (cc == NULL)
+        return;
+    comm->coll = NULL;
+    if (cc->node != NULL && cc->node != MPI_COMM_NULL)
+        ivc_mpi_comm_release(cc->node);
+    if (cc->leaders != NULL && cc->leaders != MPI_COMM_NULL)
+        ivc_mpi_comm_release(cc->leaders);
+    free(cc->leader_of);
+    free(cc->lindex);
+    free(cc->lidx);
+    free(cc);
+}
+
+/* ---- the protocol ---- */
+
+static uint64_t next_tag(MPI_Comm comm, ivc_coll_comm_t *cc)
+{
+    uint64_t s = cc->seq++ & SEQ_MASK;
+    if (s > ivc_coll.maxseq)
+        ivc_coll.maxseq = s;
+    return (uint64_t)comm->ctx_id << SEQ_BITS | s;
+}
+
+/* Polls until *w >= v (ack) or == v (tag); gives up with MPI_ERR_PROC_FAILED when the peer
+ * is known to have failed. */
+static int wait_word(IVC_ATOMIC(uint64_t) * w, uint64_t v, int ge, int world_rank)
+{
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    for (uint32_t n = 1;; n++) {
+        uint64_t x = ivc_load_acquire(w); /* A10 / A11 / A12, per caller */
+        if (ge ? x >= v : x == v)
+            return MPI_SUCCESS;
+        ivc_mpi_poll(&b);
+        if ((n & 1023) == 0 && ivc_mpi_peer_failed(world_rank))
+            return MPI_ERR_PROC_FAILED;
+    }
+}
+
+static inline int wait_tag(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t tag)
+{
+    IVC_ATOMIC(uint64_t) *w = &ctl_of((uint32_t)cc->lidx[r])->tag;
+    if (ivc_load_acquire(w) == tag) /* A10: pairs with R10 in publish() */
+        return MPI_SUCCESS;
+    return wait_word(w, tag, 0, comm->world[r]);
+}
+
+/* Before writing its area again: every reader acknowledged all it read before. */
+static int wait_acks(void)
+{
+    ivc_coll_shm_t *s = &ivc_coll;
+    for (uint32_t l = 0; l < s->nlocal; l++) {
+        if (l == s->me || s->owed[l] == 0)
+            continue;
+        IVC_ATOMIC(uint64_t) *w = ack_of(l, s->me);
+        /* A11: pairs with R11 in ack(); the reader is done with our data. */
+        if (ivc_load_acquire(w) < s->owed[l]) {
+            int rc = wait_word(w, s->owed[l], 1, (int)ivc_coord.local[l]);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+static inline void publish(uint64_t tag, uint64_t filled)
+{
+    ivc_coll_ctl_t *c = ctl_of(ivc_coll.me);
+    ivc_store_relaxed(&c->filled, filled);
+    ivc_store_release(&c->tag, tag); /* R10: publishes data and filled; pairs with A10 */
+}
+
+/* Records that comm rank r will acknowledge n more units of our publications. */
+static inline void owe(ivc_coll_comm_t *cc, int r, uint64_t n)
+{
+    ivc_coll.owed[cc->lidx[r]] += n;
+}
+
+static inline void owe_all(MPI_Comm comm, ivc_coll_comm_t *cc, uint64_t n)
+{
+    for (int r = 0; r < comm->size; r++)
+        if (r != comm->rank)
+            owe(cc, r, n);
+}
+
+static inline void ack(ivc_coll_comm_t *cc, int r, uint64_t n)
+{
+    IVC_ATOMIC(uint64_t) *w = ack_of(ivc_coll.me, (uint32_t)cc->lidx[r]);
+    /* R11: we are done reading; pairs with A11 in wait_acks(). Only we write it. */
+    ivc_store_release(w, ivc_load_relaxed(w) + n);
+}
+
+/* Writes packed bytes [off, off+n) of d into our area at dst. From IVC_COLL_STREAM_MIN
+ * bytes contiguous data goes with non-temporal stores (ivc_copy.h): readers on other cores
+ * then fetch it from memory instead of snooping it out of our cache line by line. */
+static inline void pub_pack(const ivc_data_t *d, uint64_t off, void *dst, uint64_t n)
+{
+    if (n >= ivc_coll.cfg.stream_min && ivc_data_contig(d))
+        ivc_copy_stream(dst, (const uint8_t *)d->buf + off, n);
+    else
+        ivc_data_pack(d, off, dst, n);
+}
+
+static inline void pub_copy(void *dst, const void *src, uint64_t n)
+{
+    if (n >= ivc_coll.cfg.stream_min)
+        ivc_copy_stream(dst, src, n);
+    else
+        memcpy(dst, src, n);
+}
+
+/* Copies packed bytes [soff, soff+n) of s to [doff, doff+n) of d. */
+static int data_copy(const ivc_data_t *s, uint64_t soff, ivc_data_t *d, uint64_t doff, uint64_t n)
+{
+    if (n == 0)
+        return MPI_SUCCESS;
+    if (ivc_data_contig(s)) {
+        ivc_data_unpack(d, doff, (const char *)s->buf + soff, n);
+    } else if (ivc_data_contig(d)) {
+        ivc_data_pack(s, soff, (char *)d->buf + doff, n);
+    } else {
+        uint64_t step = n < (1u << 20) ? n : (1u << 20);
+        void *tmp = malloc(step);
+        if (tmp == NULL)
+            return MPI_ERR_NO_MEM;
+        for (uint64_t o = 0; o < n; o += step) {
+            uint64_t len = n - o < step ? n - o : step;
+            ivc_data_pack(s, soff + o, tmp, len);
+            ivc_data_unpack(d, doff + o, tmp, len);
+        }
+        free(tmp);
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- barrier ---- */
+
+int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
+{
+    uint64_t tag = next_tag(comm, cc);
+    int rc = wait_acks();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    publish(tag, 0);
+    owe_all(comm, cc, 1);
+    /* Everyone's flag, starting after our own rank, so that waiters spread over lines. */
+    for (int i = 1; i < comm->size; i++) {
+        int r = (comm->rank + i) % comm->size;
+        if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
+            return rc;
+        ack(cc, r, 1);
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- broadcast: the root streams chunks through a ring of slots in its area ---- */
+
+int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
+                   ivc_coll_comm_t *cc)
+{
+    ivc_data_t d;
+    ivc_mpi_data(&d, buf, count, dt);
+    uint64_t bytes = d.bytes, chunk = ivc_coll.cfg.chunk;
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    uint64_t units = (bytes + chunk - 1) / chunk, nslots = ivc_coll.cfg.area / chunk;
+    uint64_t tag = next_tag(comm, cc);
+    int rc;
+    if (comm->rank == root) {
+        if ((rc = wait_acks()) != MPI_SUCCESS)
+            return rc;
+        /* base[r]: acknowledgements owed before this operation, for slot reuse. */
+        uint64_t *base = NULL;
+        if (units > nslots && (base = malloc((size_t)comm->size * sizeof(uint64_t))) == NULL)
+            return MPI_ERR_NO_MEM;
+        for (int r = 0; r < comm->size; r++) {
+            if (r == root)
+                continue;
+            if (base != NULL)
+                base[r] = ivc_coll.owed[cc->lidx[r]];
+            owe(cc, r, units);
+        }
+        /* A broadcast of one unit is one flag; a larger one publishes its first unit at
+         * once, so that readers copy out while the root copies in. */
+        uint64_t first = 1;
+        pub_pack(&d, 0, data_of(ivc_coll.me), first * chunk < bytes ? first * chunk : bytes);
+        publish(tag, first);
+        ivc_coll_ctl_t *c = ctl_of(ivc_coll.me);
+        for (uint64_t k = first; k < units; k++) {
+            uint64_t off = k * chunk, len = bytes - off < chunk ? bytes - off : chunk;
+            if (k >= nslots) {
+                /* Slot k % nslots held unit k - nslots: wait until every reader has it. */
+                for (int r = 0; r < comm->size; r++) {
+                    if (r == root)
+                        continue;
+                    IVC_ATOMIC(uint64_t) *w = ack_of((uint32_t)cc->lidx[r], ivc_coll.me);
+                    uint64_t need = base[r] + (k - nslots + 1);
+                    /* A11: pairs with R11 in the reader's ack() */
+                    if (ivc_load_acquire(w) < need &&
+                        (rc = wait_word(w, need, 1, comm->world[r])) != MPI_SUCCESS) {
+                        free(base);
+                        return rc;
+                    }
+                }
+            }
+            pub_pack(&d, off, data_of(ivc_coll.me) + (k % nslots) * chunk, len);
+            ivc_store_release(&c->filled, k + 1); /* R12: unit k is in; pairs with A12 */
+        }
+        free(base);
+        return MPI_SUCCESS;
+    }
+    if ((rc = wait_tag(comm, cc, root, tag)) != MPI_SUCCESS)
+        return rc;
+    uint32_t rl = (uint32_t)cc->lidx[root];
+    ivc_coll_ctl_t *c = ctl_of(rl);
+    const uint8_t *src = data_of(rl);
+    uint64_t filled = ivc_load_acquire(&c->filled); /* A12: pairs with R10 / R12 */
+    for (uint64_t k = 0; k < units; k++) {
+        if (filled <= k) {
+            if ((rc = wait_word(&c->filled, k + 1, 1, comm->world[root])) != MPI_SUCCESS)
+                return rc;
+            filled = ivc_load_acquire(&c->filled); /* A12 */
+        }
+        uint64_t off = k * chunk, len = bytes - off < chunk ? bytes - off : chunk;
+        ivc_data_unpack(&d, off, src + (k % nslots) * chunk, len);
+        ack(cc, root, 1);
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- reductions: contributions are reduced where they lie ---- */
+
+/* out = c_lo op ... op c_hi in rank order, reading c_r at src[r] (NULL: skip nothing).
+ * Folds from the right (out = c_hi, then out = c_r op out) so that non-commutative
+ * operations see rank order and every rank computes bit-identical results. */
+static int fold(const uint8_t *const *src, int lo, int hi, void *out, uint64_t count, uint64_t len,
+                MPI_Datatype dt, MPI_Op op)
+{
+    if (src[hi] != out)
+        memcpy(out, src[hi], len);
+    for (int r = hi - 1; r >= lo; r--) {
+        int rc = coll_op_apply(op, dt, src[r], out, count);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Partitioned allreduce: every rank publishes its contribution in the lower half of its
+ * area; rank i folds slice i of all of them into the upper half and publishes that; every
+ * rank then copies all slices. Each rank reads about 2 x bytes instead of (n - 1) x bytes. */
+static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
+                           MPI_Comm comm, ivc_coll_comm_t *cc)
+{
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
+    uint64_t esz = coll_elem_bytes(dt), bytes = count * dt->map.size;
+    uint64_t half = ivc_coll.cfg.area / 2, step = half / esz * esz;
+    const uint8_t **src = malloc((size_t)n * sizeof(*src));
+    if (src == NULL)
+        return MPI_ERR_NO_MEM;
+    for (uint64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += step) {
+        uint64_t len = bytes - off < step ? bytes - off : step, nel = len / esz;
+        /* Slice r: elements [r * nel / n, (r + 1) * nel / n) of this piece. */
+        uint64_t lo = (uint64_t)me * nel / (uint64_t)n, hi = (uint64_t)(me + 1) * nel / (uint64_t)n;
+        uint64_t tag1 = next_tag(comm, cc), tag2 = next_tag(comm, cc);
+        if ((rc = wait_acks()) != MPI_SUCCESS)
+            break;
+        uint8_t *area = data_of(ivc_coll.me);
+        pub_copy(area, (const uint8_t *)mine + off, len);
+        publish(tag1, 1);
+        owe_all(comm, cc, 1);
+        for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
+            if (r != me)
+                rc = wait_tag(comm, cc, r, tag1);
+            src[r] = data_of((uint32_t)cc->lidx[r]) + lo * esz;
+        }
+        /* Our slice is folded into its place in `out` (private, cached here), then
+         * published with streaming stores for the others to fetch from memory. */
+        uint8_t *o = (uint8_t *)out + off;
+        if (rc == MPI_SUCCESS && hi > lo)
+            rc = fold(src, 0, n - 1, o + lo * esz, hi - lo, (hi - lo) * esz, dt, op);
+        for (int r = 0; r < n; r++)
+            if (r != me)
+                ack(cc, r, 1);
+        if (rc != MPI_SUCCESS || (rc = wait_acks()) != MPI_SUCCESS)
+            break;
+        pub_copy(area + half + lo * esz, o + lo * esz, (hi - lo) * esz);
+        publish(tag2, 1);
+        owe_all(comm, cc, 1);
+        for (int i = 1; i < n && rc == MPI_SUCCESS; i++) {
+            int r = (me + i) % n;
+            uint64_t rlo = (uint64_t)r * nel / (uint64_t)n,
+                     rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
+            if ((rc = wait_tag(comm, cc, r, tag2)) != MPI_SUCCESS)
+                break;
+            memcpy(o + rlo * esz, data_of((uint32_t)cc->lidx[r]) + half + rlo * esz,
+                   (rhi - rlo) * esz);
+            ack(cc, r, 1);
+        }
+    }
+    free(src);
+    return rc;
+}
+
+int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
+                    int root, int mode, MPI_Comm comm, ivc_coll_comm_t *cc)
+{
+    if (mode == COLL_ALLREDUCE && ivc_coll.cfg.split_min != 0 &&
+        count * dt->map.size >= ivc_coll.cfg.split_min &&
+        ivc_coll.cfg.area / 2 >= coll_elem_bytes(dt))
+        return allreduce_split(mine, out, count, dt, op, comm, cc);
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
+    uint64_t esz = coll_elem_bytes(dt), bytes = count * dt->map.size;
+    uint64_t step = ivc_coll.cfg.area / esz * esz;
+    if (bytes == 0 || step == 0)
+        return bytes == 0 ? MPI_SUCCESS : MPI_ERR_INTERN;
+    const uint8_t **src = malloc((size_t)n * sizeof(*src));
+    if (src == NULL)
+        return MPI_ERR_NO_MEM;
+    /* Which ranks this rank reads ([lo, hi]) and whether it publishes. */
+    int lo = 0, hi = n - 1, pub;
+    switch (mode) {
+    case COLL_REDUCE:
+        pub = me != root;
+        if (me != root)
+            lo = 0, hi = -1;
+        break;
+    case COLL_ALLREDUCE: pub = 1; break;
+    case COLL_SCAN:
+        pub = me < n - 1;
+        hi = me;
+        break;
+    default: /* COLL_EXSCAN */
+        pub = me < n - 1;
+        hi = me - 1;
+        break;
+    }
+    for (uint64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += step) {
+        uint64_t len = bytes - off < step ? bytes - off : step;
+        uint64_t tag = next_tag(comm, cc);
+        const uint8_t *my = (const uint8_t *)mine + off;
+        uint8_t *o = hi >= lo ? (uint8_t *)out + off : NULL;
+        if (pub) {
+            if ((rc = wait_acks()) != MPI_SUCCESS)
+                break;
+            pub_copy(data_of(ivc_coll.me), my, len);
+            publish(tag, 1);
+            /* Readers of our contribution. */
+            for (int r = 0; r < n; r++) {
+                if (r == me)
+                    continue;
+                if (mode == COLL_ALLREDUCE || (mode == COLL_REDUCE && r == root) ||
+                    (mode >= COLL_SCAN && r > me))
+                    owe(cc, r, 1);
+            }
+            my = data_of(ivc_coll.me); /* out may alias mine: read ours from the area */
+        } else if (my == o && me != hi && lo <= me && me <= hi) {
+            /* Our contribution would be overwritten by the first copy: keep it aside in
+             * our own area (nobody reads it; we are not publishing). */
+            if ((rc = wait_acks()) != MPI_SUCCESS)
+                break;
+            memcpy(data_of(ivc_coll.me), my, len);
+            my = data_of(ivc_coll.me);
+        }
+        if (hi < lo)
+            continue;
+        for (int r = lo; r <= hi && rc == MPI_SUCCESS; r++) {
+            if (r == me) {
+                src[r] = my;
+                continue;
+            }
+            rc = wait_tag(comm, cc, r, tag);
+            src[r] = data_of((uint32_t)cc->lidx[r]);
+        }
+        if (rc == MPI_SUCCESS)
+            rc = fold(src, lo, hi, o, len / esz, len, dt, op);
+        for (int r = lo; r <= hi; r++)
+            if (r != me)
+                ack(cc, r, 1);
+    }
+    free(src);
+    return rc;
+}
+
+/* ---- block exchanges ---- */
+
+/* Pieces of one rank's block of blk bytes so that `per` of them fit in an area. */
+static uint64_t piece_bytes(uint64_t blk, uint64_t per)
+{
+    uint64_t p = ivc_coll.cfg.area / (per ? per : 1);
+    p = p / IVC_CACHE_LINE * IVC_CACHE_LINE;
+    if (p == 0)
+        p = ivc_coll.cfg.area / (per ? per : 1);
+    return p < blk ? p : blk;
+}
+
+int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root, int all,
+                    MPI_Comm comm, ivc_coll_comm_t *cc)
+{
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
+    int reader = all || me == root;
+    if (blk == 0)
+        return MPI_SUCCESS;
+    uint64_t step = piece_bytes(blk, 1);
+    int pub = all || me != root;
+    for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
+        uint64_t len = blk - off < step ? blk - off : step;
+        uint64_t tag = next_tag(comm, cc);
+        if (pub) {
+            if ((rc = wait_acks()) != MPI_SUCCESS)
+                break;
+            if (sd != NULL)
+                pub_pack(sd, off, data_of(ivc_coll.me), len);
+            else /* in place: our block is in the receive buffer */
+                pub_pack(rd, (uint64_t)me * blk + off, data_of(ivc_coll.me), len);
+            publish(tag, 1);
+            if (all)
+                owe_all(comm, cc, 1);
+            else
+                owe(cc, root, 1);
+        }
+        if (!reader)
+            continue;
+        /* Our own piece, straight from the send buffer (absent when in place), while the
+         * others read ours. */
+        if (sd != NULL && (rc = data_copy(sd, off, rd, (uint64_t)me * blk + off, len)) != 0)
+            break;
+        for (int i = 1; i < n && rc == MPI_SUCCESS; i++) {
+            int r = (me + i) % n;
+            if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
+                break;
+            ivc_data_unpack(rd, (uint64_t)r * blk + off, data_of((uint32_t)cc->lidx[r]), len);
+            ack(cc, r, 1);
+        }
+    }
+    return rc;
+}
+
+int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root, MPI_Comm comm,
+                     ivc_coll_comm_t *cc)
+{
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
+    if (blk == 0)
+        return MPI_SUCCESS;
+    if (me == root && rd != NULL && (rc = data_copy(sd, (uint64_t)me * blk, rd, 0, blk)) != 0)
+        return rc;
+    uint64_t step = piece_bytes(blk, (uint64_t)n);
+    for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
+        uint64_t len = blk - off < step ? blk - off : step;
+        uint64_t tag = next_tag(comm, cc);
+        if (me == root) {
+            if ((rc = wait_acks()) != MPI_SUCCESS)
+                break;
+            for (int r = 0; r < n; r++)
+                if (r != root)
+                    pub_pack(sd, (uint64_t)r * blk + off, data_of(ivc_coll.me) + r * len, len);
+            publish(tag, 1);
+            owe_all(comm, cc, 1);
+            continue;
+        }
+        if ((rc = wait_tag(comm, cc, root, tag)) != MPI_SUCCESS)
+            break;
+        ivc_data_unpack(rd, off, data_of((uint32_t)cc->lidx[root]) + me * len, len);
+        ack(cc, root, 1);
+    }
+    return rc;
+}
+
+int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Comm comm,
+                      ivc_coll_comm_t *cc)
+{
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
+    int inplace = sd->buf == rd->buf;
+    if (blk == 0)
+        return MPI_SUCCESS;
+    uint64_t step = piece_bytes(blk, (uint64_t)n);
+    for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
+        uint64_t len = blk - off < step ? blk - off : step;
+        uint64_t tag = next_tag(comm, cc);
+        if ((rc = wait_acks()) != MPI_SUCCESS)
+            break;
+        /* Our blocks for the others; in place our own goes through the area too, since
+         * the receive buffer is about to be overwritten. */
+        for (int r = 0; r < n; r++)
+            if (r != me || inplace)
+                pub_pack(sd, (uint64_t)r * blk + off, data_of(ivc_coll.me) + r * len, len);
+        publish(tag, 1);
+        owe_all(comm, cc, 1);
+        if (inplace)
+            ivc_data_unpack(rd, (uint64_t)me * blk + off, data_of(ivc_coll.me) + me * len, len);
+        else if ((rc = data_copy(sd, (uint64_t)me * blk + off, rd, (uint64_t)me * blk + off,
+                                 len)) != MPI_SUCCESS)
+            break;
+        for (int i = 1; i < n && rc == MPI_SUCCESS; i++) {
+            int r = (me + i) % n;
+            if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
+                break;
+            ivc_data_unpack(rd, (uint64_t)r * blk + off, data_of((uint32_t)cc->lidx[r]) + me * len,
+                            len);
+            ack(cc, r, 1);
+        }
+    }
+    return rc;
+}

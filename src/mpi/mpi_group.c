@@ -1,0 +1,441 @@
+/* Groups and the communicators made from them: Comm_group, Group_*, Comm_create,
+ * Comm_create_group, Comm_split_type, Comm_dup_with_info.
+ *
+ * A group is an array of world ranks. Groups are local objects: nothing here talks to other
+ * ranks except the communicator constructors, which agree on a context id. */
+#include "mpi_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ivc_mpi_group_s ivc_obj_group_empty = {GROUP_MAGIC, 0, MPI_UNDEFINED, NULL, 1, 1};
+
+MPI_Group ivc_mpi_group_new(const int *world, int n)
+{
+    MPI_Group g = calloc(1, sizeof(*g));
+    int *w = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    if (g == NULL || w == NULL) {
+        free(g);
+        free(w);
+        return NULL;
+    }
+    if (n > 0)
+        memcpy(w, world, (size_t)n * sizeof(int));
+    g->magic = GROUP_MAGIC;
+    g->size = n;
+    g->world = w;
+    g->refs = 1;
+    g->rank = MPI_UNDEFINED;
+    for (int i = 0; i < n; i++)
+        if (w[i] == ivc_mpi_world_rank)
+            g->rank = i;
+    return g;
+}
+
+void ivc_mpi_group_release(MPI_Group g)
+{
+    if (g == MPI_GROUP_NULL || g->predefined || --g->refs > 0)
+        return;
+    g->magic = 0;
+    free(g->world);
+    free(g);
+}
+
+static int check(const char *fn)
+{
+    return ivc_mpi_check_init(fn);
+}
+
+#define CHECK_GROUP(g, fn)                                                                         \
+    do {                                                                                           \
+        int rc_ = check(fn);                                                                       \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return rc_;                                                                            \
+        if (!ivc_mpi_group_valid(g))                                                               \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_GROUP, fn, "invalid group");              \
+    } while (0)
+
+/* Returns the new group in *out or raises MPI_ERR_NO_MEM. */
+static int group_out(const int *world, int n, MPI_Group *out, const char *fn)
+{
+    if (n == 0) {
+        *out = MPI_GROUP_EMPTY;
+        return MPI_SUCCESS;
+    }
+    MPI_Group g = ivc_mpi_group_new(world, n);
+    if (g == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+    *out = g;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    const char *fn = "MPI_Comm_group";
+    int rc = check(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!ivc_mpi_comm_valid(comm))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");
+    return group_out(comm->world, comm->size, group, fn);
+}
+IVC_MPI_WEAK(Comm_group)
+
+int PMPI_Group_size(MPI_Group group, int *size)
+{
+    CHECK_GROUP(group, "MPI_Group_size");
+    *size = group->size;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Group_size)
+
+int PMPI_Group_rank(MPI_Group group, int *rank)
+{
+    CHECK_GROUP(group, "MPI_Group_rank");
+    *rank = group->rank;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Group_rank)
+
+int PMPI_Group_free(MPI_Group *group)
+{
+    const char *fn = "MPI_Group_free";
+    if (group == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
+    CHECK_GROUP(*group, fn);
+    ivc_mpi_group_release(*group);
+    *group = MPI_GROUP_NULL;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Group_free)
+
+/* Checks n distinct ranks of g; returns MPI_SUCCESS or raises MPI_ERR_RANK / MPI_ERR_ARG. */
+static int check_ranks(MPI_Group g, int n, const int *ranks, const char *fn)
+{
+    if (n < 0 || n > g->size)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "count %d is out of range", n);
+    char *seen = calloc((size_t)g->size + 1, 1);
+    if (seen == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= g->size || seen[ranks[i]]) {
+            int r = ranks[i];
+            free(seen);
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_RANK, fn,
+                                 "rank %d is invalid or repeated (group of %d)", r, g->size);
+        }
+        seen[ranks[i]] = 1;
+    }
+    free(seen);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    const char *fn = "MPI_Group_incl";
+    CHECK_GROUP(group, fn);
+    int rc = check_ranks(group, n, ranks, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int *w = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    if (w == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < n; i++)
+        w[i] = group->world[ranks[i]];
+    rc = group_out(w, n, newgroup, fn);
+    free(w);
+    return rc;
+}
+IVC_MPI_WEAK(Group_incl)
+
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    const char *fn = "MPI_Group_excl";
+    CHECK_GROUP(group, fn);
+    int rc = check_ranks(group, n, ranks, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    char *drop = calloc((size_t)group->size + 1, 1);
+    int *w = malloc((size_t)group->size * sizeof(int) + 1);
+    if (drop == NULL || w == NULL) {
+        free(drop);
+        free(w);
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    for (int i = 0; i < n; i++)
+        drop[ranks[i]] = 1;
+    int k = 0;
+    for (int i = 0; i < group->size; i++)
+        if (!drop[i])
+            w[k++] = group->world[i];
+    rc = group_out(w, k, newgroup, fn);
+    free(drop);
+    free(w);
+    return rc;
+}
+IVC_MPI_WEAK(Group_excl)
+
+/* Expands (first, last, stride) triplets into ranks; returns the count or -1 if invalid. */
+static int expand_ranges(MPI_Group g, int n, int ranges[][3], int **out)
+{
+    long total = 0;
+    for (int i = 0; i < n; i++) {
+        int f = ranges[i][0], l = ranges[i][1], s = ranges[i][2];
+        if (s == 0 || f < 0 || f >= g->size || l < 0 || l >= g->size)
+            return -1;
+        if ((s > 0 && l < f) || (s < 0 && l > f))
+            continue;
+        total += (l - f) / s + 1;
+    }
+    if (total > g->size)
+        return -1;
+    int *r = malloc((size_t)(total > 0 ? total : 1) * sizeof(int));
+    if (r == NULL)
+        return -1;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int f = ranges[i][0], l = ranges[i][1], s = ranges[i][2];
+        for (int v = f; s > 0 ? v <= l : v >= l; v += s)
+            r[k++] = v;
+    }
+    *out = r;
+    return k;
+}
+
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    const char *fn = "MPI_Group_range_incl";
+    CHECK_GROUP(group, fn);
+    int *r = NULL, k = expand_ranges(group, n, ranges, &r);
+    if (k < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_RANK, fn, "invalid range");
+    int rc = PMPI_Group_incl(group, k, r, newgroup);
+    free(r);
+    return rc;
+}
+IVC_MPI_WEAK(Group_range_incl)
+
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    const char *fn = "MPI_Group_range_excl";
+    CHECK_GROUP(group, fn);
+    int *r = NULL, k = expand_ranges(group, n, ranges, &r);
+    if (k < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_RANK, fn, "invalid range");
+    int rc = PMPI_Group_excl(group, k, r, newgroup);
+    free(r);
+    return rc;
+}
+IVC_MPI_WEAK(Group_range_excl)
+
+static int find(MPI_Group g, int world)
+{
+    for (int i = 0; i < g->size; i++)
+        if (g->world[i] == world)
+            return i;
+    return MPI_UNDEFINED;
+}
+
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                               int ranks2[])
+{
+    const char *fn = "MPI_Group_translate_ranks";
+    CHECK_GROUP(group1, fn);
+    CHECK_GROUP(group2, fn);
+    if (n < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative count %d", n);
+    for (int i = 0; i < n; i++) {
+        int r = ranks1[i];
+        if (r == MPI_PROC_NULL) {
+            ranks2[i] = MPI_PROC_NULL;
+            continue;
+        }
+        if (r < 0 || r >= group1->size)
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_RANK, fn, "rank %d is not in the group",
+                                 r);
+        ranks2[i] = find(group2, group1->world[r]);
+    }
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Group_translate_ranks)
+
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+{
+    const char *fn = "MPI_Group_compare";
+    CHECK_GROUP(group1, fn);
+    CHECK_GROUP(group2, fn);
+    if (group1->size != group2->size) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    if (group1->size == 0 ||
+        memcmp(group1->world, group2->world, (size_t)group1->size * sizeof(int)) == 0) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    for (int i = 0; i < group1->size; i++) {
+        if (find(group2, group1->world[i]) == MPI_UNDEFINED) {
+            *result = MPI_UNEQUAL;
+            return MPI_SUCCESS;
+        }
+    }
+    *result = MPI_SIMILAR;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Group_compare)
+
+enum { SET_UNION, SET_INTER, SET_DIFF };
+
+/* Union: group1's order, then group2's new members; intersection and difference keep
+ * group1's order (MPI 4.1 sec. 7.3.2). */
+static int set_op(MPI_Group a, MPI_Group b, int kind, MPI_Group *out, const char *fn)
+{
+    CHECK_GROUP(a, fn);
+    CHECK_GROUP(b, fn);
+    int *w = malloc((size_t)(a->size + b->size + 1) * sizeof(int));
+    if (w == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+    int k = 0;
+    for (int i = 0; i < a->size; i++) {
+        int inb = find(b, a->world[i]) != MPI_UNDEFINED;
+        if (kind == SET_UNION || (kind == SET_INTER && inb) || (kind == SET_DIFF && !inb))
+            w[k++] = a->world[i];
+    }
+    if (kind == SET_UNION)
+        for (int i = 0; i < b->size; i++)
+            if (find(a, b->world[i]) == MPI_UNDEFINED)
+                w[k++] = b->world[i];
+    int rc = group_out(w, k, out, fn);
+    free(w);
+    return rc;
+}
+
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    return set_op(group1, group2, SET_UNION, newgroup, "MPI_Group_union");
+}
+IVC_MPI_WEAK(Group_union)
+
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    return set_op(group1, group2, SET_INTER, newgroup, "MPI_Group_intersection");
+}
+IVC_MPI_WEAK(Group_intersection)
+
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    return set_op(group1, group2, SET_DIFF, newgroup, "MPI_Group_difference");
+}
+IVC_MPI_WEAK(Group_difference)
+
+/* ---- communicators from groups ---- */
+
+#define CHECK_COMM(comm, fn)                                                                       \
+    do {                                                                                           \
+        int rc_ = check(fn);                                                                       \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return rc_;                                                                            \
+        if (!ivc_mpi_comm_valid(comm))                                                             \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");        \
+    } while (0)
+
+/* Checks that every member of g belongs to comm. */
+static int group_in_comm(MPI_Group g, MPI_Comm comm)
+{
+    for (int i = 0; i < g->size; i++) {
+        int found = 0;
+        for (int j = 0; j < comm->size && !found; j++)
+            found = comm->world[j] == g->world[i];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+static int *world_copy(MPI_Group g)
+{
+    int *w = malloc((size_t)(g->size > 0 ? g->size : 1) * sizeof(int));
+    if (w != NULL && g->size > 0)
+        memcpy(w, g->world, (size_t)g->size * sizeof(int));
+    return w;
+}
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_create";
+    CHECK_COMM(comm, fn);
+    if (!ivc_mpi_group_valid(group))
+        return ivc_mpi_raise(comm, MPI_ERR_GROUP, fn, "invalid group");
+    if (!group_in_comm(group, comm))
+        return ivc_mpi_raise(comm, MPI_ERR_GROUP, fn, "the group is not a subset of comm");
+    int *w = world_copy(group);
+    if (w == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    int rc = ivc_mpi_comm_make(comm, comm, group->rank != MPI_UNDEFINED, w, group->size, newcomm);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, rc, fn, "creating the communicator failed");
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Comm_create)
+
+/* Collective over the group's members only: the id agreement runs over a temporary
+ * communicator of the group on a reserved context. The tag is not needed to keep
+ * concurrent calls apart as long as calls with overlapping groups are made in the same
+ * order by their common members, which MPI requires of collectives anyway. */
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_create_group";
+    CHECK_COMM(comm, fn);
+    if (!ivc_mpi_group_valid(group))
+        return ivc_mpi_raise(comm, MPI_ERR_GROUP, fn, "invalid group");
+    if (tag < 0)
+        return ivc_mpi_raise(comm, MPI_ERR_TAG, fn, "tag %d is invalid", tag);
+    if (!group_in_comm(group, comm))
+        return ivc_mpi_raise(comm, MPI_ERR_GROUP, fn, "the group is not a subset of comm");
+    if (group->rank == MPI_UNDEFINED) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    struct ivc_mpi_comm_s tmp;
+    memset(&tmp, 0, sizeof(tmp));
+    tmp.magic = COMM_MAGIC;
+    tmp.ctx = ivc_mpi_comm_reserved_ctx();
+    tmp.rank = group->rank;
+    tmp.size = group->size;
+    tmp.world = group->world;
+    tmp.errh = comm->errh;
+    tmp.predefined = 1; /* requests neither retain nor free it */
+    int *w = world_copy(group);
+    if (w == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    int rc = ivc_mpi_comm_make(&tmp, comm, 1, w, group->size, newcomm);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, rc, fn, "creating the communicator failed");
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Comm_create_group)
+
+/* MPI_COMM_TYPE_SHARED groups the ranks that share this rank's region (the coordinator's
+ * locality detector): color = the lowest world rank of the region. Ranks reached through
+ * another channel (other hosts) get other colors. */
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_split_type";
+    CHECK_COMM(comm, fn);
+    int color;
+    if (split_type == MPI_UNDEFINED)
+        color = MPI_UNDEFINED;
+    else if (split_type == MPI_COMM_TYPE_SHARED)
+        color = ivc_coord.local != NULL && ivc_coord.nlocal > 0 ? (int)ivc_coord.local[0]
+                                                                : ivc_mpi_world_rank;
+    else
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "unknown split type %d", split_type);
+    return PMPI_Comm_split(comm, color, key, newcomm);
+}
+IVC_MPI_WEAK(Comm_split_type)
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    return PMPI_Comm_dup(comm, newcomm);
+}
+IVC_MPI_WEAK(Comm_dup_with_info)

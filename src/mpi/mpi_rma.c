@@ -1,0 +1,989 @@
+/* One-sided data movement: Put, Get, Accumulate, Get_accumulate, Fetch_and_op,
+ * Compare_and_swap, over direct loads and stores or active messages (see mpi_rma.h), and
+ * the target side of the active messages.
+ *
+ * Everything a peer sends is untrusted: the handler copies the header once, checks the
+ * window id, the sender's membership, kinds, lengths, element sizes and that every byte
+ * touched lies inside the window (or an attached range of a dynamic window). A bad message
+ * is dropped with a log line; the sender may break its own epochs, never this rank. */
+#include "mpi_rma.h"
+
+#include "base/ivc_log.h"
+
+#include <complex.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+/* ---- element sizes of the basic kinds (the target trusts only this table) ---- */
+
+static const uint8_t basic_size[B_COUNT_KINDS] = {
+    [B_CHAR] = 1,
+    [B_SCHAR] = 1,
+    [B_UCHAR] = 1,
+    [B_BYTE] = 1,
+    [B_WCHAR] = sizeof(wchar_t),
+    [B_SHORT] = sizeof(short),
+    [B_USHORT] = sizeof(short),
+    [B_INT] = sizeof(int),
+    [B_UINT] = sizeof(int),
+    [B_LONG] = sizeof(long),
+    [B_ULONG] = sizeof(long),
+    [B_LLONG] = sizeof(long long),
+    [B_ULLONG] = sizeof(long long),
+    [B_FLOAT] = sizeof(float),
+    [B_DOUBLE] = sizeof(double),
+    [B_LDOUBLE] = sizeof(long double),
+    [B_BOOL] = sizeof(bool),
+    [B_I8] = 1,
+    [B_I16] = 2,
+    [B_I32] = 4,
+    [B_I64] = 8,
+    [B_U8] = 1,
+    [B_U16] = 2,
+    [B_U32] = 4,
+    [B_U64] = 8,
+    [B_AINT] = sizeof(MPI_Aint),
+    [B_OFFSET] = sizeof(MPI_Offset),
+    [B_COUNT] = sizeof(MPI_Count),
+    [B_CFLOAT] = sizeof(float complex),
+    [B_CDOUBLE] = sizeof(double complex),
+    [B_CLDOUBLE] = sizeof(long double complex),
+    [B_PACKED] = 1,
+    [B_FLOAT_INT] = sizeof(float_int_t),
+    [B_DOUBLE_INT] = sizeof(double_int_t),
+    [B_LONG_INT] = sizeof(long_int_t),
+    [B_2INT] = sizeof(int2_t),
+    [B_SHORT_INT] = sizeof(short_int_t),
+    [B_LDOUBLE_INT] = sizeof(ldouble_int_t),
+};
+
+static MPI_Op const op_by_id[OP_USER] = {
+    [OP_MAX] = MPI_MAX,         [OP_MIN] = MPI_MIN,       [OP_SUM] = MPI_SUM,
+    [OP_PROD] = MPI_PROD,       [OP_LAND] = MPI_LAND,     [OP_BAND] = MPI_BAND,
+    [OP_LOR] = MPI_LOR,         [OP_BOR] = MPI_BOR,       [OP_LXOR] = MPI_LXOR,
+    [OP_BXOR] = MPI_BXOR,       [OP_MAXLOC] = MPI_MAXLOC, [OP_MINLOC] = MPI_MINLOC,
+    [OP_REPLACE] = MPI_REPLACE, [OP_NO_OP] = MPI_NO_OP,
+};
+
+/* inout = in op inout over `bytes` of basic kind `basic`. Returns MPI_SUCCESS or
+ * MPI_ERR_OP. */
+static int apply(int opid, const void *in, void *inout, uint64_t bytes, int basic)
+{
+    if (opid == OP_REPLACE) {
+        memmove(inout, in, bytes);
+        return MPI_SUCCESS;
+    }
+    if (opid == OP_NO_OP)
+        return MPI_SUCCESS;
+    return ivc_mpi_op_apply(op_by_id[opid], in, inout, bytes / basic_size[basic], basic);
+}
+
+/* ---- lock words ---- */
+
+/* Waits (spin, then yield) without driving progress: safe inside the AM handler. A holder
+ * never waits for anything while it holds the accumulate lock, so this ends unless the
+ * holder died; then the job's abort word ends it. */
+static void acc_lock(ivc_win_ctl_t *c)
+{
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    for (uint32_t n = 0;; n++) {
+        uint64_t exp = 0;
+        if (ivc_load_relaxed(&c->acc) == 0 && ivc_cas(&c->acc, &exp, 1)) /* L2 acquire */
+            return;
+        ivc_backoff_wait(&b);
+        uint32_t rank;
+        int code;
+        if ((n & 1023) == 1023 && ivc_coord_aborted(&rank, &code))
+            ivc_mpi_die(code, "the job was aborted while waiting for an accumulate lock");
+    }
+}
+
+static void acc_unlock(ivc_win_ctl_t *c)
+{
+    ivc_store_release(&c->acc, 0); /* L2: publishes the update; pairs with the next CAS */
+}
+
+/* One attempt at the passive-target lock word. Returns 1 if taken. */
+static int lock_try(ivc_win_ctl_t *c, int type)
+{
+    if (type == MPI_LOCK_EXCLUSIVE) {
+        uint64_t exp = 0;
+        return ivc_cas(&c->lock, &exp, WIN_LOCK_EXCL); /* L1 acquire */
+    }
+    uint64_t v = ivc_fetch_add(&c->lock, 1); /* L1 acquire */
+    if (!(v & WIN_LOCK_EXCL))
+        return 1;
+    ivc_fetch_add(&c->lock, (uint64_t)-1); /* back off: a writer holds it */
+    return 0;
+}
+
+static void lock_release(ivc_win_ctl_t *c, int type)
+{
+    /* L1 release: publishes this epoch's stores to the next holder. */
+    ivc_fetch_add(&c->lock, type == MPI_LOCK_EXCLUSIVE ? (uint64_t)-WIN_LOCK_EXCL : (uint64_t)-1);
+}
+
+/* ---- waiting for replies ---- */
+
+static struct {
+    uint64_t seq;     /* of the request whose reply is awaited */
+    int active, peer; /* world rank the reply must come from */
+    void *dst;        /* AM_DATA: where the reply goes */
+    uint64_t len;     /* AM_DATA: bytes expected */
+    volatile int done;
+    int granted; /* AM_LOCKED */
+    int refused; /* AM_DATA with flags 1: the target found the access invalid */
+} reply;
+static uint64_t next_seq = 1;
+
+/* Sends h (+ payload) and waits for its reply; returns MPI_SUCCESS or a class. */
+static int am_call(int world, am_hdr_t *h, const void *payload, uint64_t len, void *dst)
+{
+    reply.seq = h->cookie = next_seq++;
+    reply.peer = world;
+    reply.dst = dst;
+    reply.len = h->rlen;
+    reply.done = 0;
+    reply.refused = 0;
+    reply.active = 1;
+    int rc = ivc_rma_am_send(world, h, payload, len);
+    if (rc != MPI_SUCCESS) {
+        reply.active = 0;
+        return rc;
+    }
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    while (!reply.done) {
+        if (ivc_mpi_peer_failed(world)) {
+            reply.active = 0;
+            return MPI_ERR_PROC_FAILED;
+        }
+        ivc_mpi_poll(&b);
+    }
+    return reply.refused ? MPI_ERR_RMA_RANGE : MPI_SUCCESS;
+}
+
+/* ---- sending ---- */
+
+typedef struct am_out {
+    ivc_chan_op_t op;
+    am_hdr_t h; /* followed by the payload */
+} am_out_t;
+
+static void am_out_done(ivc_chan_op_t *op, int status)
+{
+    if (status < 0)
+        ivc_debug("an RMA message failed: %d", status);
+    free(op);
+}
+
+int ivc_rma_am_send(int world, const am_hdr_t *h, const void *payload, uint64_t len)
+{
+    if (ivc_mpi_peer_failed(world))
+        return MPI_ERR_PROC_FAILED;
+    am_out_t *o = malloc(sizeof(*o) + len);
+    if (o == NULL)
+        return MPI_ERR_NO_MEM;
+    o->h = *h;
+    o->h.len = len;
+    if (len > 0)
+        memcpy(&o->h + 1, payload, len);
+    memset(&o->op, 0, sizeof(o->op));
+    o->op.env.ctx = IVC_RMA_CTX;
+    o->op.env.src = ivc_mpi_world_rank;
+    o->op.env.tag = (int32_t)h->kind;
+    o->op.data.buf = &o->h;
+    o->op.data.count = sizeof(am_hdr_t) + len;
+    o->op.data.map = NULL;
+    o->op.data.bytes = sizeof(am_hdr_t) + len;
+    o->op.done = am_out_done;
+    int rc = ivc_coord_send((uint32_t)world, &o->op);
+    if (rc == 0)
+        return MPI_SUCCESS; /* in flight: am_out_done frees it */
+    free(o);
+    return rc == 1 ? MPI_SUCCESS : ivc_mpi_errno_class(rc);
+}
+
+uint64_t ivc_rma_am_max_payload(int world)
+{
+    ivc_vc_t *vc = &ivc_coord.vcs[world];
+    uint64_t lim = ivc_coord.shm_cfg.eager_limit;
+    if (vc->ops == &ivc_shm_chan_ops)
+        lim = ivc_shm_chan_eager_limit(vc->ep);
+    if (lim < sizeof(am_hdr_t) + 64)
+        return 64; /* then messages go by rendezvous, still handled in order of completion */
+    return (lim - sizeof(am_hdr_t)) / 64 * 64;
+}
+
+/* ---- target side ---- */
+
+static int win_rank_of(MPI_Win w, int world)
+{
+    for (int i = 0; i < w->comm->size; i++)
+        if (w->comm->world[i] == world)
+            return i;
+    return -1;
+}
+
+/* Pointer to [disp, disp + len) of this rank's window memory, or NULL when any byte lies
+ * outside it. */
+static uint8_t *target_range(MPI_Win w, uint64_t disp, uint64_t len)
+{
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+        for (win_attach_t *a = w->attached; a != NULL; a = a->next)
+            if (disp >= a->base && disp - a->base <= a->size && len <= a->size - (disp - a->base))
+                return (uint8_t *)(uintptr_t)disp;
+        return NULL;
+    }
+    if (disp > w->size || len > w->size - disp)
+        return NULL;
+    return (uint8_t *)w->base + disp;
+}
+
+static void reply_send(int peer, uint32_t kind, int win, uint64_t cookie, uint32_t flags,
+                       const void *data, uint64_t len)
+{
+    am_hdr_t r = {.kind = kind, .win = win, .cookie = cookie, .flags = flags};
+    int rc = ivc_rma_am_send(peer, &r, data, len);
+    if (rc != MPI_SUCCESS)
+        ivc_debug("RMA reply to rank %d failed (class %d)", peer, rc);
+}
+
+static void am_reply_in(int peer, const am_hdr_t *h, const uint8_t *data)
+{
+    if (!reply.active || h->cookie != reply.seq || peer != reply.peer) {
+        ivc_debug("dropping a stray RMA reply from rank %d", peer);
+        return;
+    }
+    if (h->kind == AM_DATA && h->flags == 1) {
+        reply.refused = 1;
+    } else if (h->kind == AM_DATA) {
+        if (h->len != reply.len) {
+            ivc_warn("rank %d sent %llu RMA reply bytes, %llu expected; dropped", peer,
+                     (unsigned long long)h->len, (unsigned long long)reply.len);
+            return;
+        }
+        memcpy(reply.dst, data, h->len);
+    } else {
+        reply.granted = h->flags == 1;
+    }
+    reply.active = 0;
+    reply.done = 1;
+}
+
+static void am_ack_in(int peer, const am_hdr_t *h)
+{
+    MPI_Win w = ivc_rma_win_lookup(h->win);
+    int t = w != NULL ? win_rank_of(w, peer) : -1;
+    if (t < 0 || w->peers[t].pending == 0) {
+        ivc_debug("dropping a stray RMA acknowledgement from rank %d", peer);
+        return;
+    }
+    w->peers[t].pending--;
+    if (h->flags == 1 && w->peers[t].err == 0)
+        w->peers[t].err = MPI_ERR_RMA_RANGE;
+}
+
+static void am_apply(int peer, const am_hdr_t *hp, MPI_Win w, uint8_t *p, uint64_t span,
+                     const uint8_t *data);
+
+/* Handles one request at the target. */
+static void am_handle(int peer, const uint8_t *msg, uint64_t msglen)
+{
+    am_hdr_t h;
+    if (msglen < sizeof(h)) {
+        ivc_warn("dropping a short RMA message from rank %d", peer);
+        return;
+    }
+    memcpy(&h, msg, sizeof(h)); /* copied once, then validated */
+    const uint8_t *data = msg + sizeof(h);
+    if (h.len != msglen - sizeof(h) || h.kind == 0 || h.kind >= AM_KINDS) {
+        ivc_warn("dropping a malformed RMA message from rank %d", peer);
+        return;
+    }
+    if (h.kind == AM_ACK) {
+        am_ack_in(peer, &h);
+        return;
+    }
+    if (h.kind == AM_DATA || h.kind == AM_LOCKED) {
+        am_reply_in(peer, &h, data);
+        return;
+    }
+    MPI_Win w = ivc_rma_win_lookup(h.win);
+    if (w == NULL || win_rank_of(w, peer) < 0) {
+        ivc_warn("dropping an RMA message from rank %d for unknown window %d", peer, h.win);
+        return;
+    }
+    int accum = h.kind == AM_ACC || h.kind == AM_GACC || h.kind == AM_CAS;
+    uint64_t esz = 1;
+    if (accum) {
+        if (h.op < 0 || h.op >= OP_USER || h.basic < 0 || h.basic >= B_COUNT_KINDS ||
+            basic_size[h.basic] == 0) {
+            ivc_warn("dropping an RMA accumulate with a bad op or type from rank %d", peer);
+            return;
+        }
+        esz = basic_size[h.basic];
+    }
+    uint64_t span = h.kind == AM_PUT || h.kind == AM_ACC ? h.len : h.rlen;
+    uint8_t *p = NULL;
+    if (h.kind != AM_LOCK && h.kind != AM_UNLOCK) {
+        p = target_range(w, h.disp, span);
+        int bad = p == NULL || span % esz != 0;
+        if (h.kind == AM_GACC)
+            bad |= h.op != OP_NO_OP && h.len != span;
+        if (h.kind == AM_CAS)
+            bad |= h.len != 2 * span || span != esz;
+        if (h.kind == AM_GET || h.kind == AM_GACC || h.kind == AM_CAS)
+            bad |= span > (1u << 30);
+        if (bad) {
+            /* Refused, not dropped: the origin must not wait forever for the answer. */
+            ivc_debug("refusing an RMA access of %llu bytes at %llu from rank %d: outside "
+                      "window %d or malformed",
+                      (unsigned long long)span, (unsigned long long)h.disp, peer, h.win);
+            int put = h.kind == AM_PUT || h.kind == AM_ACC;
+            reply_send(peer, put ? AM_ACK : AM_DATA, h.win, h.cookie, 1, NULL, 0);
+            return;
+        }
+    }
+    /* Operands are read as their element type: a channel may deliver the payload at any
+     * address (the network channel does), so an unaligned one is copied first. */
+    void *aligned = NULL;
+    if (accum && h.len > 0 && (uintptr_t)data % 16 != 0) {
+        aligned = malloc(h.len);
+        if (aligned == NULL)
+            ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory serving an RMA request");
+        memcpy(aligned, data, h.len);
+        data = aligned;
+    }
+    am_apply(peer, &h, w, p, span, data);
+    free(aligned);
+}
+
+/* Executes a validated request on window memory p (span bytes). */
+static void am_apply(int peer, const am_hdr_t *hp, MPI_Win w, uint8_t *p, uint64_t span,
+                     const uint8_t *data)
+{
+    am_hdr_t h = *hp;
+    switch (h.kind) {
+    case AM_PUT:
+        memcpy(p, data, h.len);
+        reply_send(peer, AM_ACK, h.win, h.cookie, 0, NULL, 0);
+        return;
+    case AM_ACC:
+        acc_lock(w->ctl);
+        apply(h.op, data, p, h.len, h.basic);
+        acc_unlock(w->ctl);
+        reply_send(peer, AM_ACK, h.win, h.cookie, 0, NULL, 0);
+        return;
+    case AM_GET: reply_send(peer, AM_DATA, h.win, h.cookie, 0, p, h.rlen); return;
+    case AM_GACC:
+    case AM_CAS: {
+        uint8_t *old = malloc(span ? span : 1);
+        if (old == NULL)
+            ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory serving an RMA request");
+        acc_lock(w->ctl);
+        memcpy(old, p, span);
+        if (h.kind == AM_GACC)
+            apply(h.op, data, p, span, h.basic);
+        else if (memcmp(p, data, span) == 0)
+            memcpy(p, data + span, span);
+        acc_unlock(w->ctl);
+        reply_send(peer, AM_DATA, h.win, h.cookie, 0, old, span);
+        free(old);
+        return;
+    }
+    case AM_LOCK: {
+        int type = h.flags == MPI_LOCK_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
+        reply_send(peer, AM_LOCKED, h.win, h.cookie, (uint32_t)lock_try(w->ctl, type), NULL, 0);
+        return;
+    }
+    case AM_UNLOCK: {
+        /* Only a held lock can be released: a stray unlock must not wrap the word. */
+        uint64_t v = ivc_load_relaxed(&w->ctl->lock);
+        int type = h.flags == MPI_LOCK_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
+        if (type == MPI_LOCK_EXCLUSIVE ? (v & WIN_LOCK_EXCL) != 0 : (v & ~WIN_LOCK_EXCL) != 0)
+            lock_release(w->ctl, type);
+        else
+            ivc_warn("rank %d released a lock of window %d it does not hold", peer, h.win);
+        /* Answered: the origin's epoch ends only once the lock is free, so no later
+         * synchronization (a barrier through the region, Win_free) can overtake it. */
+        reply_send(peer, AM_LOCKED, h.win, h.cookie, 1, NULL, 0);
+        return;
+    }
+    default: return;
+    }
+}
+
+typedef struct am_in {
+    ivc_chan_op_t op;
+    int peer;
+    uint8_t buf[];
+} am_in_t;
+
+static void am_in_done(ivc_chan_op_t *op, int status)
+{
+    am_in_t *in = (am_in_t *)op;
+    if (status == 0)
+        am_handle(in->peer, in->buf, op->xfer);
+    free(in);
+}
+
+void ivc_mpi_rma_on_message(ivc_inmsg_t *m)
+{
+    if (!m->rndv) {
+        am_handle(m->peer, m->data, m->env.len);
+        return;
+    }
+    /* Larger than the eager limit (a channel with a smaller one): pull it, then handle. */
+    if (m->env.len > sizeof(am_hdr_t) + (1u << 30)) {
+        ivc_warn("dropping an oversized RMA message from rank %d", m->peer);
+        return;
+    }
+    am_in_t *in = malloc(sizeof(*in) + m->env.len);
+    if (in == NULL)
+        ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory receiving an RMA message");
+    memset(&in->op, 0, sizeof(in->op));
+    in->peer = m->peer;
+    in->op.data.buf = in->buf;
+    in->op.data.count = m->env.len;
+    in->op.data.bytes = m->env.len;
+    in->op.done = am_in_done;
+    if (ivc_coord_recv_rndv(m, &in->op) < 0)
+        free(in);
+}
+
+/* ---- origin side ---- */
+
+int ivc_rma_flush_am(MPI_Win w, int t)
+{
+    win_peer_t *p = &w->peers[t];
+    if (p->pending == 0 && p->err == 0)
+        return MPI_SUCCESS;
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    while (p->pending > 0) {
+        if (ivc_mpi_peer_failed(p->world))
+            return MPI_ERR_PROC_FAILED;
+        ivc_mpi_poll(&b);
+    }
+    int err = p->err;
+    p->err = 0;
+    return err;
+}
+
+int ivc_rma_lock(MPI_Win w, int t, int type)
+{
+    win_peer_t *p = &w->peers[t];
+    ivc_backoff_t b;
+    ivc_backoff_init(&b);
+    for (;;) {
+        if (p->direct) {
+            if (lock_try(p->ctl, type))
+                return MPI_SUCCESS;
+        } else {
+            am_hdr_t h = {.kind = AM_LOCK, .win = w->id, .flags = (uint32_t)type};
+            reply.granted = 0;
+            int rc = am_call(p->world, &h, NULL, 0, NULL);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            if (reply.granted)
+                return MPI_SUCCESS;
+        }
+        ivc_mpi_poll(&b);
+    }
+}
+
+int ivc_rma_unlock(MPI_Win w, int t, int type)
+{
+    win_peer_t *p = &w->peers[t];
+    int rc = ivc_rma_flush_am(w, t);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (p->direct) {
+        lock_release(p->ctl, type);
+        return MPI_SUCCESS;
+    }
+    am_hdr_t h = {.kind = AM_UNLOCK, .win = w->id, .flags = (uint32_t)type};
+    return am_call(p->world, &h, NULL, 0, NULL);
+}
+
+/* ---- the operations ---- */
+
+enum { RMA_PUT, RMA_GET, RMA_ACC, RMA_GACC };
+
+/* One RMA call, checked and resolved. */
+typedef struct rma {
+    MPI_Win w;
+    win_peer_t *p;
+    int kind, opid, basic;
+    uint64_t bsize;
+    uint8_t *src;     /* packed origin data (PUT, ACC, GACC) */
+    uint8_t *dst;     /* packed result (GET, GACC) */
+    uint64_t base;    /* target byte displacement of the target datatype's origin */
+    MPI_Datatype tdt; /* target layout */
+    int tcount;
+} rma_t;
+
+/* Calls fn for every contiguous piece of the target layout: (target byte displacement,
+ * bytes, packed offset). Adjacent elements of a contiguous layout form one piece. */
+static int for_each_piece(rma_t *r, int (*fn)(rma_t *, int64_t, uint64_t, uint64_t))
+{
+    const ivc_typemap_t *m = &r->tdt->map;
+    if (r->tcount == 0 || m->size == 0)
+        return MPI_SUCCESS;
+    if (m->nblocks == 1 && (int64_t)m->blocks[0].len == m->extent)
+        return fn(r, m->blocks[0].disp, (uint64_t)r->tcount * m->size, 0);
+    uint64_t off = 0;
+    for (int i = 0; i < r->tcount; i++) {
+        for (uint64_t b = 0; b < m->nblocks; b++) {
+            int rc = fn(r, (int64_t)i * m->extent + m->blocks[b].disp, m->blocks[b].len, off);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            off += m->blocks[b].len;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+static int piece_direct(rma_t *r, int64_t d, uint64_t len, uint64_t off)
+{
+    int64_t at = (int64_t)r->base + d;
+    if (r->w->flavor != MPI_WIN_FLAVOR_DYNAMIC &&
+        (at < 0 || (uint64_t)at > r->p->size || len > r->p->size - (uint64_t)at))
+        return MPI_ERR_RMA_RANGE;
+    uint8_t *t = r->w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint8_t *)(intptr_t)at : r->p->base + at;
+    switch (r->kind) {
+    case RMA_PUT: memcpy(t, r->src + off, len); return MPI_SUCCESS;
+    case RMA_GET: memcpy(r->dst + off, t, len); return MPI_SUCCESS;
+    case RMA_ACC: return apply(r->opid, r->src + off, t, len, r->basic);
+    default:
+        memcpy(r->dst + off, t, len);
+        return apply(r->opid, r->src ? r->src + off : NULL, t, len, r->basic);
+    }
+}
+
+static int piece_am(rma_t *r, int64_t d, uint64_t len, uint64_t off)
+{
+    int64_t at = (int64_t)r->base + d;
+    if (r->w->flavor != MPI_WIN_FLAVOR_DYNAMIC &&
+        (at < 0 || (uint64_t)at > r->p->size || len > r->p->size - (uint64_t)at))
+        return MPI_ERR_RMA_RANGE;
+    uint64_t max = ivc_rma_am_max_payload(r->p->world);
+    if (r->bsize > 1)
+        max = max / r->bsize * r->bsize;
+    if (max == 0)
+        max = r->bsize;
+    static const uint32_t kinds[] = {AM_PUT, AM_GET, AM_ACC, AM_GACC};
+    for (uint64_t c = 0; c < len || (len == 0 && c == 0); c += max) {
+        uint64_t n = len - c < max ? len - c : max;
+        am_hdr_t h = {.kind = kinds[r->kind],
+                      .win = r->w->id,
+                      .disp = (uint64_t)at + c,
+                      .op = r->opid,
+                      .basic = r->basic};
+        int rc;
+        switch (r->kind) {
+        case RMA_PUT:
+        case RMA_ACC:
+            rc = ivc_rma_am_send(r->p->world, &h, r->src + off + c, n);
+            if (rc == MPI_SUCCESS)
+                r->p->pending++;
+            break;
+        case RMA_GET:
+            h.rlen = n;
+            rc = am_call(r->p->world, &h, NULL, 0, r->dst + off + c);
+            break;
+        default:
+            h.rlen = n;
+            rc = am_call(r->p->world, &h, r->opid == OP_NO_OP ? NULL : r->src + off + c,
+                         r->opid == OP_NO_OP ? 0 : n, r->dst + off + c);
+            break;
+        }
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (len == 0)
+            break;
+    }
+    return MPI_SUCCESS;
+}
+
+static int check_dt(MPI_Datatype dt)
+{
+    return ivc_mpi_dt_valid(dt) && dt->committed;
+}
+
+/* Common checks: window, epoch-independent arguments, target rank. Sets *p (NULL for
+ * MPI_PROC_NULL). Returns MPI_SUCCESS or an error class. */
+static int rma_check(MPI_Win w, int target, int ocount, MPI_Datatype odt, int tcount,
+                     MPI_Datatype tdt, MPI_Aint tdisp, win_peer_t **p)
+{
+    if (ocount < 0 || tcount < 0)
+        return MPI_ERR_COUNT;
+    if ((ocount > 0 && !check_dt(odt)) || (tcount > 0 && !check_dt(tdt)))
+        return MPI_ERR_TYPE;
+    if (target == MPI_PROC_NULL) {
+        *p = NULL;
+        return MPI_SUCCESS;
+    }
+    if (target < 0 || target >= w->comm->size)
+        return MPI_ERR_RANK;
+    if (tdisp < 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return MPI_ERR_DISP;
+    *p = &w->peers[target];
+    /* The byte displacement must not wrap (it would land inside the window by accident). */
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC && (*p)->disp_unit > 0 &&
+        (uint64_t)tdisp > (uint64_t)INT64_MAX / (*p)->disp_unit)
+        return MPI_ERR_RMA_RANGE;
+    return MPI_SUCCESS;
+}
+
+/* Runs r over its target: direct pieces under the accumulate lock when needed, or AMs. */
+static int rma_run(rma_t *r)
+{
+    if (!r->p->direct)
+        return for_each_piece(r, piece_am);
+    int locked = r->kind == RMA_ACC || r->kind == RMA_GACC;
+    if (locked)
+        acc_lock(r->p->ctl);
+    int rc = for_each_piece(r, piece_direct);
+    if (locked)
+        acc_unlock(r->p->ctl);
+    return rc;
+}
+
+/* Packs count elements of dt at buf, or points at them when contiguous; *tmp gets what to
+ * free. Returns NULL without memory. */
+static uint8_t *packed(const void *buf, int count, MPI_Datatype dt, void **tmp)
+{
+    *tmp = NULL;
+    if (count == 0 || dt->map.contig)
+        return (uint8_t *)buf;
+    ivc_data_t d;
+    ivc_mpi_data(&d, buf, count, dt);
+    *tmp = malloc(d.bytes ? d.bytes : 1);
+    if (*tmp != NULL)
+        ivc_data_pack(&d, 0, *tmp, d.bytes);
+    return *tmp;
+}
+
+static int raise_w(MPI_Win w, int rc, const char *fn, int target)
+{
+    const char *why = rc == MPI_ERR_RMA_RANGE ? "the access lies outside the target's window"
+                      : rc == MPI_ERR_OP      ? "the operation is not defined on this datatype"
+                                              : "invalid argument or failed target";
+    return ivc_mpi_raise(w->comm, rc, fn, "target %d: %s", target, why);
+}
+
+#define CHECK_WIN(w, fn)                                                                           \
+    do {                                                                                           \
+        int rc_ = ivc_mpi_check_init(fn);                                                          \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return rc_;                                                                            \
+        if (!ivc_win_valid(w))                                                                     \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_WIN, fn, "invalid window");               \
+    } while (0)
+
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win)
+{
+    const char *fn = "MPI_Put";
+    CHECK_WIN(win, fn);
+    win_peer_t *p;
+    int rc = rma_check(win, target_rank, origin_count, origin_datatype, target_count,
+                       target_datatype, target_disp, &p);
+    if (rc != MPI_SUCCESS)
+        return raise_w(win, rc, fn, target_rank);
+    if (p == NULL)
+        return MPI_SUCCESS;
+    uint64_t obytes = origin_count ? (uint64_t)origin_count * origin_datatype->map.size : 0;
+    uint64_t tbytes = target_count ? (uint64_t)target_count * target_datatype->map.size : 0;
+    if (obytes != tbytes)
+        return raise_w(win, MPI_ERR_COUNT, fn, target_rank);
+    uint64_t base = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint64_t)target_disp
+                                                          : (uint64_t)target_disp * p->disp_unit;
+    /* The common case: contiguous on both sides, a target in reach. */
+    if (p->direct && origin_datatype->map.contig && target_datatype->map.contig &&
+        win->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        if (base > p->size || obytes > p->size - base)
+            return raise_w(win, MPI_ERR_RMA_RANGE, fn, target_rank);
+        if (obytes > 0)
+            memcpy(p->base + base, origin_addr, obytes);
+        return MPI_SUCCESS;
+    }
+    if (obytes == 0)
+        return MPI_SUCCESS;
+    void *tmp;
+    rma_t r = {.w = win,
+               .p = p,
+               .kind = RMA_PUT,
+               .base = base,
+               .tdt = target_datatype,
+               .tcount = target_count,
+               .bsize = 1};
+    r.src = packed(origin_addr, origin_count, origin_datatype, &tmp);
+    if (r.src == NULL)
+        return raise_w(win, MPI_ERR_NO_MEM, fn, target_rank);
+    rc = rma_run(&r);
+    free(tmp);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : raise_w(win, rc, fn, target_rank);
+}
+IVC_MPI_WEAK(Put)
+
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    const char *fn = "MPI_Get";
+    CHECK_WIN(win, fn);
+    win_peer_t *p;
+    int rc = rma_check(win, target_rank, origin_count, origin_datatype, target_count,
+                       target_datatype, target_disp, &p);
+    if (rc != MPI_SUCCESS)
+        return raise_w(win, rc, fn, target_rank);
+    if (p == NULL)
+        return MPI_SUCCESS;
+    uint64_t obytes = origin_count ? (uint64_t)origin_count * origin_datatype->map.size : 0;
+    uint64_t tbytes = target_count ? (uint64_t)target_count * target_datatype->map.size : 0;
+    if (obytes != tbytes)
+        return raise_w(win, MPI_ERR_COUNT, fn, target_rank);
+    uint64_t base = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint64_t)target_disp
+                                                          : (uint64_t)target_disp * p->disp_unit;
+    if (p->direct && origin_datatype->map.contig && target_datatype->map.contig &&
+        win->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+        if (base > p->size || obytes > p->size - base)
+            return raise_w(win, MPI_ERR_RMA_RANGE, fn, target_rank);
+        if (obytes > 0)
+            memcpy(origin_addr, p->base + base, obytes);
+        return MPI_SUCCESS;
+    }
+    if (obytes == 0)
+        return MPI_SUCCESS;
+    int contig = origin_datatype->map.contig;
+    void *tmp = contig ? NULL : malloc(obytes);
+    if (!contig && tmp == NULL)
+        return raise_w(win, MPI_ERR_NO_MEM, fn, target_rank);
+    rma_t r = {.w = win,
+               .p = p,
+               .kind = RMA_GET,
+               .base = base,
+               .tdt = target_datatype,
+               .tcount = target_count,
+               .bsize = 1};
+    r.dst = contig ? origin_addr : tmp;
+    rc = rma_run(&r);
+    if (rc == MPI_SUCCESS && !contig) {
+        ivc_data_t d;
+        ivc_mpi_data(&d, origin_addr, origin_count, origin_datatype);
+        ivc_data_unpack(&d, 0, tmp, obytes);
+    }
+    free(tmp);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : raise_w(win, rc, fn, target_rank);
+}
+IVC_MPI_WEAK(Get)
+
+/* Accumulate and Get_accumulate: result_addr NULL for Accumulate. */
+static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                      void *result_addr, int result_count, MPI_Datatype result_datatype,
+                      int target_rank, MPI_Aint target_disp, int target_count,
+                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, const char *fn)
+{
+    int fetch = result_addr != NULL || result_datatype != NULL;
+    if (!ivc_mpi_op_valid(op) || op->id == OP_USER || (!fetch && op->id == OP_NO_OP))
+        return raise_w(win, MPI_ERR_OP, fn, target_rank);
+    int noop = op->id == OP_NO_OP;
+    win_peer_t *p;
+    int rc = rma_check(win, target_rank, noop ? 0 : origin_count, origin_datatype, target_count,
+                       target_datatype, target_disp, &p);
+    if (rc == MPI_SUCCESS && fetch &&
+        (result_count < 0 || (result_count > 0 && !check_dt(result_datatype))))
+        rc = MPI_ERR_TYPE;
+    if (rc != MPI_SUCCESS)
+        return raise_w(win, rc, fn, target_rank);
+    if (p == NULL || target_count == 0)
+        return MPI_SUCCESS;
+    int basic = target_datatype->basic;
+    if (basic == B_NONE || basic_size[basic] == 0 ||
+        (!noop && origin_count > 0 && origin_datatype->basic != basic))
+        return raise_w(win, MPI_ERR_TYPE, fn, target_rank);
+    /* Applying to no elements tells whether op is defined on the kind: checked here, so an
+     * active message never carries an operation its target cannot apply. */
+    if (op->id != OP_REPLACE && !noop && ivc_mpi_op_apply(op, NULL, NULL, 0, basic) != MPI_SUCCESS)
+        return raise_w(win, MPI_ERR_OP, fn, target_rank);
+    uint64_t tbytes = (uint64_t)target_count * target_datatype->map.size;
+    uint64_t obytes = noop ? tbytes : (uint64_t)origin_count * origin_datatype->map.size;
+    uint64_t rbytes = fetch ? (uint64_t)result_count * result_datatype->map.size : tbytes;
+    if (obytes != tbytes || rbytes != tbytes)
+        return raise_w(win, MPI_ERR_COUNT, fn, target_rank);
+    rma_t r = {.w = win,
+               .p = p,
+               .kind = fetch ? RMA_GACC : RMA_ACC,
+               .opid = op->id,
+               .basic = basic,
+               .bsize = basic_size[basic],
+               .tdt = target_datatype,
+               .tcount = target_count};
+    r.base = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint64_t)target_disp
+                                                   : (uint64_t)target_disp * p->disp_unit;
+    void *stmp = NULL, *rtmp = NULL;
+    if (!noop && (r.src = packed(origin_addr, origin_count, origin_datatype, &stmp)) == NULL)
+        return raise_w(win, MPI_ERR_NO_MEM, fn, target_rank);
+    int rcontig = !fetch || result_datatype->map.contig;
+    if (fetch) {
+        r.dst = rcontig ? result_addr : (rtmp = malloc(tbytes));
+        if (r.dst == NULL) {
+            free(stmp);
+            return raise_w(win, MPI_ERR_NO_MEM, fn, target_rank);
+        }
+    }
+    rc = rma_run(&r);
+    if (rc == MPI_SUCCESS && !rcontig) {
+        ivc_data_t d;
+        ivc_mpi_data(&d, result_addr, result_count, result_datatype);
+        ivc_data_unpack(&d, 0, rtmp, tbytes);
+    }
+    free(stmp);
+    free(rtmp);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : raise_w(win, rc, fn, target_rank);
+}
+
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    CHECK_WIN(win, "MPI_Accumulate");
+    return accumulate(origin_addr, origin_count, origin_datatype, NULL, 0, NULL, target_rank,
+                      target_disp, target_count, target_datatype, op, win, "MPI_Accumulate");
+}
+IVC_MPI_WEAK(Accumulate)
+
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    CHECK_WIN(win, "MPI_Get_accumulate");
+    if (result_datatype == MPI_DATATYPE_NULL)
+        return raise_w(win, MPI_ERR_TYPE, "MPI_Get_accumulate", target_rank);
+    return accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                      result_datatype, target_rank, target_disp, target_count, target_datatype, op,
+                      win, "MPI_Get_accumulate");
+}
+IVC_MPI_WEAK(Get_accumulate)
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    CHECK_WIN(win, "MPI_Fetch_and_op");
+    if (!check_dt(datatype))
+        return raise_w(win, MPI_ERR_TYPE, "MPI_Fetch_and_op", target_rank);
+    return accumulate(origin_addr, 1, datatype, result_addr, 1, datatype, target_rank, target_disp,
+                      1, datatype, op, win, "MPI_Fetch_and_op");
+}
+IVC_MPI_WEAK(Fetch_and_op)
+
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    const char *fn = "MPI_Compare_and_swap";
+    CHECK_WIN(win, fn);
+    win_peer_t *p;
+    int rc = rma_check(win, target_rank, 1, datatype, 1, datatype, target_disp, &p);
+    if (rc != MPI_SUCCESS)
+        return raise_w(win, rc, fn, target_rank);
+    if (p == NULL)
+        return MPI_SUCCESS;
+    int basic = datatype->basic;
+    uint64_t n = datatype->map.size;
+    if (!datatype->map.contig || basic == B_NONE || n != basic_size[basic] || n > 64)
+        return raise_w(win, MPI_ERR_TYPE, fn, target_rank);
+    uint64_t at = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint64_t)target_disp
+                                                        : (uint64_t)target_disp * p->disp_unit;
+    if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC && (at > p->size || n > p->size - at))
+        return raise_w(win, MPI_ERR_RMA_RANGE, fn, target_rank);
+    if (p->direct) {
+        uint8_t *t =
+            win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint8_t *)(uintptr_t)at : p->base + at;
+        acc_lock(p->ctl);
+        memcpy(result_addr, t, n);
+        if (memcmp(t, compare_addr, n) == 0)
+            memcpy(t, origin_addr, n);
+        acc_unlock(p->ctl);
+        return MPI_SUCCESS;
+    }
+    uint8_t buf[128];
+    memcpy(buf, compare_addr, n);
+    memcpy(buf + n, origin_addr, n);
+    am_hdr_t h = {
+        .kind = AM_CAS, .win = win->id, .disp = at, .rlen = n, .op = OP_REPLACE, .basic = basic};
+    rc = am_call(p->world, &h, buf, 2 * n, result_addr);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : raise_w(win, rc, fn, target_rank);
+}
+IVC_MPI_WEAK(Compare_and_swap)
+
+/* ---- request-based operations ----
+ * Every operation above is complete at the origin when it returns (a direct copy is done,
+ * an active message carries a copy of the data, and replies are awaited), so the request
+ * of Rput & co. is born complete; remote completion still needs a flush or epoch end. */
+
+/* Returns rc, or MPI_SUCCESS with *request set to a completed request. */
+static int rma_request(MPI_Win win, int rc, MPI_Request *request, const char *fn)
+{
+    if (rc != MPI_SUCCESS)
+        return rc;
+    MPI_Request r = ivc_mpi_req_alloc(REQ_SEND);
+    if (r == NULL)
+        return ivc_mpi_raise(win->comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    r->done = 1;
+    r->freed = 0;
+    r->peer = -1;
+    r->comm = win->comm;
+    ivc_mpi_comm_retain(win->comm);
+    ivc_mpi_status_empty(&r->status);
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+              MPI_Win win, MPI_Request *request)
+{
+    int rc = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                      target_count, target_datatype, win);
+    return rma_request(win, rc, request, "MPI_Rput");
+}
+IVC_MPI_WEAK(Rput)
+
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    int rc = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                      target_count, target_datatype, win);
+    return rma_request(win, rc, request, "MPI_Rget");
+}
+IVC_MPI_WEAK(Rget)
+
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                             target_count, target_datatype, op, win);
+    return rma_request(win, rc, request, "MPI_Raccumulate");
+}
+IVC_MPI_WEAK(Raccumulate)
+
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    int rc = PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr,
+                                 result_count, result_datatype, target_rank, target_disp,
+                                 target_count, target_datatype, op, win);
+    return rma_request(win, rc, request, "MPI_Rget_accumulate");
+}
+IVC_MPI_WEAK(Rget_accumulate)

@@ -1,0 +1,486 @@
+/* Virtual topologies: Cartesian, graph and distributed graph. Reordering is never done
+ * (allowed by the standard): rank i of the new communicator is rank i of the old one. */
+#include "mpi_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ivc_obj_unweighted[1], ivc_obj_weights_empty[1];
+
+static int *dup_ints(const int *a, int n)
+{
+    int *d = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    if (d != NULL && n > 0 && a != NULL)
+        memcpy(d, a, (size_t)n * sizeof(int));
+    return d;
+}
+
+void ivc_mpi_topo_free(struct ivc_mpi_topo *t)
+{
+    if (t == NULL)
+        return;
+    free(t->dims);
+    free(t->periods);
+    free(t->index);
+    free(t->edges);
+    free(t->in);
+    free(t->inw);
+    free(t->out);
+    free(t->outw);
+    free(t);
+}
+
+struct ivc_mpi_topo *ivc_mpi_topo_dup(const struct ivc_mpi_topo *t)
+{
+    struct ivc_mpi_topo *d = calloc(1, sizeof(*d));
+    if (d == NULL)
+        return NULL;
+    *d = *t;
+    d->dims = dup_ints(t->dims, t->ndims);
+    d->periods = dup_ints(t->periods, t->ndims);
+    d->index = dup_ints(t->index, t->nnodes);
+    d->edges = dup_ints(t->edges, t->nedges);
+    d->in = dup_ints(t->in, t->indeg);
+    d->inw = dup_ints(t->inw, t->indeg);
+    d->out = dup_ints(t->out, t->outdeg);
+    d->outw = dup_ints(t->outw, t->outdeg);
+    if (!d->dims || !d->periods || !d->index || !d->edges || !d->in || !d->inw || !d->out ||
+        !d->outw) {
+        ivc_mpi_topo_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+#define CHECK_COMM(comm, fn)                                                                       \
+    do {                                                                                           \
+        int rc_ = ivc_mpi_check_init(fn);                                                          \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return rc_;                                                                            \
+        if (!ivc_mpi_comm_valid(comm))                                                             \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");        \
+    } while (0)
+
+/* Raises MPI_ERR_TOPOLOGY unless comm has a topology of `kind`. */
+#define CHECK_TOPO(comm, k, fn)                                                                    \
+    do {                                                                                           \
+        CHECK_COMM(comm, fn);                                                                      \
+        if ((comm)->topo == NULL || (comm)->topo->kind != (k))                                     \
+            return ivc_mpi_raise(comm, MPI_ERR_TOPOLOGY, fn, "wrong or no topology");              \
+    } while (0)
+
+/* Makes a communicator of the first n ranks of comm, with topology t (taken over). */
+static int topo_comm(MPI_Comm comm, int n, struct ivc_mpi_topo *t, MPI_Comm *out, const char *fn)
+{
+    int *w = dup_ints(comm->world, n);
+    if (w == NULL || t == NULL) {
+        free(w);
+        ivc_mpi_topo_free(t);
+        return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    int rc = ivc_mpi_comm_make(comm, comm, comm->rank < n, w, n, out);
+    if (rc != MPI_SUCCESS) {
+        ivc_mpi_topo_free(t);
+        return ivc_mpi_raise(comm, rc, fn, "creating the communicator failed");
+    }
+    if (*out == MPI_COMM_NULL)
+        ivc_mpi_topo_free(t);
+    else
+        (*out)->topo = t;
+    return MPI_SUCCESS;
+}
+
+/* ---- Cartesian ---- */
+
+int PMPI_Dims_create(int nnodes, int ndims, int dims[])
+{
+    const char *fn = "MPI_Dims_create";
+    if (nnodes < 1 || ndims < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn, "invalid nnodes %d / ndims %d",
+                             nnodes, ndims);
+    long fixed = 1;
+    int nfree = 0;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] < 0)
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn, "dims[%d] is negative", i);
+        if (dims[i] > 0)
+            fixed *= dims[i];
+        else
+            nfree++;
+    }
+    if (nnodes % fixed != 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn,
+                             "%d nodes cannot fill the fixed dimensions (product %ld)", nnodes,
+                             fixed);
+    int m = (int)(nnodes / fixed);
+    if (nfree == 0)
+        return m == 1 ? MPI_SUCCESS
+                      : ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn,
+                                      "dims multiply to %ld, not %d", fixed, nnodes);
+    /* Prime factors, largest first, each to the free dimension with the smallest product:
+     * as balanced as greedy gets, then sorted non-increasing as the standard asks. */
+    int f[32], nf = 0;
+    for (int p = 2; m > 1 && nf < 32;) {
+        if (m % p == 0) {
+            f[nf++] = p;
+            m /= p;
+        } else {
+            p = p * p > m ? m : p + 1;
+        }
+    }
+    int *fr = malloc((size_t)nfree * sizeof(int));
+    if (fr == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int i = 0; i < nfree; i++)
+        fr[i] = 1;
+    for (int i = nf - 1; i >= 0; i--) {
+        int best = 0;
+        for (int j = 1; j < nfree; j++)
+            if (fr[j] < fr[best])
+                best = j;
+        fr[best] *= f[i];
+    }
+    for (int i = 0; i < nfree; i++) /* sort descending */
+        for (int j = i + 1; j < nfree; j++)
+            if (fr[j] > fr[i]) {
+                int t = fr[i];
+                fr[i] = fr[j];
+                fr[j] = t;
+            }
+    for (int i = 0, k = 0; i < ndims; i++)
+        if (dims[i] == 0)
+            dims[i] = fr[k++];
+    free(fr);
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Dims_create)
+
+static struct ivc_mpi_topo *cart_topo(int ndims, const int *dims, const int *periods)
+{
+    struct ivc_mpi_topo *t = calloc(1, sizeof(*t));
+    if (t == NULL)
+        return NULL;
+    t->kind = MPI_CART;
+    t->ndims = ndims;
+    t->dims = dup_ints(dims, ndims);
+    t->periods = malloc((size_t)(ndims > 0 ? ndims : 1) * sizeof(int));
+    if (t->dims == NULL || t->periods == NULL) {
+        ivc_mpi_topo_free(t);
+        return NULL;
+    }
+    for (int i = 0; i < ndims; i++)
+        t->periods[i] = periods[i] != 0;
+    return t;
+}
+
+int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                     int reorder, MPI_Comm *comm_cart)
+{
+    const char *fn = "MPI_Cart_create";
+    CHECK_COMM(comm_old, fn);
+    if (ndims < 0)
+        return ivc_mpi_raise(comm_old, MPI_ERR_DIMS, fn, "negative ndims");
+    long n = 1;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] <= 0)
+            return ivc_mpi_raise(comm_old, MPI_ERR_DIMS, fn, "dims[%d] = %d", i, dims[i]);
+        n *= dims[i];
+        if (n > comm_old->size)
+            break;
+    }
+    if (n > comm_old->size)
+        return ivc_mpi_raise(comm_old, MPI_ERR_DIMS, fn,
+                             "the grid has more points than the %d ranks", comm_old->size);
+    return topo_comm(comm_old, (int)n, cart_topo(ndims, dims, periods), comm_cart, fn);
+}
+IVC_MPI_WEAK(Cart_create)
+
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
+{
+    CHECK_TOPO(comm, MPI_CART, "MPI_Cartdim_get");
+    *ndims = comm->topo->ndims;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Cartdim_get)
+
+static void coords_of(const struct ivc_mpi_topo *t, int rank, int *coords)
+{
+    for (int i = t->ndims - 1; i >= 0; i--) {
+        coords[i] = rank % t->dims[i];
+        rank /= t->dims[i];
+    }
+}
+
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
+{
+    CHECK_TOPO(comm, MPI_CART, "MPI_Cart_get");
+    const struct ivc_mpi_topo *t = comm->topo;
+    int n = maxdims < t->ndims ? maxdims : t->ndims;
+    int c[64];
+    if (t->ndims <= 64)
+        coords_of(t, comm->rank, c);
+    for (int i = 0; i < n; i++) {
+        dims[i] = t->dims[i];
+        periods[i] = t->periods[i];
+        coords[i] = i < 64 ? c[i] : 0;
+    }
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Cart_get)
+
+int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
+{
+    const char *fn = "MPI_Cart_rank";
+    CHECK_TOPO(comm, MPI_CART, fn);
+    const struct ivc_mpi_topo *t = comm->topo;
+    int r = 0;
+    for (int i = 0; i < t->ndims; i++) {
+        int c = coords[i];
+        if (t->periods[i])
+            c = ((c % t->dims[i]) + t->dims[i]) % t->dims[i];
+        else if (c < 0 || c >= t->dims[i])
+            return ivc_mpi_raise(comm, MPI_ERR_ARG, fn,
+                                 "coordinate %d of dimension %d is out of "
+                                 "range",
+                                 coords[i], i);
+        r = r * t->dims[i] + c;
+    }
+    *rank = r;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Cart_rank)
+
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
+{
+    const char *fn = "MPI_Cart_coords";
+    CHECK_TOPO(comm, MPI_CART, fn);
+    const struct ivc_mpi_topo *t = comm->topo;
+    if (rank < 0 || rank >= comm->size)
+        return ivc_mpi_raise(comm, MPI_ERR_RANK, fn, "rank %d", rank);
+    if (maxdims < t->ndims)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "maxdims %d < %d", maxdims, t->ndims);
+    coords_of(t, rank, coords);
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Cart_coords)
+
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
+{
+    const char *fn = "MPI_Cart_shift";
+    CHECK_TOPO(comm, MPI_CART, fn);
+    const struct ivc_mpi_topo *t = comm->topo;
+    if (direction < 0 || direction >= t->ndims || t->ndims > 64)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "direction %d", direction);
+    int c[64];
+    coords_of(t, comm->rank, c);
+    int me = c[direction], d = t->dims[direction];
+    for (int k = 0; k < 2; k++) {
+        int v = me + (k == 0 ? -disp : disp);
+        int *out = k == 0 ? rank_source : rank_dest;
+        if (t->periods[direction])
+            v = ((v % d) + d) % d;
+        if (v < 0 || v >= d) {
+            *out = MPI_PROC_NULL;
+            continue;
+        }
+        c[direction] = v;
+        int r = 0;
+        for (int i = 0; i < t->ndims; i++)
+            r = r * t->dims[i] + c[i];
+        *out = r;
+    }
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Cart_shift)
+
+int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Cart_sub";
+    CHECK_TOPO(comm, MPI_CART, fn);
+    const struct ivc_mpi_topo *t = comm->topo;
+    if (t->ndims > 64)
+        return ivc_mpi_raise(comm, MPI_ERR_DIMS, fn, "too many dimensions");
+    int c[64], dims[64], periods[64], nd = 0, color = 0, key = 0;
+    coords_of(t, comm->rank, c);
+    /* Ranks with equal coordinates in the dropped dimensions share a sub-grid; inside it the
+     * row-major order of the kept coordinates is the rank order. */
+    for (int i = 0; i < t->ndims; i++) {
+        if (remain_dims[i]) {
+            key = key * t->dims[i] + c[i];
+            dims[nd] = t->dims[i];
+            periods[nd++] = t->periods[i];
+        } else {
+            color = color * t->dims[i] + c[i];
+        }
+    }
+    struct ivc_mpi_topo *nt = cart_topo(nd, dims, periods);
+    if (nt == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    int rc = PMPI_Comm_split(comm, color, key, newcomm);
+    if (rc != MPI_SUCCESS) {
+        ivc_mpi_topo_free(nt);
+        return rc;
+    }
+    (*newcomm)->topo = nt;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Cart_sub)
+
+int PMPI_Topo_test(MPI_Comm comm, int *status)
+{
+    CHECK_COMM(comm, "MPI_Topo_test");
+    *status = comm->topo != NULL ? comm->topo->kind : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Topo_test)
+
+/* ---- graphs ---- */
+
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                      int reorder, MPI_Comm *comm_graph)
+{
+    const char *fn = "MPI_Graph_create";
+    CHECK_COMM(comm_old, fn);
+    if (nnodes < 0 || nnodes > comm_old->size)
+        return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "nnodes %d", nnodes);
+    int nedges = nnodes > 0 ? index[nnodes - 1] : 0;
+    for (int i = 0; i < nnodes; i++)
+        if (index[i] < (i > 0 ? index[i - 1] : 0))
+            return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "index is not non-decreasing");
+    for (int i = 0; i < nedges; i++)
+        if (edges[i] < 0 || edges[i] >= nnodes)
+            return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "edge %d to %d is out of range", i,
+                                 edges[i]);
+    struct ivc_mpi_topo *t = calloc(1, sizeof(*t));
+    if (t != NULL) {
+        t->kind = MPI_GRAPH;
+        t->nnodes = nnodes;
+        t->nedges = nedges;
+        t->index = dup_ints(index, nnodes);
+        t->edges = dup_ints(edges, nedges);
+        if (t->index == NULL || t->edges == NULL) {
+            ivc_mpi_topo_free(t);
+            t = NULL;
+        }
+    }
+    return topo_comm(comm_old, nnodes, t, comm_graph, fn);
+}
+IVC_MPI_WEAK(Graph_create)
+
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
+{
+    CHECK_TOPO(comm, MPI_GRAPH, "MPI_Graphdims_get");
+    *nnodes = comm->topo->nnodes;
+    *nedges = comm->topo->nedges;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Graphdims_get)
+
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
+{
+    CHECK_TOPO(comm, MPI_GRAPH, "MPI_Graph_get");
+    const struct ivc_mpi_topo *t = comm->topo;
+    for (int i = 0; i < maxindex && i < t->nnodes; i++)
+        index[i] = t->index[i];
+    for (int i = 0; i < maxedges && i < t->nedges; i++)
+        edges[i] = t->edges[i];
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Graph_get)
+
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
+{
+    const char *fn = "MPI_Graph_neighbors_count";
+    CHECK_TOPO(comm, MPI_GRAPH, fn);
+    const struct ivc_mpi_topo *t = comm->topo;
+    if (rank < 0 || rank >= t->nnodes)
+        return ivc_mpi_raise(comm, MPI_ERR_RANK, fn, "rank %d", rank);
+    *nneighbors = t->index[rank] - (rank > 0 ? t->index[rank - 1] : 0);
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Graph_neighbors_count)
+
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
+{
+    const char *fn = "MPI_Graph_neighbors";
+    CHECK_TOPO(comm, MPI_GRAPH, fn);
+    const struct ivc_mpi_topo *t = comm->topo;
+    if (rank < 0 || rank >= t->nnodes)
+        return ivc_mpi_raise(comm, MPI_ERR_RANK, fn, "rank %d", rank);
+    int first = rank > 0 ? t->index[rank - 1] : 0;
+    for (int i = first, k = 0; i < t->index[rank] && k < maxneighbors; i++, k++)
+        neighbors[k] = t->edges[i];
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Graph_neighbors)
+
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                    const int sourceweights[], int outdegree,
+                                    const int destinations[], const int destweights[],
+                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+    const char *fn = "MPI_Dist_graph_create_adjacent";
+    CHECK_COMM(comm_old, fn);
+    if (indegree < 0 || outdegree < 0)
+        return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "negative degree");
+    for (int i = 0; i < indegree; i++)
+        if (sources[i] < 0 || sources[i] >= comm_old->size)
+            return ivc_mpi_raise(comm_old, MPI_ERR_RANK, fn, "source %d", sources[i]);
+    for (int i = 0; i < outdegree; i++)
+        if (destinations[i] < 0 || destinations[i] >= comm_old->size)
+            return ivc_mpi_raise(comm_old, MPI_ERR_RANK, fn, "destination %d", destinations[i]);
+    struct ivc_mpi_topo *t = calloc(1, sizeof(*t));
+    if (t != NULL) {
+        int weighted = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED;
+        t->kind = MPI_DIST_GRAPH;
+        t->indeg = indegree;
+        t->outdeg = outdegree;
+        t->weighted = weighted;
+        t->in = dup_ints(sources, indegree);
+        t->out = dup_ints(destinations, outdegree);
+        int ok = sourceweights != MPI_WEIGHTS_EMPTY && destweights != MPI_WEIGHTS_EMPTY;
+        t->inw = dup_ints(weighted && ok ? sourceweights : NULL, indegree);
+        t->outw = dup_ints(weighted && ok ? destweights : NULL, outdegree);
+        if (!t->in || !t->out || !t->inw || !t->outw) {
+            ivc_mpi_topo_free(t);
+            t = NULL;
+        }
+        if (t != NULL && !(weighted && ok)) {
+            memset(t->inw, 0, (size_t)indegree * sizeof(int));
+            memset(t->outw, 0, (size_t)outdegree * sizeof(int));
+        }
+    }
+    return topo_comm(comm_old, comm_old->size, t, comm_dist_graph, fn);
+}
+IVC_MPI_WEAK(Dist_graph_create_adjacent)
+
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
+{
+    CHECK_TOPO(comm, MPI_DIST_GRAPH, "MPI_Dist_graph_neighbors_count");
+    *indegree = comm->topo->indeg;
+    *outdegree = comm->topo->outdeg;
+    *weighted = comm->topo->weighted;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Dist_graph_neighbors_count)
+
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                              int maxoutdegree, int destinations[], int destweights[])
+{
+    CHECK_TOPO(comm, MPI_DIST_GRAPH, "MPI_Dist_graph_neighbors");
+    const struct ivc_mpi_topo *t = comm->topo;
+    int wi = t->weighted && sourceweights != MPI_UNWEIGHTED;
+    int wo = t->weighted && destweights != MPI_UNWEIGHTED;
+    for (int i = 0; i < maxindegree && i < t->indeg; i++) {
+        sources[i] = t->in[i];
+        if (wi)
+            sourceweights[i] = t->inw[i];
+    }
+    for (int i = 0; i < maxoutdegree && i < t->outdeg; i++) {
+        destinations[i] = t->out[i];
+        if (wo)
+            destweights[i] = t->outw[i];
+    }
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Dist_graph_neighbors)

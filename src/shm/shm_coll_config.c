@@ -1,0 +1,82 @@
+#include "shm_coll_config.h"
+
+#include "../base/ivc_atomic.h"
+#include "../base/ivc_log.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+/* Defaults measured with bench/coll.c (README "Tunables"). */
+static const ivc_cfg_entry_t coll_entries[] = {
+    {"COLL_SHM", "yes",
+     "collectives among ranks that share the region exchange data through per-rank areas in "
+     "it; no = point-to-point algorithms only",
+     IVC_CFG_BOOL, 0, 0, offsetof(ivc_coll_config_t, shm)},
+    {"COLL_AREA", "256K",
+     "data bytes of each rank's collective area in the region (multiple of IVC_COLL_CHUNK); "
+     "larger operations run in pieces of this size",
+     IVC_CFG_SIZE, 4096, 1u << 30, offsetof(ivc_coll_config_t, area)},
+    {"COLL_CHUNK", "16K", "pipeline unit of shared-memory broadcasts (multiple of 64)",
+     IVC_CFG_SIZE, 64, 1u << 30, offsetof(ivc_coll_config_t, chunk)},
+    {"COLL_SPLIT_MIN", "4K",
+     "allreduce of at least this many bytes: each rank reduces "
+     "one slice (partitioned) instead of every rank reducing everything",
+     IVC_CFG_SIZE, 0, UINT64_MAX, offsetof(ivc_coll_config_t, split_min)},
+    {"COLL_BCAST_P2P", "0",
+     "broadcasts of at least this many bytes use the point-to-point tree instead of the "
+     "shared area; 0 = never",
+     IVC_CFG_SIZE, 0, UINT64_MAX, offsetof(ivc_coll_config_t, bcast_p2p)},
+    {"COLL_STREAM_MIN", "16K",
+     "contiguous data of at least this many bytes is written into a collective area with "
+     "non-temporal stores, so that readers on other cores fetch it from memory",
+     IVC_CFG_SIZE, 0, UINT64_MAX, offsetof(ivc_coll_config_t, stream_min)},
+    {"COLL_ROOTED_P2P", "auto",
+     "Bcast, Reduce, Gather and Scatter of at most this many bytes use point-to-point, whose "
+     "eager messages let a root run ahead instead of waiting for its readers to release its "
+     "area; auto = the eager limit when a host's ranks outnumber its cores, off otherwise; "
+     "off; or a size",
+     IVC_CFG_STRING, 0, 0, offsetof(ivc_coll_config_t, rooted)},
+};
+
+const ivc_cfg_table_t ivc_coll_config_table = {"collectives", coll_entries,
+                                               sizeof(coll_entries) / sizeof(coll_entries[0])};
+
+int ivc_coll_config_load(ivc_coll_config_t *cfg)
+{
+    int rc = ivc_cfg_load(&ivc_coll_config_table, cfg);
+    if (rc != 0)
+        return rc;
+    if (cfg->chunk % IVC_CACHE_LINE) {
+        ivc_error("IVC_COLL_CHUNK=%llu must be a multiple of %d", (unsigned long long)cfg->chunk,
+                  IVC_CACHE_LINE);
+        return -EINVAL;
+    }
+    if (strcmp(cfg->rooted, "auto") == 0) {
+        cfg->rooted_p2p = UINT64_MAX;
+    } else if (strcmp(cfg->rooted, "off") == 0) {
+        cfg->rooted_p2p = 0;
+    } else {
+        ivc_cfg_entry_t e = {"COLL_ROOTED_P2P", "", "", IVC_CFG_SIZE, 0, UINT64_MAX - 1, 0};
+        if (ivc_cfg_parse_value(&e, cfg->rooted, &cfg->rooted_p2p) != 0) {
+            ivc_error("IVC_COLL_ROOTED_P2P=%s must be auto, off or a size", cfg->rooted);
+            return -EINVAL;
+        }
+    }
+    if (cfg->area % cfg->chunk || cfg->area / cfg->chunk < 2) {
+        ivc_error("IVC_COLL_AREA=%llu must be a multiple of IVC_COLL_CHUNK=%llu, at least twice it",
+                  (unsigned long long)cfg->area, (unsigned long long)cfg->chunk);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+uint64_t ivc_coll_ctl_bytes(uint32_t nlocal)
+{
+    return (16 + (uint64_t)nlocal * 8 + IVC_CACHE_LINE - 1) / IVC_CACHE_LINE * IVC_CACHE_LINE;
+}
+
+uint64_t ivc_coll_area_bytes(const ivc_coll_config_t *cfg, uint32_t nlocal)
+{
+    return (ivc_coll_ctl_bytes(nlocal) + cfg->area + 4095) / 4096 * 4096;
+}

@@ -1,0 +1,39 @@
+/* Tunables of the shared-memory collectives and the size of each rank's collective area.
+ *
+ * The table lives in the shm layer (not in the MPI layer that runs the collectives) because
+ * region sizing (ivc_shm_region_bytes, used by ivcrun) must account for the areas. */
+#ifndef IVC_SHM_COLL_CONFIG_H
+#define IVC_SHM_COLL_CONFIG_H
+
+#include "../base/ivc_config.h"
+
+#include <stdint.h>
+
+typedef struct ivc_coll_config {
+    int shm;             /* IVC_COLL_SHM: shared-memory algorithms for co-located ranks */
+    uint64_t area;       /* IVC_COLL_AREA: data bytes of each rank's collective area */
+    uint64_t chunk;      /* IVC_COLL_CHUNK: pipeline unit of large broadcasts */
+    uint64_t split_min;  /* IVC_COLL_SPLIT_MIN: partitioned allreduce from this size */
+    uint64_t bcast_p2p;  /* IVC_COLL_BCAST_P2P: broadcasts from this size use point-to-point */
+    uint64_t stream_min; /* IVC_COLL_STREAM_MIN: publications from this size use streaming
+                          * stores */
+    const char *rooted;  /* IVC_COLL_ROOTED_P2P as given: auto, off or a size */
+    uint64_t rooted_p2p; /* ...parsed: rooted operations up to this size use point-to-point;
+                          * 0 = off, UINT64_MAX = auto */
+} ivc_coll_config_t;
+
+extern const ivc_cfg_table_t ivc_coll_config_table;
+
+/* Loads and cross-checks the table (the chunk must divide the area).
+ * Returns 0 or -EINVAL after logging which variable is wrong. */
+int ivc_coll_config_load(ivc_coll_config_t *cfg);
+
+/* Bytes before the data of a collective area: the tag and fill words, then one
+ * acknowledgement word per co-located rank, rounded to a cache line. */
+uint64_t ivc_coll_ctl_bytes(uint32_t nlocal);
+
+/* Bytes of one rank's collective area in a job with `nlocal` co-located ranks: the control
+ * words and the data, a multiple of 4096. */
+uint64_t ivc_coll_area_bytes(const ivc_coll_config_t *cfg, uint32_t nlocal);
+
+#endif
