@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark harness: IVC vs MPICH shared memory vs MPICH over TCP.
 
-Builds bench/{lat,bw,bibw,mr}.c twice (IVC's mpicc and mpicc.mpich), runs each benchmark
-in up to three configurations, keeps the best value per size over --reps repetitions and
-prints side-by-side tables, a target summary, results.csv and results.png.
+Builds bench/{lat,bw,bibw,mr,coll,rma}.c twice (IVC's mpicc and mpicc.mpich), runs each
+benchmark in up to three configurations, keeps the best value per size over --reps
+repetitions and prints side-by-side tables, a target summary, results.csv and results.png.
+The collective benchmarks (barrier ... alltoall: bench/coll.c -c NAME) run with 2 ranks like
+the others; allreduce4 runs 4 ranks on the machine's cores (IVC: 4 simulated VMs) in the
+ivc and mpich-shm configurations only. A benchmark whose source is absent is skipped with
+a message.
 
   ivc        P/bin/ivcrun -n 2 --vms 2 ./prog      (2 ranks in 2 simulated VMs)
   mpich-shm  mpiexec.mpich -n 2 ./prog             (one OS, MPICH shared memory)
   mpich-tcp  mpiexec.mpich, one rank in each of two network namespaces joined by a veth
              pair, MPICH locality off, UCX restricted to TCP on the veth; the veth byte
              counters are checked after every run to prove the traffic crossed it.
+  ivc-net    IVC between two simulated hosts: the IVC build launched exactly as mpich-tcp
+             (Hydra's PMI-1, same namespaces, same veth, UCX_TLS=tcp,self), each rank told
+             a region of its own, so the pair is reached only through IVC's network channel
+             (point-to-point benchmarks only; veth counters checked as for mpich-tcp).
 
 Python 3 standard library only; the plot uses matplotlib when importable, else the
 harness re-runs itself under /usr/bin/python3 (Debian's python3-matplotlib) for it.
@@ -34,6 +42,12 @@ BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(BENCH_DIR)
 
 CONFIGS = ["ivc", "mpich-shm", "mpich-tcp"]
+# The inter-host comparison, reported in tables of its own (IVC's network channel against
+# MPICH over TCP on the same veth).
+NET_CONFIGS = ["ivc-net"]
+ALL_CONFIGS = CONFIGS + NET_CONFIGS
+P2P_BENCHES = ("lat", "bw", "bibw", "mr")
+TCP_CONFIGS = ("mpich-tcp", "ivc-net")
 
 # name -> source, metric description, unit, output column of the primary value, better
 BENCHES = {
@@ -46,7 +60,31 @@ BENCHES = {
     "mr": dict(src="mr.c", title="message rate, 1 pair (window 64)", unit="msg/s", col=2,
                better="higher", extra=(1, "MB/s")),
 }
-BENCH_ORDER = ["lat", "bw", "bibw", "mr"]
+
+# Collective latency (bench/coll.c -c NAME): one table per collective, one program.
+COLLS = ["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"]
+for _c in COLLS:
+    BENCHES[_c] = dict(src="coll.c", prog="coll", args=["-c", _c],
+                       title="MPI_%s latency, 2 ranks (avg over ranks)" % _c.capitalize(),
+                       unit="us", col=1, better="lower")
+# Oversubscribed: 4 ranks on this machine's cores (2 here), 8-byte Allreduce. MPICH over TCP
+# needs one namespace per rank and is not run for it.
+BENCHES["allreduce4"] = dict(src="coll.c", prog="coll", args=["-c", "allreduce", "-m", "8:8"],
+                             title="MPI_Allreduce latency, 4 ranks on %d cores "
+                                   "(IVC: 4 simulated VMs)" % (os.cpu_count() or 0),
+                             unit="us", col=1, better="lower", np=4,
+                             configs=["ivc", "mpich-shm"])
+# One-sided (bench/rma.c MODE), when present: put/get latency (lock + flush per operation)
+# and bandwidth (flush per window).
+RMAS = ["put_lat", "get_lat", "put_bw", "get_bw"]
+for _r in RMAS:
+    _bw = _r.endswith("_bw")
+    BENCHES[_r] = dict(src="rma.c", prog="rma", args=[_r if _bw else _r[:3]],
+                       title="MPI_%s %s, 2 ranks" % (_r[:3].capitalize(),
+                                                     "bandwidth" if _bw else "latency"),
+                       unit="MB/s" if _bw else "us", col=1,
+                       better="higher" if _bw else "lower")
+BENCH_ORDER = ["lat", "bw", "bibw", "mr"] + COLLS + ["allreduce4"] + RMAS
 
 # --quick: smaller size range per benchmark, and -i QUICK_ITER_SCALE.
 QUICK_ARGS = {
@@ -55,6 +93,13 @@ QUICK_ARGS = {
     "bibw": ["-m", "2M"],
     "mr": ["-m", "4K"],
 }
+for _c in COLLS:
+    QUICK_ARGS[_c] = ["-m", "8:64K"]
+QUICK_ARGS["allreduce4"] = []
+for _r in RMAS:
+    QUICK_ARGS[_r] = ["-m", "64K"]
+# Arguments of a full run where the program's own defaults are not wanted.
+FULL_ARGS = {c: ["-m", "8:1M"] for c in COLLS}
 QUICK_ITER_SCALE = 0.2
 
 CFLAGS = ["-O2", "-Wall", "-Wno-stringop-overflow"]
@@ -269,21 +314,29 @@ def tcp_unavailable_reason():
 # Build and run
 # --------------------------------------------------------------------------------------
 
+def prog_of(b):
+    return BENCHES[b].get("prog", b)
+
+
 def build(cc, impl, benches, out_dir, cflags):
     bdir = os.path.join(out_dir, "build", impl)
     os.makedirs(bdir, exist_ok=True)
     logf = os.path.join(bdir, "build.log")
+    progs = []
+    for b in benches:
+        if prog_of(b) not in [p for p, _ in progs]:
+            progs.append((prog_of(b), BENCHES[b]["src"]))
     with open(logf, "w") as lf:
-        for b in benches:
-            src = os.path.join(BENCH_DIR, BENCHES[b]["src"])
-            exe = os.path.join(bdir, b)
+        for prog, srcname in progs:
+            src = os.path.join(BENCH_DIR, srcname)
+            exe = os.path.join(bdir, prog)
             argv = [cc] + cflags + ["-o", exe, src]
             lf.write("$ %s\n" % " ".join(shlex.quote(a) for a in argv))
             r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             lf.write(r.stdout)
             if r.returncode != 0 or not os.access(exe, os.X_OK):
                 raise Fatal("building %s with %s failed:\n%s\n(full log: %s)"
-                            % (b, cc, r.stdout.strip()[-3000:], logf))
+                            % (prog, cc, r.stdout.strip()[-3000:], logf))
     return bdir
 
 
@@ -310,14 +363,16 @@ def clean_env(strip_mpi):
     return env
 
 
-def launch_argv(config, exe, args, opts, wrap):
+def launch_argv(config, exe, args, opts, wrap, np=2):
     pre = [wrap] if wrap else []
     if config == "ivc":
-        return ([os.path.join(opts.ivc_prefix, "bin", "ivcrun"), "-n", "2", "--vms", "2"]
-                + shlex.split(opts.ivc_launch_args) + pre + [exe] + args)
+        return ([os.path.join(opts.ivc_prefix, "bin", "ivcrun"), "-n", str(np), "--vms",
+                 str(np)] + shlex.split(opts.ivc_launch_args) + pre + [exe] + args)
     if config == "mpich-shm":
-        return ["mpiexec.mpich", "-n", "2"] + pre + [exe] + args
-    if config == "mpich-tcp":
+        return ["mpiexec.mpich", "-n", str(np)] + pre + [exe] + args
+    if np != 2:
+        raise ValueError("%s runs 2 ranks only" % config)
+    if config in TCP_CONFIGS:
         net = _netns
         argv = ["mpiexec.mpich",
                 "-genv", "MPIR_CVAR_NOLOCAL", "1",        # no intra-node (shm) path in MPICH
@@ -326,8 +381,10 @@ def launch_argv(config, exe, args, opts, wrap):
         for i in range(2):
             if i:
                 argv.append(":")
-            argv += ["-n", "1", "-env", "UCX_NET_DEVICES", net.dev[i],
-                     "ip", "netns", "exec", net.ns[i],
+            argv += ["-n", "1", "-env", "UCX_NET_DEVICES", net.dev[i]]
+            if config == "ivc-net":  # a region per "host": the ranks create and remove them
+                argv += ["-env", "IVC_REGION", "/dev/shm/ivc-bench-%d-h%d" % (os.getpid(), i)]
+            argv += ["ip", "netns", "exec", net.ns[i],
                      "unshare", "--uts", "sh", "-c", 'hostname "$0" && exec "$@"',
                      "ivcbench-vm%d" % i] + pre + [exe] + args
         return argv
@@ -367,12 +424,12 @@ def parse_output(bench, text):
 
 def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
     env = clean_env(strip_mpi=config.startswith("mpich"))
-    argv = launch_argv(config, exe, args, opts, wrap)
-    before = _netns.counters(0) if config == "mpich-tcp" else None
+    argv = launch_argv(config, exe, args, opts, wrap, BENCHES[bench].get("np", 2))
+    before = _netns.counters(0) if config in TCP_CONFIGS else None
     rc, out, err, secs, how = run_capture(argv, env=env, timeout=opts.timeout,
                                           cwd=os.path.dirname(exe), done_marker=DONE_MARKER,
                                           grace=opts.finalize_grace)
-    after = _netns.counters(0) if config == "mpich-tcp" else None
+    after = _netns.counters(0) if config in TCP_CONFIGS else None
     logf = os.path.join(logs_dir, "%s-%s-rep%d.log" % (bench, config, rep))
     with open(logf, "w") as f:
         f.write("$ %s\n# rc=%s seconds=%.1f end=%s\n"
@@ -399,7 +456,7 @@ def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
         except ValueError as e:
             res["why"] = str(e)
             return res
-        if config == "mpich-tcp":
+        if config in TCP_CONFIGS:
             dtx, drx = after[0] - before[0], after[1] - before[1]
             res["veth"] = (dtx, drx, payload)
             if payload is None or dtx < payload[0] or drx < payload[1]:
@@ -454,6 +511,13 @@ def print_table(bench, best, configs, reps):
             s, fmt_val(v["ivc"], unit), fmt_val(v["mpich-shm"], unit),
             fmt_val(v["mpich-tcp"], unit), fmt_ratio(v["ivc"], v["mpich-shm"]),
             fmt_ratio(v["mpich-tcp"], v["ivc"])))
+    if best.get("ivc-net"):
+        log("-- %s between two simulated hosts (same veth): IVC network channel vs MPICH"
+            % bench)
+        log("%-10s%14s%14s%14s" % ("Size", "ivc-net", "mpich-tcp", "ivc-net/tcp"))
+        for s in sorted(best["ivc-net"]):
+            a, t = best["ivc-net"].get(s), best.get("mpich-tcp", {}).get(s)
+            log("%-10d%14s%14s%14s" % (s, fmt_val(a, unit), fmt_val(t, unit), fmt_ratio(a, t)))
 
 
 def summary(best_all, configs, med_all):
@@ -526,9 +590,68 @@ def summary(best_all, configs, med_all):
         if common:
             rs = [shm[s] / tcp[s] for s in common]
             lines.append("  (reference) mpich-shm / mpich-tcp : mean %.1fx" % mean(rs))
+    coll_rows = [(b, s) for b in COLLS for s in ((0,) if b == "barrier" else (8, 65536))
+                 if b in best_all]
+    if coll_rows:
+        lines.append("collectives, 2 ranks (us; targets: ivc/mpich-shm <= 1.5x, "
+                     "mpich-tcp/ivc >= 5x):")
+        lines.append("  %-10s %8s %10s %10s %10s %10s %10s  %s" % (
+            "coll", "size", "ivc", "mpich-shm", "mpich-tcp", "ivc/shm", "tcp/ivc", "verdict"))
+        for b, sz in coll_rows:
+            d = best_all[b]
+            ivc, shm, tcp = (d.get(c, {}).get(sz) for c in CONFIGS)
+            r1 = ivc / shm if ivc is not None and shm else None
+            r2 = tcp / ivc if ivc and tcp is not None else None
+            ok = [r1 <= 1.5] if r1 is not None else []
+            ok += [r2 >= 5] if r2 is not None else []
+            lines.append("  %-10s %8d %10s %10s %10s %10s %10s  %s%s" % (
+                b, sz, fmt_val(ivc, "us"), fmt_val(shm, "us"), fmt_val(tcp, "us"),
+                "%.2fx" % r1 if r1 is not None else "-", "%.1fx" % r2 if r2 is not None else "-",
+                verdict(all(ok)) if ok else "-",
+                med_ratio(b, "ivc", "mpich-shm", [sz], "ivc/shm %.2fx")))
+    rma = [b for b in ("put_lat", "get_lat") if b in best_all]
+    if rma:
+        lines.append("one-sided latency (ivc / mpich-shm, worst over sizes; target <= 1.5x):")
+        for b in rma:
+            ivc, shm = best_all[b].get("ivc", {}), best_all[b].get("mpich-shm", {})
+            common = [sz for sz in ivc if sz in shm and shm[sz]]
+            if common:
+                rs = [ivc[sz] / shm[sz] for sz in common]
+                lines.append("  %-10s worst %.2fx, mean %.2fx -> %s" % (
+                    b, max(rs), mean(rs), verdict(max(rs) <= 1.5)))
+    a4 = best_all.get("allreduce4", {})
+    if a4:
+        ivc, shm = a4.get("ivc", {}).get(8), a4.get("mpich-shm", {}).get(8)
+        lines.append("allreduce, 8 B, 4 ranks on %d cores: ivc %s us, mpich-shm %s us   "
+                     "target ivc <= 50 us -> %s" % (
+                         os.cpu_count() or 0, fmt_val(ivc, "us"), fmt_val(shm, "us"),
+                         verdict(ivc is not None and ivc <= 50) if ivc is not None else "-"))
+    net_lines(best_all, lines, verdict, mean)
     if "ivc" not in configs:
         lines.append("(ivc not run: targets not evaluated)")
     return lines
+
+
+def net_lines(best_all, lines, verdict, mean):
+    """Inter-host target: IVC's network channel within 10% of MPICH over the same TCP."""
+    for b, sizes, what in (("lat", [0, 1, 2, 4, 8], "latency 0-8 B"),
+                           ("bw", None, "bandwidth >= 1 MiB")):
+        d = best_all.get(b, {})
+        net, tcp = d.get("ivc-net", {}), d.get("mpich-tcp", {})
+        if sizes is None:
+            sizes = [s for s in net if s >= (1 << 20)]
+        common = [s for s in sizes if s in net and s in tcp]
+        if not common:
+            continue
+        if b == "lat":
+            rs = [net[s] / tcp[s] for s in common]  # > 1: IVC slower
+            worst = max(rs)
+        else:
+            rs = [tcp[s] / net[s] for s in common]  # > 1: IVC slower
+            worst = max(rs)
+        lines.append("inter-host %s: ivc-net is %.2fx (worst) / %.2fx (mean) of mpich-tcp's "
+                     "time   target <= 1.10x -> %s" % (what, worst, mean(rs),
+                                                        verdict(worst <= 1.10)))
 
 
 def write_csv(path, best_all, extra_all):
@@ -536,7 +659,7 @@ def write_csv(path, best_all, extra_all):
         w = csv.writer(f)
         w.writerow(["benchmark", "size", "config", "value", "unit"])
         for b in BENCH_ORDER:
-            for c in CONFIGS:
+            for c in ALL_CONFIGS:
                 for s in sorted(best_all.get(b, {}).get(c, {})):
                     w.writerow([b, s, c, "%.6g" % best_all[b][c][s], BENCHES[b]["unit"]])
                     if "extra" in BENCHES[b] and s in extra_all.get(b, {}).get(c, {}):
@@ -566,9 +689,9 @@ def plot(csv_path, png_path):
     nrows = (len(panels) + 1) // 2
     fig, axes = plt.subplots(nrows, ncols, figsize=(6.5 * ncols, 4.5 * nrows), squeeze=False)
     style = {"ivc": ("tab:red", "o"), "mpich-shm": ("tab:blue", "s"),
-             "mpich-tcp": ("tab:green", "^")}
+             "mpich-tcp": ("tab:green", "^"), "ivc-net": ("tab:orange", "v")}
     for ax, (key, title) in zip(axes.flat, panels):
-        for c in CONFIGS:
+        for c in ALL_CONFIGS:
             pts = sorted(p for p in data[key].get(c, []) if p[0] > 0 and p[1] > 0)
             if pts:
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=style[c][1],
@@ -627,8 +750,8 @@ def parse_args():
                     "best value per size is kept (default 3)")
     ap.add_argument("--quick", action="store_true",
                     help="fewer sizes and iterations (whole run well under 2 minutes)")
-    ap.add_argument("--only", default=",".join(CONFIGS),
-                    help="comma-separated subset of %s" % ",".join(CONFIGS))
+    ap.add_argument("--only", default=",".join(ALL_CONFIGS),
+                    help="comma-separated subset of %s" % ",".join(ALL_CONFIGS))
     ap.add_argument("--bench", default=",".join(BENCH_ORDER),
                     help="comma-separated subset of %s" % ",".join(BENCH_ORDER))
     ap.add_argument("--pin", choices=["none", "cores"], default="none",
@@ -658,7 +781,7 @@ def check_prereqs(opts, configs):
         if missing:
             raise Fatal("MPICH not found (%s missing): apt-get install mpich libmpich-dev"
                         % ", ".join(missing))
-    if "ivc" in configs:
+    if "ivc" in configs or "ivc-net" in configs:
         p = opts.ivc_prefix
         missing = [x for x in ("bin/mpicc", "bin/ivcrun")
                    if not os.access(os.path.join(p, x), os.X_OK)]
@@ -679,12 +802,20 @@ def main():
 
     configs = [c.strip() for c in opts.only.split(",") if c.strip()]
     benches = [b.strip() for b in opts.bench.split(",") if b.strip()]
-    bad = [c for c in configs if c not in CONFIGS] + [b for b in benches if b not in BENCHES]
+    bad = [c for c in configs if c not in ALL_CONFIGS] + [b for b in benches
+                                                             if b not in BENCHES]
     if bad or not configs or not benches:
         raise Fatal("unknown or empty --only/--bench entries: %s (configs: %s; benchmarks: %s)"
-                    % (", ".join(bad) or "(empty)", ", ".join(CONFIGS), ", ".join(BENCH_ORDER)))
-    configs = [c for c in CONFIGS if c in configs]
+                    % (", ".join(bad) or "(empty)", ", ".join(ALL_CONFIGS),
+                       ", ".join(BENCH_ORDER)))
+    configs = [c for c in ALL_CONFIGS if c in configs]
     benches = [b for b in BENCH_ORDER if b in benches]
+    for b in list(benches):
+        if not os.path.exists(os.path.join(BENCH_DIR, BENCHES[b]["src"])):
+            log("SKIP %s: bench/%s not found" % (b, BENCHES[b]["src"]))
+            benches.remove(b)
+    if not benches:
+        raise Fatal("no benchmark left to run")
     if opts.reps < 1:
         raise Fatal("--reps must be >= 1")
     opts.ivc_prefix = os.path.abspath(opts.ivc_prefix or os.path.join(REPO_DIR, "install"))
@@ -692,12 +823,15 @@ def main():
 
     check_prereqs(opts, configs)
     skipped = {}
-    if "mpich-tcp" in configs:
-        why = tcp_unavailable_reason()
+    if "ivc-net" in configs and not shutil.which("mpiexec.mpich"):
+        skipped["ivc-net"] = "mpiexec.mpich (Hydra, the PMI-1 launcher) not found"
+        configs.remove("ivc-net")
+    for c in TCP_CONFIGS:
+        why = tcp_unavailable_reason() if c in configs else None
         if why:
-            skipped["mpich-tcp"] = why
-            configs.remove("mpich-tcp")
-            log("SKIP mpich-tcp: " + why)
+            skipped[c] = why
+            configs.remove(c)
+            log("SKIP %s: %s" % (c, why))
     if not configs:
         raise Fatal("no configuration left to run")
 
@@ -709,24 +843,26 @@ def main():
     # Build the same sources against each implementation.
     cflags = CFLAGS
     exes = {}
-    if "ivc" in configs:
+    if "ivc" in configs or "ivc-net" in configs:
         d = build(os.path.join(opts.ivc_prefix, "bin", "mpicc"), "ivc", benches, out_dir, cflags)
-        exes["ivc"] = d
+        exes["ivc"] = exes["ivc-net"] = d
     if any(c.startswith("mpich") for c in configs):
         d = build("mpicc.mpich", "mpich", benches, out_dir, cflags)
         exes["mpich-shm"] = exes["mpich-tcp"] = d
     log("built %s in %s" % (", ".join(benches), os.path.join(out_dir, "build")))
 
-    if "mpich-tcp" in configs:
+    if any(c in configs for c in TCP_CONFIGS):
         _netns = TcpNet()
         try:
             _netns.setup()
         except Fatal as e:
             _netns.teardown()
             _netns = None
-            skipped["mpich-tcp"] = "could not create namespaces/veth: %s" % e
-            configs.remove("mpich-tcp")
-            log("SKIP mpich-tcp: " + skipped["mpich-tcp"])
+            for c in TCP_CONFIGS:
+                if c in configs:
+                    skipped[c] = "could not create namespaces/veth: %s" % e
+                    configs.remove(c)
+                    log("SKIP %s: %s" % (c, skipped[c]))
             if not configs:
                 raise Fatal("no configuration left to run")
         else:
@@ -751,15 +887,18 @@ def main():
     notes = []
     for b in benches:
         spec = BENCHES[b]
-        args = list(QUICK_ARGS[b]) if opts.quick else []
+        args = list(QUICK_ARGS[b]) if opts.quick else list(FULL_ARGS.get(b, []))
         if iter_scale is not None:
             args += ["-i", "%g" % iter_scale]
         args += shlex.split(opts.bench_args)
-        per_conf = {c: [] for c in configs}
-        per_conf_extra = {c: [] for c in configs}
+        args += BENCHES[b].get("args", [])  # last: rma.c takes its mode as a plain word
+        bconfigs = [c for c in configs if c in spec.get("configs", CONFIGS) or
+                    (c in NET_CONFIGS and b in P2P_BENCHES)]
+        per_conf = {c: [] for c in bconfigs}
+        per_conf_extra = {c: [] for c in bconfigs}
         for rep in range(1, opts.reps + 1):
-            for c in configs:  # configurations interleaved within each repetition
-                exe = os.path.join(exes[c], b)
+            for c in bconfigs:  # configurations interleaved within each repetition
+                exe = os.path.join(exes[c], prog_of(b))
                 res = run_one(b, c, rep, exe, args, opts, wrap, logs_dir)
                 if res["ok"]:
                     msg = "ok"
@@ -788,7 +927,7 @@ def main():
                         tcp_fatal = True
         best = {}
         bextra = {}
-        for c in configs:
+        for c in bconfigs:
             runs = per_conf[c]
             if not runs:
                 continue
@@ -800,7 +939,7 @@ def main():
         med_all[b] = {c: {s: statistics.median([r[s] for r in per_conf[c] if s in r])
                           for s in best[c]} for c in best}
         extra_all[b] = bextra
-        print_table(b, best, configs, opts.reps)
+        print_table(b, best, bconfigs, opts.reps)
 
     csv_path = os.path.join(out_dir, "results.csv")
     write_csv(csv_path, best_all, extra_all)
@@ -814,14 +953,14 @@ def main():
     if tcp_proof:
         tot_tx = sum(p[2] for p in tcp_proof)
         tot_pl = sum(p[4][0] for p in tcp_proof)
-        lines.append("mpich-tcp path: verified in %d/%d runs -- veth %s carried %.1f MB tx for "
-                     "%.1f MB of rank0->rank1 payload" % (
+        lines.append("TCP path (mpich-tcp, ivc-net): verified in %d/%d runs -- veth %s carried "
+                     "%.1f MB tx for %.1f MB of rank0->rank1 payload" % (
                          len(tcp_proof), len(tcp_proof) + sum(1 for f in failures
-                                                               if f[1] == "mpich-tcp"),
+                                                               if f[1] in TCP_CONFIGS),
                          _netns.dev[0], tot_tx / 1e6, tot_pl / 1e6))
     for c, why in skipped.items():
         lines.append("SKIPPED %s: %s" % (c, why))
-    for c in CONFIGS:
+    for c in ALL_CONFIGS:
         if c not in configs and c not in skipped:
             lines.append("not run: %s (not in --only)" % c)
     if notes:
@@ -836,8 +975,8 @@ def main():
         for b, c, rep, why in failures:
             lines.append("  %s %s rep %d: %s" % (b, c, rep, why.splitlines()[0]))
     if tcp_fatal:
-        lines.append("!!!! mpich-tcp traffic was NOT proven to cross the veth: those runs "
-                     "are excluded")
+        lines.append("!!!! TCP traffic (mpich-tcp/ivc-net) was NOT proven to cross the veth: "
+                     "those runs are excluded")
     lines.append("elapsed: %.0f s" % (time.monotonic() - t_start))
     for l in lines:
         log(l)
