@@ -8,7 +8,7 @@
 #                                        channel (UCX over TCP: UCX_TLS=tcp,self)
 #   hydra.sh --abort N PROG [ARGS...]    the job must fail (non-zero status) within 10 s
 #                                        (e.g. tests/launcher/mpi_failure abort or crash)
-# Exit 0 pass, 1 fail, 77 skip without mpiexec.hydra (a failure when IVC_REQUIRE_HYDRA=1,
+# Exit 0 pass, 1 fail, 77 skip without mpiexec.hydra (a failure when IVCTEST_REQUIRE_HYDRA=1,
 # as CI sets it).
 set -u
 orig_args=("$@")
@@ -20,7 +20,7 @@ shift
 hydra=$(command -v mpiexec.hydra)
 if [[ -z $hydra ]]; then
     echo "mpiexec.hydra not found (apt-get install mpich)"
-    [[ ${IVC_REQUIRE_HYDRA:-0} = 1 ]] && exit 1
+    [[ ${IVCTEST_REQUIRE_HYDRA:-0} = 1 ]] && exit 1
     exit 77
 fi
 # The job runs in a mount namespace of its own with a private /dev/shm (when this user

@@ -14,7 +14,7 @@
 #                                  no device, and in a guest without any: the messages
 # Environment: IVC_BIN (ivc-vm, ivc-host, ...), IVC_TESTS (vm_job), IVC_VM_IMAGE (image dir).
 # Exit 0 pass, 1 fail, 77 skip (no QEMU or static busybox; a failure when
-# IVC_REQUIRE_VM=1, as CI sets it).
+# IVCTEST_REQUIRE_VM=1, as CI sets it).
 set -u
 scenario=${1:?scenario}
 bin=${IVC_BIN:?}
@@ -40,7 +40,7 @@ fail() {
 need() {
     command -v qemu-system-x86_64 >/dev/null && [[ -x /bin/busybox ]] && return 0
     echo "qemu-system-x86_64 or /bin/busybox (busybox-static) missing: run scripts/setup.sh"
-    [[ ${IVC_REQUIRE_VM:-0} = 1 ]] && exit 1
+    [[ ${IVCTEST_REQUIRE_VM:-0} = 1 ]] && exit 1
     exit 77
 }
 # guest NAME [ivc-vm options] -- [kernel args]: boots a guest in the background.
