@@ -115,7 +115,9 @@ struct ivc_net_chan {
     ivc_chan_upcalls_t up;
     net_arrival_t *arrivals, *arrivals_tail;
     net_send_t *syncs; /* synchronous sends waiting for their ACK */
-    net_done_t *done;  /* completions to report from progress */
+    net_send_t *spare; /* freed send contexts, reused: no allocation per message */
+    unsigned nspare;
+    net_done_t *done; /* completions to report from progress */
     int events;
     int closing; /* finalizing: peers leave too, which is no failure */
 };
@@ -123,6 +125,31 @@ struct ivc_net_chan {
 int ivc_net_available(void)
 {
     return 1;
+}
+
+#define SPARE_MAX 256
+
+static net_send_t *send_get(ivc_net_chan_t *ch)
+{
+    net_send_t *s = ch->spare;
+    if (s == NULL)
+        return calloc(1, sizeof(*s));
+    ch->spare = s->next;
+    ch->nspare--;
+    memset(s, 0, sizeof(*s));
+    return s;
+}
+
+static void send_put(ivc_net_chan_t *ch, net_send_t *s)
+{
+    free(s->tmp);
+    if (ch->nspare >= SPARE_MAX) {
+        free(s);
+        return;
+    }
+    s->next = ch->spare;
+    ch->spare = s;
+    ch->nspare++;
 }
 
 static void finish_later(ivc_net_chan_t *ch, ivc_chan_op_t *op, int status)
@@ -145,8 +172,7 @@ static void send_release(net_send_t *s)
     ivc_chan_op_t *op = s->op;
     int status = s->status;
     ivc_net_chan_t *ch = s->ep->ch;
-    free(s->tmp);
-    free(s);
+    send_put(ch, s);
     ch->events++;
     op->done(op, status);
 }
@@ -165,7 +191,7 @@ static int net_send(void *vep, ivc_chan_op_t *op)
     net_ep_t *e = vep;
     if (e->failed)
         return -ECONNRESET;
-    net_send_t *s = calloc(1, sizeof(*s));
+    net_send_t *s = send_get(e->ch);
     if (s == NULL)
         return -ENOMEM;
     s->op = op;
@@ -182,7 +208,7 @@ static int net_send(void *vep, ivc_chan_op_t *op)
     if (!ivc_data_contig(&op->data) && op->data.bytes > 0) {
         s->tmp = malloc(op->data.bytes);
         if (s->tmp == NULL) {
-            free(s);
+            send_put(e->ch, s);
             return -ENOMEM;
         }
         ivc_data_pack(&op->data, 0, s->tmp, op->data.bytes);
@@ -210,15 +236,13 @@ static int net_send(void *vep, ivc_chan_op_t *op)
                     break;
                 }
         }
-        free(s->tmp);
-        free(s);
+        send_put(e->ch, s);
         return -ECONNRESET;
     }
     if (sp != NULL)
         return 0; /* send_cb follows */
     if (!sync) {
-        free(s->tmp);
-        free(s);
+        send_put(e->ch, s);
         return 1; /* done at once: no done() call */
     }
     s->pending--; /* UCX's part is done; the ACK remains */
@@ -447,9 +471,10 @@ int ivc_net_chan_progress(void *chan)
 {
     ivc_net_chan_t *ch = chan;
     ch->events = 0;
-    while (ucp_worker_progress(ch->worker) != 0)
-        ;
-    int n = ch->events;
+    /* Once per call: with TCP every call costs a system call, and the callers poll in a
+     * loop anyway; a second call to find nothing more would sit on the critical path. */
+    int n = (int)ucp_worker_progress(ch->worker) > 0;
+    n += ch->events;
     if (ch->arrivals != NULL)
         n += deliver_in_order(ch);
     while (ch->done != NULL) {
@@ -600,6 +625,11 @@ void ivc_net_chan_destroy(ivc_net_chan_t *ch)
         if (!a->rndv && !a->ucx_owned)
             free(a->data);
         free(a);
+    }
+    while (ch->spare != NULL) {
+        net_send_t *s = ch->spare;
+        ch->spare = s->next;
+        free(s);
     }
     if (ch->addr != NULL)
         ucp_worker_release_address(ch->worker, ch->addr);
