@@ -353,14 +353,24 @@ int ivc_coord_aborted(uint32_t *rank, int *code)
     return ivc_coord.have_region && ivc_region_aborted(&ivc_coord.region, rank, code);
 }
 
+#define NET_QUIET_POLLS 256 /* network polls without an event before polling less often */
+#define NET_POLL_EVERY  16  /* then: one network poll per this many calls (a power of 2) */
+
 int ivc_coord_progress(void)
 {
     ivc_coord_t *c = &ivc_coord;
     int n = ivc_self_chan_progress(c->self);
     if (c->shm != NULL)
         n += ivc_shm_chan_progress(c->shm);
-    if (c->net != NULL)
-        n += ivc_net_chan_progress(c->net);
+    /* Each network poll is a system call with TCP: while the network has been quiet for a
+     * while, poll it only every NET_POLL_EVERY calls, so that shared-memory traffic in a
+     * multi-host job keeps its latency; any network event restores polling every call. */
+    if (c->net != NULL &&
+        (c->net_quiet < NET_QUIET_POLLS || (++c->net_skip & (NET_POLL_EVERY - 1)) == 0)) {
+        int k = ivc_net_chan_progress(c->net);
+        c->net_quiet = k > 0 ? 0 : c->net_quiet + (c->net_quiet < NET_QUIET_POLLS);
+        n += k;
+    }
     return n;
 }
 

@@ -62,6 +62,8 @@ typedef struct ivc_coord {
     ivc_net_chan_t *net; /* NULL when every rank shares this region */
     void *self;          /* the self channel */
     uint32_t poll_count; /* progress calls, to pace the abort check */
+    uint32_t net_quiet;  /* network polls in a row that found nothing (capped) */
+    uint32_t net_skip;   /* progress calls while polling the network less often */
 } ivc_coord_t;
 
 extern ivc_coord_t ivc_coord;
