@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=$(cd "${1:-install}" && pwd)
 work=$(mktemp -d /tmp/ivc-qemu-demo.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 job=$((RANDOM + 1))
 
 "$prefix/bin/mpicc" -O2 -o "$work/vm_demo" examples/vm_demo.c

@@ -23,7 +23,7 @@ while (($#)); do
 done
 bin=$build/bin
 work=$(mktemp -d /tmp/ivc-vmbench.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work" /dev/shm/ivc-vmbench-$$-*' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work" /dev/shm/ivc-vmbench-$$-*' EXIT
 for p in lat bw; do "$bin/mpicc" -O2 -o "$work/$p" "$root/bench/$p.c"; done
 cc -O2 -o "$work/tcp" "$here/tcp.c"
 "$bin/ivc-vm-image" -o "$work/img" "$work/lat" "$work/bw" "$work/tcp" >/dev/null
