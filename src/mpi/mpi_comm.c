@@ -130,15 +130,6 @@ static int comm_new(MPI_Comm parent, int id, int rank, int size, int *world, MPI
     return MPI_SUCCESS;
 }
 
-#define CHECK_COMM(comm, fn)                                                                       \
-    do {                                                                                           \
-        int rc_ = ivc_mpi_check_init(fn);                                                          \
-        if (rc_ != MPI_SUCCESS)                                                                    \
-            return rc_;                                                                            \
-        if (!ivc_mpi_comm_valid(comm))                                                             \
-            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");        \
-    } while (0)
-
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     CHECK_COMM(comm, "MPI_Comm_rank");

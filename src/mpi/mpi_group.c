@@ -330,15 +330,6 @@ IVC_MPI_WEAK(Group_difference)
 
 /* ---- communicators from groups ---- */
 
-#define CHECK_COMM(comm, fn)                                                                       \
-    do {                                                                                           \
-        int rc_ = check(fn);                                                                       \
-        if (rc_ != MPI_SUCCESS)                                                                    \
-            return rc_;                                                                            \
-        if (!ivc_mpi_comm_valid(comm))                                                             \
-            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");        \
-    } while (0)
-
 /* Checks that every member of g belongs to comm. */
 static int group_in_comm(MPI_Group g, MPI_Comm comm)
 {

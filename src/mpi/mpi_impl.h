@@ -376,4 +376,14 @@ extern int ivc_mpi_initialized, ivc_mpi_finalized;
 /* Returns MPI_ERR_OTHER with a message unless MPI is initialized and not finalized. */
 int ivc_mpi_check_init(const char *fn);
 
+/* Entry checks of a function on a communicator: returns from the caller on failure. */
+#define CHECK_COMM(comm, fn)                                                                       \
+    do {                                                                                           \
+        int rc_ = ivc_mpi_check_init(fn);                                                          \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return rc_;                                                                            \
+        if (!ivc_mpi_comm_valid(comm))                                                             \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");        \
+    } while (0)
+
 #endif

@@ -677,14 +677,34 @@ static int raise_w(MPI_Win w, int rc, const char *fn, int target)
     return ivc_mpi_raise(w->comm, rc, fn, "target %d: %s", target, why);
 }
 
-#define CHECK_WIN(w, fn)                                                                           \
-    do {                                                                                           \
-        int rc_ = ivc_mpi_check_init(fn);                                                          \
-        if (rc_ != MPI_SUCCESS)                                                                    \
-            return rc_;                                                                            \
-        if (!ivc_win_valid(w))                                                                     \
-            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_WIN, fn, "invalid window");               \
-    } while (0)
+/* Put and Get: rma_check, then origin and target must move the same bytes (*bytes), at
+ * byte offset *base of the target's window. *at is the target address when the transfer is
+ * the common case (contiguous on both sides, a target in reach, at least one byte) and fits
+ * the window, else NULL: the general path. *p is NULL for MPI_PROC_NULL. Returns MPI_SUCCESS or a
+ * class. */
+static int xfer_check(MPI_Win w, int target, int ocount, MPI_Datatype odt, int tcount,
+                      MPI_Datatype tdt, MPI_Aint tdisp, win_peer_t **p, uint64_t *bytes,
+                      uint64_t *base, uint8_t **at)
+{
+    *at = NULL;
+    int rc = rma_check(w, target, ocount, odt, tcount, tdt, tdisp, p);
+    if (rc != MPI_SUCCESS || *p == NULL)
+        return rc;
+    uint64_t obytes = ocount ? (uint64_t)ocount * odt->map.size : 0;
+    uint64_t tbytes = tcount ? (uint64_t)tcount * tdt->map.size : 0;
+    if (obytes != tbytes)
+        return MPI_ERR_COUNT;
+    int dynamic = w->flavor == MPI_WIN_FLAVOR_DYNAMIC;
+    *bytes = obytes;
+    *base = dynamic ? (uint64_t)tdisp : (uint64_t)tdisp * (*p)->disp_unit;
+    if ((*p)->direct && odt->map.contig && tdt->map.contig && !dynamic) {
+        if (*base > (*p)->size || obytes > (*p)->size - *base)
+            return MPI_ERR_RMA_RANGE;
+        if (obytes > 0) /* (an empty window may have no memory) */
+            *at = (*p)->base + *base;
+    }
+    return MPI_SUCCESS;
+}
 
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
@@ -693,25 +713,16 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     const char *fn = "MPI_Put";
     CHECK_WIN(win, fn);
     win_peer_t *p;
-    int rc = rma_check(win, target_rank, origin_count, origin_datatype, target_count,
-                       target_datatype, target_disp, &p);
+    uint64_t obytes, base;
+    uint8_t *at;
+    int rc = xfer_check(win, target_rank, origin_count, origin_datatype, target_count,
+                        target_datatype, target_disp, &p, &obytes, &base, &at);
     if (rc != MPI_SUCCESS)
         return raise_w(win, rc, fn, target_rank);
     if (p == NULL)
         return MPI_SUCCESS;
-    uint64_t obytes = origin_count ? (uint64_t)origin_count * origin_datatype->map.size : 0;
-    uint64_t tbytes = target_count ? (uint64_t)target_count * target_datatype->map.size : 0;
-    if (obytes != tbytes)
-        return raise_w(win, MPI_ERR_COUNT, fn, target_rank);
-    uint64_t base = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint64_t)target_disp
-                                                          : (uint64_t)target_disp * p->disp_unit;
-    /* The common case: contiguous on both sides, a target in reach. */
-    if (p->direct && origin_datatype->map.contig && target_datatype->map.contig &&
-        win->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
-        if (base > p->size || obytes > p->size - base)
-            return raise_w(win, MPI_ERR_RMA_RANGE, fn, target_rank);
-        if (obytes > 0)
-            memcpy(p->base + base, origin_addr, obytes);
+    if (at != NULL) {
+        memcpy(at, origin_addr, obytes);
         return MPI_SUCCESS;
     }
     if (obytes == 0)
@@ -739,24 +750,16 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     const char *fn = "MPI_Get";
     CHECK_WIN(win, fn);
     win_peer_t *p;
-    int rc = rma_check(win, target_rank, origin_count, origin_datatype, target_count,
-                       target_datatype, target_disp, &p);
+    uint64_t obytes, base;
+    uint8_t *at;
+    int rc = xfer_check(win, target_rank, origin_count, origin_datatype, target_count,
+                        target_datatype, target_disp, &p, &obytes, &base, &at);
     if (rc != MPI_SUCCESS)
         return raise_w(win, rc, fn, target_rank);
     if (p == NULL)
         return MPI_SUCCESS;
-    uint64_t obytes = origin_count ? (uint64_t)origin_count * origin_datatype->map.size : 0;
-    uint64_t tbytes = target_count ? (uint64_t)target_count * target_datatype->map.size : 0;
-    if (obytes != tbytes)
-        return raise_w(win, MPI_ERR_COUNT, fn, target_rank);
-    uint64_t base = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint64_t)target_disp
-                                                          : (uint64_t)target_disp * p->disp_unit;
-    if (p->direct && origin_datatype->map.contig && target_datatype->map.contig &&
-        win->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
-        if (base > p->size || obytes > p->size - base)
-            return raise_w(win, MPI_ERR_RMA_RANGE, fn, target_rank);
-        if (obytes > 0)
-            memcpy(origin_addr, p->base + base, obytes);
+    if (at != NULL) {
+        memcpy(origin_addr, at, obytes);
         return MPI_SUCCESS;
     }
     if (obytes == 0)

@@ -138,4 +138,14 @@ static inline int ivc_win_valid(MPI_Win w)
     return w != MPI_WIN_NULL && w->magic == WIN_MAGIC;
 }
 
+/* Entry checks of a function on a window: returns from the caller on failure. */
+#define CHECK_WIN(w, fn)                                                                           \
+    do {                                                                                           \
+        int rc_ = ivc_mpi_check_init(fn);                                                          \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return rc_;                                                                            \
+        if (!ivc_win_valid(w))                                                                     \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_WIN, fn, "invalid window");               \
+    } while (0)
+
 #endif

@@ -52,15 +52,6 @@ struct ivc_mpi_topo *ivc_mpi_topo_dup(const struct ivc_mpi_topo *t)
     return d;
 }
 
-#define CHECK_COMM(comm, fn)                                                                       \
-    do {                                                                                           \
-        int rc_ = ivc_mpi_check_init(fn);                                                          \
-        if (rc_ != MPI_SUCCESS)                                                                    \
-            return rc_;                                                                            \
-        if (!ivc_mpi_comm_valid(comm))                                                             \
-            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");        \
-    } while (0)
-
 /* Raises MPI_ERR_TOPOLOGY unless comm has a topology of `kind`. */
 #define CHECK_TOPO(comm, k, fn)                                                                    \
     do {                                                                                           \

@@ -39,15 +39,6 @@ void ivc_rma_win_unregister(MPI_Win w)
         windows[w->id] = NULL;
 }
 
-#define CHECK_WIN(w, fn)                                                                           \
-    do {                                                                                           \
-        int rc_ = ivc_mpi_check_init(fn);                                                          \
-        if (rc_ != MPI_SUCCESS)                                                                    \
-            return rc_;                                                                            \
-        if (!ivc_win_valid(w))                                                                     \
-            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_WIN, fn, "invalid window");               \
-    } while (0)
-
 /* Whether world rank r shares this rank's region (the coordinator's locality view). */
 static int co_located(int r)
 {
