@@ -107,15 +107,8 @@ static int detect_local(void)
  * rank did) or -errno (logged). */
 static int create_region_file(const char *path, uint32_t world)
 {
-    uint64_t size = ivc_shm_region_bytes(world);
-    const char *env = getenv("IVC_REGION_SIZE");
-    static const ivc_cfg_entry_t entry = {
-        .name = "REGION_SIZE", .type = IVC_CFG_SIZE, .min = 1, .max = UINT64_MAX};
-    if (env != NULL && *env != '\0' && ivc_cfg_parse_value(&entry, env, &size) != 0) {
-        ivc_error("IVC_REGION_SIZE=%s is not a size (bytes with an optional K, M or G)", env);
-        return -EINVAL;
-    }
-    if (size == 0)
+    uint64_t size;
+    if (ivc_shm_job_region_size(world, &size) != 0)
         return -EINVAL;
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd >= 0) {

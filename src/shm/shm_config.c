@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 /* Defaults chosen by measurement; README "Tunables" gives the figures behind them. */
 static const ivc_cfg_entry_t shm_entries[] = {
@@ -126,4 +127,27 @@ uint64_t ivc_shm_region_bytes(uint32_t world)
     while (size < need)
         size <<= 1;
     return size;
+}
+
+int ivc_shm_parse_region_size(const char *text, uint64_t *out)
+{
+    static const ivc_cfg_entry_t entry = {
+        .name = "REGION_SIZE", .type = IVC_CFG_SIZE, .min = 1, .max = UINT64_MAX};
+    return ivc_cfg_parse_value(&entry, text, out);
+}
+
+int ivc_shm_job_region_size(uint32_t world, uint64_t *out)
+{
+    const char *env = getenv("IVC_REGION_SIZE");
+    if (env != NULL && *env != '\0') {
+        if (ivc_shm_parse_region_size(env, out) != 0) {
+            ivc_error("IVC_REGION_SIZE=%s is not a size (bytes, optionally with a K, M or G "
+                      "suffix)",
+                      env);
+            return -EINVAL;
+        }
+        return 0;
+    }
+    *out = ivc_shm_region_bytes(world);
+    return *out != 0 ? 0 : -EINVAL;
 }

@@ -41,4 +41,12 @@ void ivc_shm_geometry(const ivc_shm_config_t *cfg, uint32_t nlocal, ivc_shm_geom
  * two (ivshmem BARs must be one); 0 with -EINVAL logged if the tunables are invalid. */
 uint64_t ivc_shm_region_bytes(uint32_t world);
 
+/* Parses a region size as the IVC_* size tunables are written (bytes, K/M/G suffixes).
+ * Returns 0 or -EINVAL/-ERANGE (nothing logged). */
+int ivc_shm_parse_region_size(const char *text, uint64_t *out);
+
+/* The size of a new region for `world` ranks: IVC_REGION_SIZE when set, else
+ * ivc_shm_region_bytes(world). Returns 0, or -EINVAL after logging what is wrong. */
+int ivc_shm_job_region_size(uint32_t world, uint64_t *out);
+
 #endif

@@ -33,8 +33,8 @@ static void usage(FILE *f)
            "  -n N              ranks in the job\n"
            "  -j, --job ID      job id (default: derived from the time); ranks get IVC_JOB=ID\n"
            "  -r, --region FILE region file (default /dev/shm/ivc-<job>)\n"
-           "  -s, --size SIZE   region bytes, a power of two, K/M/G suffixes (default: what\n"
-           "                    the IVC_* tunables need for N ranks)\n"
+           "  -s, --size SIZE   region bytes, a power of two, K/M/G suffixes (default:\n"
+           "                    IVC_REGION_SIZE, else what the IVC_* tunables need)\n"
            "  -S, --socket PATH serve doorbells on PATH (QEMU ivshmem server protocol)\n"
            "  --vectors V       doorbell vectors per peer, 1..64 (default 1)\n"
            "  --keep            leave the region file when the job is over\n"
@@ -51,28 +51,6 @@ static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig)
 {
     stop_signal = sig;
-}
-
-static int parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    int shift = 0;
-    if (errno || end == s)
-        return -EINVAL;
-    if (*end == 'K' || *end == 'k')
-        shift = 10;
-    else if (*end == 'M' || *end == 'm')
-        shift = 20;
-    else if (*end == 'G' || *end == 'g')
-        shift = 30;
-    if (shift)
-        end++;
-    if (*end != '\0' || v > (UINT64_MAX >> shift))
-        return -EINVAL;
-    *out = (uint64_t)v << shift;
-    return 0;
 }
 
 static void print_attach(const char *region, uint64_t size, uint64_t job, uint32_t n,
@@ -155,7 +133,7 @@ static int serve(int argc, char **argv)
         } else if (!strcmp(a, "-r") || !strcmp(a, "--region")) {
             region = argv[++i];
         } else if (!strcmp(a, "-s") || !strcmp(a, "--size")) {
-            if (parse_size(v, &size) != 0 || size == 0 || (size & (size - 1)) != 0)
+            if (ivc_shm_parse_region_size(v, &size) != 0 || (size & (size - 1)) != 0)
                 return fprintf(stderr, "ivc-host: --size wants a power of two, got %s\n", v), 2;
             i++;
         } else if (!strcmp(a, "-S") || !strcmp(a, "--socket")) {
@@ -181,8 +159,17 @@ static int serve(int argc, char **argv)
         snprintf(path, sizeof(path), "/dev/shm/ivc-%" PRIu64, job);
     else
         snprintf(path, sizeof(path), "%s", region);
-    if (size == 0 && (size = ivc_shm_region_bytes((uint32_t)n)) == 0)
-        return 2;
+    if (size == 0) {
+        if (ivc_shm_job_region_size((uint32_t)n, &size) != 0)
+            return 2;
+        if ((size & (size - 1)) != 0) { /* IVC_REGION_SIZE may say anything */
+            fprintf(stderr,
+                    "ivc-host: a region for QEMU must be a power of two, not %" PRIu64
+                    " bytes (IVC_REGION_SIZE)\n",
+                    size);
+            return 2;
+        }
+    }
     struct stat st;
     if (stat(path, &st) == 0) {
         fprintf(stderr, "ivc-host: %s exists; remove it or choose another --region/--job\n", path);

@@ -44,20 +44,10 @@ static void raise_nofile(const ivcrun_opts_t *o)
 /* --region-size, else IVC_REGION_SIZE, else what the tunables need. 0 after printing why. */
 static uint64_t region_size(const ivcrun_opts_t *o)
 {
+    uint64_t size;
     if (o->region_size != 0)
         return o->region_size;
-    const char *env = getenv("IVC_REGION_SIZE");
-    if (env == NULL || *env == '\0')
-        return ivc_shm_region_bytes(o->nranks);
-    uint64_t size;
-    if (ivcrun_parse_size(env, &size) != 0) {
-        fprintf(stderr,
-                "ivcrun: IVC_REGION_SIZE=%s is not a size (bytes, optionally with a K, M "
-                "or G suffix)\n",
-                env);
-        return 0;
-    }
-    return size;
+    return ivc_shm_job_region_size(o->nranks, &size) == 0 ? size : 0;
 }
 
 /* Namespaces with our privileges, else inside a user namespace, else plain processes. */

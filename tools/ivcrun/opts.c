@@ -1,6 +1,7 @@
 #include "opts.h"
 
 #include "base/ivc_config.h"
+#include "shm/shm_config.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -99,9 +100,7 @@ static int match_value(const char *name, int argc, char **argv, int *i, const ch
 
 int ivcrun_parse_size(const char *text, uint64_t *out)
 {
-    static const ivc_cfg_entry_t entry = {
-        .name = "REGION_SIZE", .type = IVC_CFG_SIZE, .min = 1, .max = UINT64_MAX};
-    return ivc_cfg_parse_value(&entry, text, out);
+    return ivc_shm_parse_region_size(text, out);
 }
 
 int ivcrun_opts_parse(int argc, char **argv, ivcrun_opts_t *o)
