@@ -249,21 +249,29 @@ static int net_send(void *vep, ivc_chan_op_t *op)
     return 0;
 }
 
+/* A rendezvous payload is in: unpack it if it came through a temporary buffer,
+ * acknowledge a synchronous send, free the receive. Returns 0 or -errno for done(). */
+static int recv_finish(net_recv_t *r, int rc)
+{
+    net_arrival_t *a = r->a;
+    if (rc == 0 && r->tmp != NULL)
+        ivc_data_unpack(&r->op->data, 0, r->tmp, r->op->xfer);
+    if (rc == 0 && (a->h.flags & IVC_ENV_SYNC))
+        rc = ivc_net_chan_ops.send_ack(a->ep, a->h.cookie);
+    free(r->tmp);
+    free(r);
+    free(a);
+    return rc;
+}
+
 static void recv_cb(void *request, ucs_status_t status, size_t length, void *user_data)
 {
     net_recv_t *r = user_data;
     ivc_chan_op_t *op = r->op;
-    net_arrival_t *a = r->a;
+    ivc_net_chan_t *ch = r->a->ep->ch;
     ucp_request_free(request);
-    int rc = status == UCS_OK ? 0 : -ECONNRESET;
-    if (rc == 0 && r->tmp != NULL)
-        ivc_data_unpack(&op->data, 0, r->tmp, op->xfer);
-    if (rc == 0 && (a->h.flags & IVC_ENV_SYNC))
-        rc = ivc_net_chan_ops.send_ack(a->ep, a->h.cookie);
-    a->ep->ch->events++;
-    free(r->tmp);
-    free(r);
-    free(a);
+    int rc = recv_finish(r, status == UCS_OK ? 0 : -ECONNRESET);
+    ch->events++;
     op->done(op, rc);
 }
 
@@ -299,17 +307,8 @@ static int net_recv_rndv(void *vep, const ivc_inmsg_t *m, ivc_chan_op_t *op)
         free(r);
         return -ECONNRESET;
     }
-    if (sp == NULL) { /* done at once: report from progress, as the contract says */
-        int rc = 0;
-        if (r->tmp != NULL)
-            ivc_data_unpack(&op->data, 0, r->tmp, want);
-        if (a->h.flags & IVC_ENV_SYNC)
-            rc = ivc_net_chan_ops.send_ack(a->ep, a->h.cookie);
-        free(r->tmp);
-        free(r);
-        free(a);
-        finish_later(e->ch, op, rc);
-    }
+    if (sp == NULL) /* done at once: report from progress, as the contract says */
+        finish_later(e->ch, op, recv_finish(r, 0));
     return 0;
 }
 

@@ -57,6 +57,8 @@ wait_all() {
     pids=()
     return $rc
 }
+# await FILE TEXT: waits up to 5 s for a line containing TEXT (a daemon's start-up line).
+await() { for _ in $(seq 50); do grep -qF -- "$2" "$1" && return; sleep 0.1; done; }
 # expect FILE TEXT: the log holds a line containing TEXT.
 expect() { grep -qF -- "$2" "$1" || fail "$(basename "$1") lacks \"$2\""; }
 # ranks_ok LOG RANK...: each rank's data check passed and it exited 0 in that guest.
@@ -89,7 +91,7 @@ two)
 three)
     "$bin/ivc-host" -n 4 -j "$job" -r "$region" >"$work/host.log" 2>&1 &
     host=$!
-    for _ in $(seq 50); do grep -q "ivc-host: ready" "$work/host.log" && break; sleep 0.1; done
+    await "$work/host.log" "ivc-host: ready"
     expect "$work/host.log" "ivc-host: ready"
     args="ivc.size=4 ivc.job=$job ivc.prog=vm_job"
     guest g0 --region "$region" -- ivc.ranks=0,1 $args
@@ -124,12 +126,12 @@ doorbell)
     sock=$work/doorbell.sock
     "$bin/ivc-host" -n 2 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
     host=$!
-    for _ in $(seq 50); do grep -q "ivc-host: ready" "$work/host.log" && break; sleep 0.1; done
+    await "$work/host.log" "ivc-host: ready"
     expect "$work/host.log" "ivc-host: ready"
     # The client connects first (peer id 0); the guest's QEMU becomes peer 1.
     "$bin/ivc-host" client -S "$sock" --wait 300 --ring 1 >"$work/client.log" 2>&1 &
     client=$!
-    for _ in $(seq 50); do grep -q "peer id 0" "$work/client.log" && break; sleep 0.1; done
+    await "$work/client.log" "peer id 0"
     guest g0 --doorbell "$sock" -- ivc.cmd=doorbell-guest.sh,1,0
     wait_all || fail "the guest did not power off cleanly"
     wait "$client" || fail "the host client did not get the guest's doorbell"
