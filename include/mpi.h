@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define MPI_VERSION        3
+#define MPI_VERSION        4
 #define MPI_SUBVERSION     1
 #define IVC_VERSION_STRING "IVC 0.1.0"
 
@@ -24,6 +24,8 @@ typedef struct ivc_mpi_group_s *MPI_Group;
 typedef struct ivc_mpi_errh_s *MPI_Errhandler;
 typedef struct ivc_mpi_info_s *MPI_Info;
 typedef struct ivc_mpi_msg_s *MPI_Message;
+typedef struct ivc_mpi_session_s *MPI_Session;
+typedef struct ivc_mpi_win_s *MPI_Win;
 
 typedef long MPI_Aint;
 typedef long long MPI_Offset;
@@ -37,6 +39,29 @@ typedef struct MPI_Status {
     int ivc_cancelled;
     long long ivc_count; /* bytes received */
 } MPI_Status;
+
+/* The mpi_f08 TYPE(MPI_Status) as C sees it: the same size as MPI_Status. */
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint ivc_internal[3];
+} MPI_F08_status;
+
+/* Tool information interface (MPI_T) handles and enumerations. */
+typedef struct ivc_mpi_t_enum_s *MPI_T_enum;
+typedef struct ivc_mpi_t_cvar_handle_s *MPI_T_cvar_handle;
+typedef struct ivc_mpi_t_pvar_handle_s *MPI_T_pvar_handle;
+typedef struct ivc_mpi_t_pvar_session_s *MPI_T_pvar_session;
+typedef struct ivc_mpi_t_event_instance_s *MPI_T_event_instance;
+typedef struct ivc_mpi_t_event_registration_s *MPI_T_event_registration;
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE = 0,
+    MPI_T_CB_REQUIRE_MPI_RESTRICTED,
+    MPI_T_CB_REQUIRE_THREAD_SAFE,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order { MPI_T_SOURCE_ORDERED = 0, MPI_T_SOURCE_UNORDERED } MPI_T_source_order;
 
 /* ---- predefined objects (exported by libmpi) ---- */
 extern struct ivc_mpi_comm_s ivc_obj_comm_world, ivc_obj_comm_self;
@@ -238,151 +263,8 @@ enum {
     MPI_ERR_LASTCODE
 };
 
-typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
-typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
-typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 
-/* Declares MPI_name and PMPI_name with one prototype. */
-#define IVC_MPI_API(ret, name, params)                                                             \
-    ret MPI_##name params;                                                                         \
-    ret PMPI_##name params;
-
-/* Environment */
-IVC_MPI_API(int, Init, (int *argc, char ***argv))
-IVC_MPI_API(int, Init_thread, (int *argc, char ***argv, int required, int *provided))
-IVC_MPI_API(int, Finalize, (void))
-IVC_MPI_API(int, Initialized, (int *flag))
-IVC_MPI_API(int, Finalized, (int *flag))
-IVC_MPI_API(int, Query_thread, (int *provided))
-IVC_MPI_API(int, Is_thread_main, (int *flag))
-IVC_MPI_API(int, Abort, (MPI_Comm comm, int errorcode))
-IVC_MPI_API(double, Wtime, (void))
-IVC_MPI_API(double, Wtick, (void))
-IVC_MPI_API(int, Get_processor_name, (char *name, int *resultlen))
-IVC_MPI_API(int, Get_version, (int *version, int *subversion))
-IVC_MPI_API(int, Get_library_version, (char *version, int *resultlen))
-
-/* Errors */
-IVC_MPI_API(int, Error_string, (int errorcode, char *string, int *resultlen))
-IVC_MPI_API(int, Error_class, (int errorcode, int *errorclass))
-IVC_MPI_API(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
-IVC_MPI_API(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
-IVC_MPI_API(int, Comm_create_errhandler,
-            (MPI_Comm_errhandler_function * function, MPI_Errhandler *errhandler))
-IVC_MPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
-IVC_MPI_API(int, Errhandler_free, (MPI_Errhandler * errhandler))
-
-/* Communicators */
-IVC_MPI_API(int, Comm_rank, (MPI_Comm comm, int *rank))
-IVC_MPI_API(int, Comm_size, (MPI_Comm comm, int *size))
-IVC_MPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
-IVC_MPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
-IVC_MPI_API(int, Comm_free, (MPI_Comm * comm))
-IVC_MPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
-IVC_MPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag))
-IVC_MPI_API(int, Comm_get_attr, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
-IVC_MPI_API(int, Comm_set_name, (MPI_Comm comm, const char *name))
-IVC_MPI_API(int, Comm_get_name, (MPI_Comm comm, char *name, int *resultlen))
-
-/* Point-to-point */
-IVC_MPI_API(int, Send,
-            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
-IVC_MPI_API(int, Ssend,
-            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
-IVC_MPI_API(int, Rsend,
-            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
-IVC_MPI_API(int, Recv,
-            (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-             MPI_Status *status))
-IVC_MPI_API(int, Isend,
-            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-             MPI_Request *request))
-IVC_MPI_API(int, Issend,
-            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-             MPI_Request *request))
-IVC_MPI_API(int, Irsend,
-            (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-             MPI_Request *request))
-IVC_MPI_API(int, Irecv,
-            (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-             MPI_Request *request))
-IVC_MPI_API(int, Sendrecv,
-            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-             void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-             MPI_Comm comm, MPI_Status *status))
-IVC_MPI_API(int, Sendrecv_replace,
-            (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
-             int recvtag, MPI_Comm comm, MPI_Status *status))
-IVC_MPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
-IVC_MPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
-IVC_MPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
-IVC_MPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
-IVC_MPI_API(int, Wait, (MPI_Request * request, MPI_Status *status))
-IVC_MPI_API(int, Waitall,
-            (int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses))
-IVC_MPI_API(int, Waitany,
-            (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status))
-IVC_MPI_API(int, Waitsome,
-            (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-             MPI_Status *array_of_statuses))
-IVC_MPI_API(int, Test, (MPI_Request * request, int *flag, MPI_Status *status))
-IVC_MPI_API(int, Testall,
-            (int count, MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses))
-IVC_MPI_API(int, Testany,
-            (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
-IVC_MPI_API(int, Testsome,
-            (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
-             MPI_Status *array_of_statuses))
-IVC_MPI_API(int, Request_free, (MPI_Request * request))
-IVC_MPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
-IVC_MPI_API(int, Cancel, (MPI_Request * request))
-IVC_MPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag))
-
-/* Datatypes */
-IVC_MPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_vector,
-            (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_hvector,
-            (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-             MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_create_hvector,
-            (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-             MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_indexed,
-            (int count, const int array_of_blocklengths[], const int array_of_displacements[],
-             MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_create_hindexed,
-            (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
-             MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_create_indexed_block,
-            (int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype,
-             MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_create_struct,
-            (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
-             const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_create_resized,
-            (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
-IVC_MPI_API(int, Type_commit, (MPI_Datatype * datatype))
-IVC_MPI_API(int, Type_free, (MPI_Datatype * datatype))
-IVC_MPI_API(int, Type_size, (MPI_Datatype datatype, int *size))
-IVC_MPI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size))
-IVC_MPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
-IVC_MPI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
-IVC_MPI_API(int, Type_get_true_extent,
-            (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent))
-IVC_MPI_API(int, Get_address, (const void *location, MPI_Aint *address))
-IVC_MPI_API(int, Pack,
-            (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-             int *position, MPI_Comm comm))
-IVC_MPI_API(int, Unpack,
-            (const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-             MPI_Datatype datatype, MPI_Comm comm))
-IVC_MPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
-
-/* ---- One-sided communication and API surface: groups, communicators, topologies, info,
- * attributes, matched probes, memory (issue 4 items 3-5) ---- */
-typedef struct ivc_mpi_win_s *MPI_Win;
+/* ---- One-sided communication, groups, topologies, info, matched probes ---- */
 extern struct ivc_mpi_msg_s ivc_obj_message_no_proc;
 
 #define MPI_WIN_NULL        ((MPI_Win)0)
@@ -421,253 +303,13 @@ enum {
     MPI_WIN_MODEL
 };
 
-typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
-                                        void *attribute_val_in, void *attribute_val_out, int *flag);
-typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val,
-                                          void *extra_state);
-/* The predefined callbacks are functions of libmpi. */
-int MPI_COMM_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *);
-int MPI_COMM_DUP_FN(MPI_Comm, int, void *, void *, void *, int *);
-int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void *, void *);
+/* The functions, callback types and predefined callbacks, generated from the standard's
+ * API description (src/binding/gen_c.py). */
+#include "mpi_proto.h"
 
-/* Groups */
-IVC_MPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
-IVC_MPI_API(int, Group_size, (MPI_Group group, int *size))
-IVC_MPI_API(int, Group_rank, (MPI_Group group, int *rank))
-IVC_MPI_API(int, Group_free, (MPI_Group * group))
-IVC_MPI_API(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
-IVC_MPI_API(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
-IVC_MPI_API(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
-IVC_MPI_API(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
-IVC_MPI_API(int, Group_translate_ranks,
-            (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]))
-IVC_MPI_API(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
-IVC_MPI_API(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
-IVC_MPI_API(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
-IVC_MPI_API(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
-
-/* More communicators */
-IVC_MPI_API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
-IVC_MPI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
-IVC_MPI_API(int, Comm_split_type,
-            (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
-IVC_MPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
-
-/* Attributes */
-IVC_MPI_API(int, Comm_create_keyval,
-            (MPI_Comm_copy_attr_function * comm_copy_attr_fn,
-             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-             void *extra_state))
-IVC_MPI_API(int, Comm_free_keyval, (int *comm_keyval))
-IVC_MPI_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val))
-IVC_MPI_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval))
-
-/* Topologies */
-IVC_MPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]))
-IVC_MPI_API(int, Cart_create,
-            (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
-             MPI_Comm *comm_cart))
-IVC_MPI_API(int, Cartdim_get, (MPI_Comm comm, int *ndims))
-IVC_MPI_API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
-IVC_MPI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
-IVC_MPI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
-IVC_MPI_API(int, Cart_shift,
-            (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest))
-IVC_MPI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
-IVC_MPI_API(int, Topo_test, (MPI_Comm comm, int *status))
-IVC_MPI_API(int, Graph_create,
-            (MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
-             MPI_Comm *comm_graph))
-IVC_MPI_API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges))
-IVC_MPI_API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
-IVC_MPI_API(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors))
-IVC_MPI_API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
-IVC_MPI_API(int, Dist_graph_create_adjacent,
-            (MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
-             int outdegree, const int destinations[], const int destweights[], MPI_Info info,
-             int reorder, MPI_Comm *comm_dist_graph))
-IVC_MPI_API(int, Dist_graph_neighbors_count,
-            (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
-IVC_MPI_API(int, Dist_graph_neighbors,
-            (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree,
-             int destinations[], int destweights[]))
-
-/* Datatype names */
-IVC_MPI_API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
-IVC_MPI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
-
-/* Info */
-IVC_MPI_API(int, Info_create, (MPI_Info * info))
-IVC_MPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value))
-IVC_MPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
-IVC_MPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
-IVC_MPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
-IVC_MPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
-IVC_MPI_API(int, Info_delete, (MPI_Info info, const char *key))
-IVC_MPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
-IVC_MPI_API(int, Info_free, (MPI_Info * info))
-
-/* Matched probes */
-IVC_MPI_API(int, Mprobe,
-            (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
-IVC_MPI_API(int, Improbe,
-            (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-             MPI_Status *status))
-IVC_MPI_API(int, Mrecv,
-            (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status))
-IVC_MPI_API(int, Imrecv,
-            (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-             MPI_Request *request))
-
-/* Memory */
-IVC_MPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
-IVC_MPI_API(int, Free_mem, (void *base))
-
-/* One-sided communication */
-IVC_MPI_API(int, Win_create,
-            (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win))
-IVC_MPI_API(int, Win_allocate,
-            (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-             MPI_Win *win))
-IVC_MPI_API(int, Win_allocate_shared,
-            (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-             MPI_Win *win))
-IVC_MPI_API(int, Win_shared_query,
-            (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr))
-IVC_MPI_API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
-IVC_MPI_API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size))
-IVC_MPI_API(int, Win_detach, (MPI_Win win, const void *base))
-IVC_MPI_API(int, Win_free, (MPI_Win * win))
-IVC_MPI_API(int, Win_get_group, (MPI_Win win, MPI_Group *group))
-IVC_MPI_API(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag))
-IVC_MPI_API(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
-IVC_MPI_API(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
-IVC_MPI_API(int, Win_set_info, (MPI_Win win, MPI_Info info))
-IVC_MPI_API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
-IVC_MPI_API(int, Win_set_name, (MPI_Win win, const char *win_name))
-IVC_MPI_API(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen))
-IVC_MPI_API(int, Put,
-            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-             MPI_Win win))
-IVC_MPI_API(int, Get,
-            (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
-IVC_MPI_API(int, Accumulate,
-            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-             MPI_Op op, MPI_Win win))
-IVC_MPI_API(int, Get_accumulate,
-            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
-             MPI_Win win))
-IVC_MPI_API(int, Fetch_and_op,
-            (const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
-             MPI_Aint target_disp, MPI_Op op, MPI_Win win))
-IVC_MPI_API(int, Compare_and_swap,
-            (const void *origin_addr, const void *compare_addr, void *result_addr,
-             MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win))
-IVC_MPI_API(int, Rput,
-            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-             MPI_Win win, MPI_Request *request))
-IVC_MPI_API(int, Rget,
-            (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-             MPI_Request *request))
-IVC_MPI_API(int, Raccumulate,
-            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-             MPI_Op op, MPI_Win win, MPI_Request *request))
-IVC_MPI_API(int, Rget_accumulate,
-            (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
-             MPI_Win win, MPI_Request *request))
-IVC_MPI_API(int, Win_fence, (int assert, MPI_Win win))
-IVC_MPI_API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
-IVC_MPI_API(int, Win_unlock, (int rank, MPI_Win win))
-IVC_MPI_API(int, Win_lock_all, (int assert, MPI_Win win))
-IVC_MPI_API(int, Win_unlock_all, (MPI_Win win))
-IVC_MPI_API(int, Win_flush, (int rank, MPI_Win win))
-IVC_MPI_API(int, Win_flush_all, (MPI_Win win))
-IVC_MPI_API(int, Win_flush_local, (int rank, MPI_Win win))
-IVC_MPI_API(int, Win_flush_local_all, (MPI_Win win))
-IVC_MPI_API(int, Win_sync, (MPI_Win win))
-IVC_MPI_API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
-IVC_MPI_API(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
-IVC_MPI_API(int, Win_complete, (MPI_Win win))
-IVC_MPI_API(int, Win_wait, (MPI_Win win))
-IVC_MPI_API(int, Win_test, (MPI_Win win, int *flag))
-
-/* Collectives (shared-memory algorithms among ranks that share the region, point-to-point
- * otherwise) and reduction operations */
-IVC_MPI_API(int, Barrier, (MPI_Comm comm))
-IVC_MPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
-IVC_MPI_API(int, Reduce,
-            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             int root, MPI_Comm comm))
-IVC_MPI_API(int, Allreduce,
-            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm))
-IVC_MPI_API(int, Gather,
-            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
-IVC_MPI_API(int, Allgather,
-            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-             int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
-IVC_MPI_API(int, Gatherv,
-            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-             MPI_Comm comm))
-IVC_MPI_API(int, Scatter,
-            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
-IVC_MPI_API(int, Scatterv,
-            (const void *sendbuf, const int sendcounts[], const int displs[],
-             MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-             MPI_Comm comm))
-IVC_MPI_API(int, Allgatherv,
-            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm))
-IVC_MPI_API(int, Alltoall,
-            (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-             int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
-IVC_MPI_API(int, Alltoallv,
-            (const void *sendbuf, const int sendcounts[], const int sdispls[],
-             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-             MPI_Datatype recvtype, MPI_Comm comm))
-IVC_MPI_API(int, Alltoallw,
-            (const void *sendbuf, const int sendcounts[], const int sdispls[],
-             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
-IVC_MPI_API(int, Reduce_scatter,
-            (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
-             MPI_Op op, MPI_Comm comm))
-IVC_MPI_API(int, Reduce_scatter_block,
-            (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm))
-IVC_MPI_API(int, Scan,
-            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm))
-IVC_MPI_API(int, Exscan,
-            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm))
-IVC_MPI_API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
-IVC_MPI_API(int, Ibcast,
-            (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-             MPI_Request *request))
-IVC_MPI_API(int, Iallreduce,
-            (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm, MPI_Request *request))
-IVC_MPI_API(int, Op_create, (MPI_User_function * user_fn, int commute, MPI_Op *op))
-IVC_MPI_API(int, Op_free, (MPI_Op * op))
-IVC_MPI_API(int, Op_commutative, (MPI_Op op, int *commute))
-IVC_MPI_API(int, Reduce_local,
-            (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
-
-#undef IVC_MPI_API
+/* Deprecated names of callback types that old programs still use. */
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 
 #ifdef __cplusplus
 }

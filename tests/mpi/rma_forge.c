@@ -10,7 +10,7 @@
  * rank 1 sends nothing to rank 0 afterwards (its ring position is no longer its own). */
 #include "t_util.h"
 
-#include "mpi/mpi_rma.h"
+#include "mpi/rma/rma_impl.h"
 #include "region/region.h"
 #include "shm/shm_ring.h"
 

@@ -65,6 +65,7 @@ ivc_mpi_test(rma_fence_am   SOURCES mpi/rma_fence.c  NP 4 CONFIGS vm2 ENV IVC_RM
 # A faulty rank forges hostile active messages straight into the region (links the core).
 ivc_mpi_test(rma_forge      SOURCES mpi/rma_forge.c  NP 3 CONFIGS vms plain)
 target_link_libraries(rma_forge PRIVATE ivc_core)
+target_include_directories(rma_forge PRIVATE ${PROJECT_SOURCE_DIR}/src/mpi)
 # The point-to-point algorithms (communicators that span hosts use them) and operations
 # in pieces (a 4 KiB area: every size above runs in many pieces).
 ivc_mpi_test(coll_move_p2p      SOURCES mpi/coll_move.c   NP 5 CONFIGS vms ENV IVC_COLL_SHM=no)
@@ -79,3 +80,10 @@ ivc_mpi_test(coll_move_shmroot   SOURCES mpi/coll_move.c   NP 5 CONFIGS vms vm2
              ENV IVC_COLL_ROOTED_P2P=off)
 ivc_mpi_test(coll_reduce_shmroot SOURCES mpi/coll_reduce.c NP 5 CONFIGS vms vm2
              ENV IVC_COLL_ROOTED_P2P=off)
+
+# Tests of each room of the MPI layer (src/mpi/<room>) live beside each other in
+# tests/mpi/<room>/, each folder with a tests.cmake of its own.
+file(GLOB ivc_mpi_room_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/mpi/*/tests.cmake)
+foreach(f IN LISTS ivc_mpi_room_tests)
+  include(${f})
+endforeach()

@@ -41,8 +41,8 @@
  * freed communicator with the same context id never equals a current one.
  * Untrusted data: offsets and sizes are validated once at init; every index into an area
  * comes from this rank's own state; what peers write is only ever copied or reduced. */
-#ifndef IVC_MPI_COLL_H
-#define IVC_MPI_COLL_H
+#ifndef IVC_MPI_COLL_IMPL_H
+#define IVC_MPI_COLL_IMPL_H
 
 #include "mpi_impl.h"
 

@@ -21,8 +21,8 @@
  * structure that crosses VMs; it sits inside arena blocks rather than the region's fixed
  * layout, hence here and not in region/region_layout.h.
  */
-#ifndef IVC_MPI_RMA_H
-#define IVC_MPI_RMA_H
+#ifndef IVC_MPI_RMA_IMPL_H
+#define IVC_MPI_RMA_IMPL_H
 
 #include "mpi_impl.h"
 

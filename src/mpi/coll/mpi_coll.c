@@ -2,14 +2,14 @@
  *
  * A communicator whose members all share the region runs the shared-memory algorithms of
  * coll_shm.c; one that spans hosts runs the hierarchical ones below where they apply and
- * the point-to-point ones of coll_p2p.c otherwise (coll.h explains why the choice is the
+ * the point-to-point ones of coll_p2p.c otherwise (coll_impl.h explains why the choice is the
  * same at every member). With more ranks on a host than cores, small rooted operations
  * run point-to-point (ivc_coll.rooted_p2p, IVC_COLL_ROOTED_P2P): eager messages let a root
  * run ahead where the area would make it wait for every reader to be scheduled. The v/w
  * variants always run point-to-point: their block sizes differ per rank, and they are rare
  * on hot paths. Reduce_scatter(_block) is an allreduce followed by a local copy of this
  * rank's slice. */
-#include "coll.h"
+#include "coll/coll_impl.h"
 
 #include <limits.h>
 #include <stdlib.h>

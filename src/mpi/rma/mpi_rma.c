@@ -1,12 +1,12 @@
 /* One-sided data movement: Put, Get, Accumulate, Get_accumulate, Fetch_and_op,
- * Compare_and_swap, over direct loads and stores or active messages (see mpi_rma.h), and
+ * Compare_and_swap, over direct loads and stores or active messages (see rma_impl.h), and
  * the target side of the active messages.
  *
  * Everything a peer sends is untrusted: the handler copies the header once, checks the
  * window id, the sender's membership, kinds, lengths, element sizes and that every byte
  * touched lies inside the window (or an attached range of a dynamic window). A bad message
  * is dropped with a log line; the sender may break its own epochs, never this rank. */
-#include "mpi_rma.h"
+#include "rma/rma_impl.h"
 
 #include "base/ivc_log.h"
 

@@ -7,7 +7,7 @@
  * time, and a nonblocking one may stay open across any number of them. Each operation gets
  * its own tag (NBC_TAG_BASE + a per-communicator count), so several in flight on one
  * communicator never match each other's messages. */
-#include "coll.h"
+#include "coll/coll_impl.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Shared-memory collectives over the per-rank collective areas (protocol in coll.h).
+/* Shared-memory collectives over the per-rank collective areas (protocol in coll_impl.h).
  *
  * Every algorithm here is one or more "operations": the ranks that publish write into their
  * own area and release-store the operation's tag; the ranks that need the data wait for the
@@ -7,7 +7,7 @@
  * and a reduction reads the contributions where they lie. Operations larger than an area run
  * as pieces, each its own operation. */
 #define _GNU_SOURCE
-#include "coll.h"
+#include "coll/coll_impl.h"
 
 #include "base/ivc_copy.h"
 #include "base/ivc_log.h"

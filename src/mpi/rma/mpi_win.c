@@ -1,13 +1,13 @@
 /* Windows: creation (Win_create, Win_allocate, Win_allocate_shared, Win_create_dynamic),
  * attach/detach, attributes, names, Win_free, and synchronization (fence, passive-target
- * locks, flushes, PSCW). Data movement is in mpi_rma.c; the design is in mpi_rma.h.
+ * locks, flushes, PSCW). Data movement is in mpi_rma.c; the design is in rma_impl.h.
  *
  * Creation, collective over the communicator: the window gets a private communicator (same
  * ranks, its own context id, which also names the window in active messages), registers
  * itself so that active messages find it, then every rank publishes where its memory and
  * control block are (region offsets, or none) with one allgather. An origin reaches a target
  * directly when the target shares the region and both offsets validate against it. */
-#include "mpi_rma.h"
+#include "rma/rma_impl.h"
 
 #include "base/ivc_log.h"
 

@@ -1,6 +1,6 @@
 /* Reductions for the collectives: applying an operation to packed data, user-defined
  * operations (Op_create/Op_free/Op_commutative) and MPI_Reduce_local. */
-#include "coll.h"
+#include "coll/coll_impl.h"
 
 #include <limits.h>
 #include <stddef.h>

@@ -3,7 +3,7 @@
  * Dissemination barrier, binomial broadcast and reduction, linear gather/scatter, ring
  * allgather, pairwise all-to-all, linear scan. Reductions move packed bytes, in pieces below
  * 2 GiB so that byte counts never pass through an int. */
-#include "coll.h"
+#include "coll/coll_impl.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,0 +1,56 @@
+/* Collective room, as the other rooms see it: reduction operations and the hooks of the
+ * collectives (mpi_op.c, mpi_coll.c; internals in coll_impl.h). */
+#ifndef IVC_MPI_COLL_H
+#define IVC_MPI_COLL_H
+
+#include <mpi.h>
+
+
+#include <stdint.h>
+
+#define OP_MAGIC 0x4f504f50u
+
+struct ivc_mpi_op_s {
+    uint32_t magic;
+    int id; /* OP_MAX ... */
+    int commute;
+    MPI_User_function *fn;
+    int predefined;
+};
+enum {
+    OP_MAX,
+    OP_MIN,
+    OP_SUM,
+    OP_PROD,
+    OP_LAND,
+    OP_BAND,
+    OP_LOR,
+    OP_BOR,
+    OP_LXOR,
+    OP_BXOR,
+    OP_MAXLOC,
+    OP_MINLOC,
+    OP_REPLACE,
+    OP_NO_OP,
+    OP_USER
+};
+
+/* inout[i] = in[i] op inout[i] for n elements of basic kind `basic`.
+ * Returns MPI_SUCCESS or MPI_ERR_OP when op is not defined on that kind. */
+int ivc_mpi_op_apply(MPI_Op op, const void *in, void *inout, uint64_t n, int basic);
+int ivc_mpi_op_valid(MPI_Op op);
+
+/* MPI_Init / MPI_Finalize hooks: reserve this rank's collective area in the region and learn
+ * the others' (collective over COMM_WORLD); forget them. Init returns MPI_SUCCESS or an error
+ * class. */
+int ivc_mpi_coll_init(void);
+void ivc_mpi_coll_finalize(void);
+/* Frees a communicator's collective state (from ivc_mpi_comm_release). */
+void ivc_mpi_coll_comm_free(MPI_Comm comm);
+/* Advances nonblocking collectives; returns the number of steps taken. Called by the
+ * request machinery's waits and tests while any is in flight. */
+extern int ivc_mpi_nbc_active;
+int ivc_mpi_nbc_progress(void);
+
+
+#endif

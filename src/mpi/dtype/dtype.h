@@ -1,0 +1,81 @@
+/* Datatype room: the objects behind MPI_Datatype, their basic kinds and type maps
+ * (mpi_datatype.c). */
+#ifndef IVC_MPI_DTYPE_H
+#define IVC_MPI_DTYPE_H
+
+#include <mpi.h>
+
+#include "base/ivc_data.h"
+
+#include <stdint.h>
+
+#define DT_MAGIC 0x44545950u
+
+/* Basic kinds: what a reduction operates on. */
+/* clang-format off */
+enum {
+    B_NONE = -1,
+    B_CHAR, B_SCHAR, B_UCHAR, B_BYTE, B_WCHAR, B_SHORT, B_USHORT, B_INT, B_UINT, B_LONG,
+    B_ULONG, B_LLONG, B_ULLONG, B_FLOAT, B_DOUBLE, B_LDOUBLE, B_BOOL, B_I8, B_I16, B_I32, B_I64,
+    B_U8, B_U16, B_U32, B_U64, B_AINT, B_OFFSET, B_COUNT, B_CFLOAT, B_CDOUBLE, B_CLDOUBLE,
+    B_PACKED, B_FLOAT_INT, B_DOUBLE_INT, B_LONG_INT, B_2INT, B_SHORT_INT, B_LDOUBLE_INT,
+    B_COUNT_KINDS
+};
+/* clang-format on */
+
+/* The C layouts of the (value, index) pair types (MPI_FLOAT_INT ...). */
+typedef struct {
+    float v;
+    int i;
+} float_int_t;
+typedef struct {
+    double v;
+    int i;
+} double_int_t;
+typedef struct {
+    long v;
+    int i;
+} long_int_t;
+typedef struct {
+    int v;
+    int i;
+} int2_t;
+typedef struct {
+    short v;
+    int i;
+} short_int_t;
+typedef struct {
+    long double v;
+    int i;
+} ldouble_int_t;
+
+struct ivc_mpi_dt_s {
+    uint32_t magic;
+    int predefined;
+    int committed;
+    int refcount;    /* the user's handle plus requests in flight */
+    int basic;       /* basic kind if every element is of one kind, else B_NONE */
+    uint64_t nbasic; /* basic elements per element */
+    uint64_t basic_size;
+    uint32_t align; /* strictest alignment of a component (struct extent padding) */
+    int resized;    /* lb/extent were set explicitly */
+    int64_t true_lb, true_ub;
+    ivc_typemap_t map;
+    char name[MPI_MAX_OBJECT_NAME];
+};
+
+int ivc_mpi_dt_init(void);
+int ivc_mpi_dt_valid(MPI_Datatype dt);
+void ivc_mpi_dt_retain(MPI_Datatype dt);
+void ivc_mpi_dt_release(MPI_Datatype dt);
+
+/* Describes count elements of dt at buf as a byte stream. */
+static inline void ivc_mpi_data(ivc_data_t *d, const void *buf, int count, MPI_Datatype dt)
+{
+    d->buf = (void *)buf;
+    d->count = (uint64_t)count;
+    d->map = &dt->map;
+    d->bytes = (uint64_t)count * dt->map.size;
+}
+
+#endif
