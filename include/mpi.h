@@ -260,6 +260,29 @@ enum {
     MPI_ERR_CONVERSION,
     MPI_ERR_IO,
     MPI_ERR_PROC_FAILED, /* a peer died or broke the shared-memory protocol */
+    /* MPI-4 classes and the return codes of the tool interface (environment room) */
+    MPI_ERR_SESSION,
+    MPI_ERR_VALUE_TOO_LARGE,
+    MPI_ERR_ERRHANDLER,
+    MPI_ERR_PROC_ABORTED,
+    MPI_T_ERR_MEMORY,
+    MPI_T_ERR_NOT_INITIALIZED,
+    MPI_T_ERR_CANNOT_INIT,
+    MPI_T_ERR_NOT_ACCESSIBLE,
+    MPI_T_ERR_INVALID_INDEX,
+    MPI_T_ERR_INVALID_ITEM,
+    MPI_T_ERR_INVALID_HANDLE,
+    MPI_T_ERR_OUT_OF_HANDLES,
+    MPI_T_ERR_OUT_OF_SESSIONS,
+    MPI_T_ERR_INVALID_SESSION,
+    MPI_T_ERR_CVAR_SET_NOT_NOW,
+    MPI_T_ERR_CVAR_SET_NEVER,
+    MPI_T_ERR_PVAR_NO_STARTSTOP,
+    MPI_T_ERR_PVAR_NO_WRITE,
+    MPI_T_ERR_PVAR_NO_ATOMIC,
+    MPI_T_ERR_INVALID_NAME,
+    MPI_T_ERR_INVALID,
+    MPI_T_ERR_NOT_SUPPORTED,
     MPI_ERR_LASTCODE
 };
 
@@ -303,6 +326,118 @@ enum {
     MPI_WIN_MODEL
 };
 
+/* ---- point-to-point additions ---- */
+/* Bytes a buffered send takes in the attached buffer beyond its packed size. */
+#define MPI_BSEND_OVERHEAD 64
+/* Buffer_attach & co.: the library allocates buffered messages as needed. */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
+
+/* ---- environment room additions ---- */
+/* MPI_INFO_ENV: the command line and environment the process started with (filled by
+ * MPI_Init; the keys of MPI_Info_create_env). */
+extern struct ivc_mpi_info_s ivc_obj_info_env;
+#define MPI_INFO_ENV (&ivc_obj_info_env)
+
+/* Sessions (MPI-4). */
+#define MPI_SESSION_NULL      ((MPI_Session)0)
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
+
+/* Tool information interface (MPI_T). */
+#define MPI_T_ENUM_NULL         ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL  ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL  ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_ALL_HANDLES  ((MPI_T_pvar_handle)1)
+enum {
+    MPI_T_VERBOSITY_USER_BASIC = 221,
+    MPI_T_VERBOSITY_USER_DETAIL,
+    MPI_T_VERBOSITY_USER_ALL,
+    MPI_T_VERBOSITY_TUNER_BASIC,
+    MPI_T_VERBOSITY_TUNER_DETAIL,
+    MPI_T_VERBOSITY_TUNER_ALL,
+    MPI_T_VERBOSITY_MPIDEV_BASIC,
+    MPI_T_VERBOSITY_MPIDEV_DETAIL,
+    MPI_T_VERBOSITY_MPIDEV_ALL
+};
+enum {
+    MPI_T_BIND_NO_OBJECT = 9700,
+    MPI_T_BIND_MPI_COMM,
+    MPI_T_BIND_MPI_DATATYPE,
+    MPI_T_BIND_MPI_ERRHANDLER,
+    MPI_T_BIND_MPI_FILE,
+    MPI_T_BIND_MPI_GROUP,
+    MPI_T_BIND_MPI_OP,
+    MPI_T_BIND_MPI_REQUEST,
+    MPI_T_BIND_MPI_WIN,
+    MPI_T_BIND_MPI_MESSAGE,
+    MPI_T_BIND_MPI_INFO,
+    MPI_T_BIND_MPI_SESSION
+};
+enum {
+    MPI_T_SCOPE_CONSTANT = 60438,
+    MPI_T_SCOPE_READONLY,
+    MPI_T_SCOPE_LOCAL,
+    MPI_T_SCOPE_GROUP,
+    MPI_T_SCOPE_GROUP_EQ,
+    MPI_T_SCOPE_ALL,
+    MPI_T_SCOPE_ALL_EQ
+};
+enum {
+    MPI_T_PVAR_CLASS_STATE = 240,
+    MPI_T_PVAR_CLASS_LEVEL,
+    MPI_T_PVAR_CLASS_SIZE,
+    MPI_T_PVAR_CLASS_PERCENTAGE,
+    MPI_T_PVAR_CLASS_HIGHWATERMARK,
+    MPI_T_PVAR_CLASS_LOWWATERMARK,
+    MPI_T_PVAR_CLASS_COUNTER,
+    MPI_T_PVAR_CLASS_AGGREGATE,
+    MPI_T_PVAR_CLASS_TIMER,
+    MPI_T_PVAR_CLASS_GENERIC
+};
+
+/* ---- datatypes room additions ---- */
+/* The C++ types of MPI's C table (src/mpi/dtype/mpi_datatype.c). */
+/* clang-format off */
+#define IVC_MPI_CXX_DATATYPES(X)                                                                   \
+    X(CXX_BOOL, cxx_bool) X(CXX_FLOAT_COMPLEX, cxx_float_complex)                                  \
+    X(CXX_DOUBLE_COMPLEX, cxx_double_complex) X(CXX_LONG_DOUBLE_COMPLEX, cxx_long_double_complex)
+/* clang-format on */
+#define IVC_MPI_DT_EXTERN(NAME, low) extern struct ivc_mpi_dt_s ivc_obj_dt_##low;
+IVC_MPI_CXX_DATATYPES(IVC_MPI_DT_EXTERN)
+#undef IVC_MPI_DT_EXTERN
+#define MPI_CXX_BOOL                (&ivc_obj_dt_cxx_bool)
+#define MPI_CXX_FLOAT_COMPLEX       (&ivc_obj_dt_cxx_float_complex)
+#define MPI_CXX_DOUBLE_COMPLEX      (&ivc_obj_dt_cxx_double_complex)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX (&ivc_obj_dt_cxx_long_double_complex)
+
+/* Type_get_envelope combiners. */
+enum {
+    MPI_COMBINER_NAMED = 1,
+    MPI_COMBINER_DUP,
+    MPI_COMBINER_CONTIGUOUS,
+    MPI_COMBINER_VECTOR,
+    MPI_COMBINER_HVECTOR,
+    MPI_COMBINER_INDEXED,
+    MPI_COMBINER_HINDEXED,
+    MPI_COMBINER_INDEXED_BLOCK,
+    MPI_COMBINER_HINDEXED_BLOCK,
+    MPI_COMBINER_STRUCT,
+    MPI_COMBINER_SUBARRAY,
+    MPI_COMBINER_DARRAY,
+    MPI_COMBINER_F90_REAL,
+    MPI_COMBINER_F90_COMPLEX,
+    MPI_COMBINER_F90_INTEGER,
+    MPI_COMBINER_RESIZED,
+    MPI_COMBINER_VALUE_INDEX
+};
+/* Type_create_subarray / Type_create_darray. */
+enum { MPI_ORDER_C = 56, MPI_ORDER_FORTRAN = 57 };
+enum { MPI_DISTRIBUTE_BLOCK = 121, MPI_DISTRIBUTE_CYCLIC = 122, MPI_DISTRIBUTE_NONE = 123 };
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+/* Type_match_size. */
+enum { MPI_TYPECLASS_INTEGER = 1, MPI_TYPECLASS_REAL = 2, MPI_TYPECLASS_COMPLEX = 3 };
+
 /* The functions, callback types and predefined callbacks, generated from the standard's
  * API description (src/binding/gen_c.py). */
 #include "mpi_proto.h"
@@ -310,6 +445,78 @@ enum {
 /* Deprecated names of callback types that old programs still use. */
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+
+/* Functions removed from the standard in MPI-3.0 that old programs still call (their
+ * MPI-2 replacements under the old names; src/binding/c/removed.c). */
+#define IVC_MPI_REMOVED(ret, name, params)                                                         \
+    ret MPI_##name params;                                                                         \
+    ret PMPI_##name params;
+IVC_MPI_REMOVED(int, Address, (void *location, MPI_Aint *address))
+IVC_MPI_REMOVED(int, Type_extent, (MPI_Datatype datatype, MPI_Aint *extent))
+IVC_MPI_REMOVED(int, Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement))
+IVC_MPI_REMOVED(int, Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement))
+IVC_MPI_REMOVED(int, Type_hvector,
+                (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                 MPI_Datatype *newtype))
+IVC_MPI_REMOVED(int, Type_hindexed,
+                (int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                 MPI_Datatype oldtype, MPI_Datatype *newtype))
+IVC_MPI_REMOVED(int, Type_struct,
+                (int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                 MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+IVC_MPI_REMOVED(int, Errhandler_create,
+                (MPI_Handler_function * function, MPI_Errhandler *errhandler))
+IVC_MPI_REMOVED(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
+IVC_MPI_REMOVED(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler))
+#undef IVC_MPI_REMOVED
+
+/* ---- Fortran interoperability (src/binding/fortran) ---- */
+/* Fortran datatypes, usable from C as well (objects in src/mpi/dtype/mpi_datatype.c; their
+ * Fortran handles are fixed indices, src/binding/handles.c). */
+/* clang-format off */
+#define IVC_MPI_F_DATATYPES(X)                                                                     \
+    X(INTEGER, integer) X(REAL, real) X(DOUBLE_PRECISION, double_precision) X(COMPLEX, complex)    \
+    X(DOUBLE_COMPLEX, double_complex) X(LOGICAL, logical) X(CHARACTER, character)                  \
+    X(2INTEGER, 2integer) X(2REAL, 2real) X(2DOUBLE_PRECISION, 2double_precision)                  \
+    X(INTEGER1, integer1) X(INTEGER2, integer2) X(INTEGER4, integer4) X(INTEGER8, integer8)        \
+    X(REAL4, real4) X(REAL8, real8) X(COMPLEX8, complex8) X(COMPLEX16, complex16)
+/* clang-format on */
+#define IVC_MPI_DT_EXTERN(NAME, low) extern struct ivc_mpi_dt_s ivc_obj_dt_##low;
+IVC_MPI_F_DATATYPES(IVC_MPI_DT_EXTERN)
+#undef IVC_MPI_DT_EXTERN
+#define MPI_INTEGER           (&ivc_obj_dt_integer)
+#define MPI_REAL              (&ivc_obj_dt_real)
+#define MPI_DOUBLE_PRECISION  (&ivc_obj_dt_double_precision)
+#define MPI_COMPLEX           (&ivc_obj_dt_complex)
+#define MPI_DOUBLE_COMPLEX    (&ivc_obj_dt_double_complex)
+#define MPI_LOGICAL           (&ivc_obj_dt_logical)
+#define MPI_CHARACTER         (&ivc_obj_dt_character)
+#define MPI_2INTEGER          (&ivc_obj_dt_2integer)
+#define MPI_2REAL             (&ivc_obj_dt_2real)
+#define MPI_2DOUBLE_PRECISION (&ivc_obj_dt_2double_precision)
+#define MPI_INTEGER1          (&ivc_obj_dt_integer1)
+#define MPI_INTEGER2          (&ivc_obj_dt_integer2)
+#define MPI_INTEGER4          (&ivc_obj_dt_integer4)
+#define MPI_INTEGER8          (&ivc_obj_dt_integer8)
+#define MPI_REAL4             (&ivc_obj_dt_real4)
+#define MPI_REAL8             (&ivc_obj_dt_real8)
+#define MPI_COMPLEX8          (&ivc_obj_dt_complex8)
+#define MPI_COMPLEX16         (&ivc_obj_dt_complex16)
+
+/* A Fortran INTEGER status array: MPI_F_STATUS_SIZE integers, the C MPI_Status bit for bit;
+ * MPI_F_SOURCE, MPI_F_TAG, MPI_F_ERROR are its C (0-based) indices. */
+#define MPI_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+#define MPI_F_SOURCE      0
+#define MPI_F_TAG         1
+#define MPI_F_ERROR       2
+/* Fortran's MPI_STATUS_IGNORE / MPI_STATUSES_IGNORE as C sees them (the storage of the
+ * Fortran common blocks, in libmpi). */
+extern MPI_Fint ivc_obj_f_status_ignore_[], ivc_obj_f_statuses_ignore_[];
+#define MPI_F_STATUS_IGNORE     ((MPI_Fint *)ivc_obj_f_status_ignore_)
+#define MPI_F_STATUSES_IGNORE   ((MPI_Fint *)ivc_obj_f_statuses_ignore_)
+#define MPI_F08_STATUS_IGNORE   ((MPI_F08_status *)ivc_obj_f_status_ignore_)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)ivc_obj_f_statuses_ignore_)
 
 #ifdef __cplusplus
 }

@@ -89,7 +89,7 @@ def chapter(name):
             "MPI_Get_library_version", "MPI_Alloc_mem", "MPI_Free_mem",
             "MPI_Get_hw_resource_info"):
         return "Environmental management"
-    if re.match(r"^MPI_(Type_|TYPE_|Pack|Unpack|Get_address|Get_elements|Aint_)", n) and not (
+    if re.match(r"^MPI_(Type_|Pack|Unpack|Get_address|Get_elements|Aint_)", n) and not (
             "attr" in n or "keyval" in n):
         return "Datatypes"
     if re.match(r"^MPI_(Comm_|Group_|Intercomm_|Keyval_|Attr_|COMM_|DUP_FN|NULL_COPY_FN|"
@@ -102,7 +102,10 @@ EXCLUDED_CHAPTERS = ("I/O", "Process creation and management (dynamic)")
 
 
 def c_text(expr):
-    return str(expr).replace("\\ldots", "...").replace("* ", " *").replace(" *)", "*)")
+    text = str(expr).replace("\\ldots", "...").replace("* ", " *").replace(" *)", "*)")
+    # Status arrays as pointers: the same type, but compilers then do not take
+    # MPI_STATUSES_IGNORE for an array of size 0 (-Wstringop-overflow).
+    return re.sub(r"MPI_Status (\w+)\[\]", r"MPI_Status *\1", text)
 
 
 def split_proto(text):
@@ -172,25 +175,42 @@ def gen_proto(procs):
     return "\n".join(lines)
 
 
+def fortran_forms(entry, big):
+    """(f90, f08): whether the standard gives the function a `use mpi`/mpif.h binding and
+    an mpi_f08 binding. Large-count forms are mpi_f08 overloads of the same name, which
+    the coverage does not count separately."""
+    if entry is None or big:
+        return 0, 0
+    a = entry["attributes"]
+    return int(bool(a.get("f90_expressible"))), int(bool(a.get("f08_expressible")))
+
+
 def gen_table(procs):
+    import json
+    data = json.load(open(os.path.join(os.path.dirname(std.__file__), "data", "apis.json")))
+    by_name = {v["name"]: v for v in data.values()}
     predefined = {split_proto(c_text(pf.express.iso_c))[1] for pf in std.PREDEFINED_FUNCTIONS.values()}
     rows = []
     for name, text, p, big in procs:
         ch = chapter(name)
-        rows.append((ch, name, int(big), int(ch in EXCLUDED_CHAPTERS), int(name in predefined)))
+        f90, f08 = fortran_forms(by_name.get(name), big)
+        rows.append((ch, name, int(big), int(ch in EXCLUDED_CHAPTERS), int(name in predefined),
+                     f90, f08))
     for pf in std.PREDEFINED_FUNCTIONS.values():
         name = split_proto(c_text(pf.express.iso_c))[1]
         if name not in {r[1] for r in rows}:
             ch = chapter(name)
-            rows.append((ch, name, 0, int(ch in EXCLUDED_CHAPTERS), 1))
+            f90, f08 = fortran_forms(by_name.get(name), False)
+            rows.append((ch, name, 0, int(ch in EXCLUDED_CHAPTERS), 1, f90, f08))
     rows.sort()
     lines = [f"/* {BANNER}", " *",
-             " * X(chapter, name, large, excluded, predefined) for every C function of MPI-4.1:",
+             " * X(chapter, name, large, excluded, predefined, f90, f08) for every C function of",
+             " * MPI-4.1 (f90, f08: the standard gives it a mpif.h/`use mpi` or an mpi_f08 form):",
              " * large = a `_c` large-count form, excluded = a chapter IVC leaves out (I/O, dynamic",
              " * processes), predefined = a predefined callback (MPI_COMM_DUP_FN ...), which has",
              " * no PMPI_ twin. */", "#define IVC_API_TABLE(X) \\"]
-    for ch, name, big, exc, pre in rows:
-        lines.append(f'    X("{ch}", "{name}", {big}, {exc}, {pre}) \\')
+    for ch, name, big, exc, pre, f90, f08 in rows:
+        lines.append(f'    X("{ch}", "{name}", {big}, {exc}, {pre}, {f90}, {f08}) \\')
     lines += ["", f"#define IVC_API_COUNT {len(rows)}", ""]
     return "\n".join(lines)
 

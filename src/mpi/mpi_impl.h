@@ -24,6 +24,8 @@ static inline int ivc_mpi_progress(void)
     int n = ivc_coord_progress();
     if (ivc_mpi_nbc_active)
         n += ivc_mpi_nbc_progress();
+    if (ivc_mpi_comm_pending) /* MPI_Comm_idup agreements (comm/mpi_idup.c) */
+        n += ivc_mpi_comm_progress();
     return n;
 }
 

@@ -1,5 +1,6 @@
 /* ivc-info: prints every IVC tunable with its current value (from the environment) and
  * default, inspects a region file, or (inside a VM) the ivshmem devices and doorbells. */
+#include "api.h"
 #include "base/ivc_log.h"
 #include "coord/coord.h"
 #include "region/ivshmem.h"
@@ -25,6 +26,8 @@ static void usage(FILE *f)
            "       ivc-info --wait-doorbell SEC [--device SEL]\n"
            "                           wait up to SEC seconds for a doorbell (polls IntrStatus:\n"
            "                           works when the device has msi=off); exit 0 if one came\n"
+           "       ivc-info --api [-v] which MPI-4.1 functions and Fortran bindings are\n"
+           "                           implemented, per chapter (-v: list the missing ones)\n"
            "SEL selects a device as IVC_REGION does: ivshmem, ivshmem:N or ivshmem:<address>.\n");
 }
 
@@ -170,6 +173,8 @@ int main(int argc, char **argv)
                 return 1;
             printf("%" PRIu64 "\n", bytes);
             return 0;
+        } else if (!strcmp(argv[i], "--api")) {
+            return ivc_info_api(more && !strcmp(argv[i + 1], "-v"));
         } else if (!strcmp(argv[i], "--ivshmem")) {
             list = 1;
         } else if (!strcmp(argv[i], "--device") && more) {

@@ -16,6 +16,7 @@ struct ivc_mpi_op_s {
     int commute;
     MPI_User_function *fn;
     int predefined;
+    int fortran; /* fn is a Fortran procedure: takes the datatype's Fortran handle (src/binding/fortran) */
 };
 enum {
     OP_MAX,
@@ -39,6 +40,8 @@ enum {
  * Returns MPI_SUCCESS or MPI_ERR_OP when op is not defined on that kind. */
 int ivc_mpi_op_apply(MPI_Op op, const void *in, void *inout, uint64_t n, int basic);
 int ivc_mpi_op_valid(MPI_Op op);
+/* 1 if the predefined operation op is defined on basic kind `basic` (MPI_NO_OP on all). */
+int ivc_mpi_op_defined(MPI_Op op, int basic);
 
 /* MPI_Init / MPI_Finalize hooks: reserve this rank's collective area in the region and learn
  * the others' (collective over COMM_WORLD); forget them. Init returns MPI_SUCCESS or an error

@@ -184,4 +184,123 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
 int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Comm comm,
                       ivc_coll_comm_t *cc);
 
+/* ---- argument checks shared by the collective calls (mpi_coll.c) ----
+ * Each returns MPI_SUCCESS or the error class raised on comm through ivc_mpi_raise(). */
+
+int coll_chk_comm(MPI_Comm comm, const char *fn);    /* initialized, valid communicator */
+int coll_chk_buf(MPI_Comm comm, int count, MPI_Datatype dt, const char *fn);
+/* n counts (NULL array: MPI_ERR_ARG), each checked with dt. */
+int coll_chk_counts(MPI_Comm comm, const int *counts, int n, MPI_Datatype dt, const char *fn);
+int coll_chk_root(MPI_Comm comm, int root, const char *fn);
+/* A valid operation that is defined on dt: every rank checks it before anything moves, so
+ * an invalid pair fails at every rank alike (MPI_ERR_OP; MPI_ERR_TYPE for a predefined
+ * operation on a datatype of mixed kinds). */
+int coll_chk_op(MPI_Comm comm, MPI_Op op, MPI_Datatype dt, const char *fn);
+/* Raises rc (when not MPI_SUCCESS) as the failure of collective fn. */
+int coll_done(MPI_Comm comm, int rc, const char *fn);
+/* Entry checks of a nonblocking or persistent call: comm, then a non-NULL request pointer. */
+int coll_chk_request(MPI_Comm comm, MPI_Request *request, const char *fn);
+struct coll_args;
+/* Every argument of operation a (coll_args_t below) on comm; v: 0 for the plain form of a
+ * call, 1 for its v form, 2 for its w form (mpi_icoll.c). */
+int coll_chk_args(MPI_Comm comm, const struct coll_args *a, int v, const char *fn);
+
+/* ---- nonblocking schedules (coll_nbc.c) ----
+ *
+ * A schedule is a list of rounds built whole when the operation starts; each round is a
+ * set of sends and receives posted together and, once they all completed, local steps
+ * (reduce, copy, unpack) in the order they were added. A round without transfers runs its
+ * steps at once. Every transfer of an operation carries the operation's tag (plus an
+ * offset for the few that need several), on the communicator's collective context. */
+
+typedef struct nbc nbc_t;
+enum { NBC_SEND, NBC_RECV };
+
+/* Reserves the tag of the next nonblocking operation on comm (every member reserves the
+ * same one: nonblocking and persistent collectives start in the same order everywhere).
+ * Returns -1 without memory. */
+int coll_nbc_tag(MPI_Comm comm);
+/* A fresh schedule for an operation tagged `tag` on comm, with its request (not started);
+ * NULL without memory. */
+nbc_t *nbc_new(MPI_Comm comm, int tag);
+MPI_Comm nbc_comm(const nbc_t *s);
+/* Adds a send or a receive to the current round (dt retained until the schedule ends);
+ * tagoff is added to the operation's tag. Return MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int nbc_xfer(nbc_t *s, int kind, int peer, void *buf, int count, MPI_Datatype dt, int tagoff);
+/* Local steps: inout = in op inout over count elements of the schedule's reduction type
+ * (packed); memcpy of n bytes; unpack of count elements of dt at buf from packed src. */
+int nbc_reduce(nbc_t *s, const void *in, void *inout, uint64_t count);
+int nbc_copy(nbc_t *s, void *dst, const void *src, uint64_t n);
+int nbc_unpack(nbc_t *s, void *buf, uint64_t count, MPI_Datatype dt, const void *src);
+/* Closes the current round (one without any action is dropped). */
+void nbc_end_round(nbc_t *s);
+/* The operation and datatype of the schedule's reductions (op copied, dt retained). */
+void nbc_set_op(nbc_t *s, MPI_Op op, MPI_Datatype dt);
+/* Scratch memory owned by the schedule (freed with it); NULL without memory. */
+void *nbc_scratch(nbc_t *s, uint64_t bytes);
+/* Starts s (posts round 0, queues it) and sets *request; on error frees s. Returns
+ * MPI_SUCCESS or an error class. */
+int nbc_start(nbc_t *s, MPI_Request *request);
+/* Frees a schedule that was not started, with its request. */
+void nbc_discard(nbc_t *s);
+
+/* ---- collective operations as data (coll_sched.c) ----
+ *
+ * One description serves the nonblocking call (pointing at the caller's arguments), the
+ * persistent one (a deep copy made at init: the large-count wrappers free their temporary
+ * arrays when the call returns) and the blocking neighbourhood and intercommunicator calls.
+ * Block r of a buffer is at byte displacement sdispls_a[r], else sdispls[r] (bytes when
+ * disp_bytes, else elements of the block's type extent), else r * count * extent. */
+enum {
+    CK_BARRIER,
+    CK_BCAST,          /* rbuf, rcount, rdt, root */
+    CK_REDUCE,         /* sbuf, rbuf, rcount, rdt, op, root */
+    CK_ALLREDUCE,      /* sbuf, rbuf, rcount, rdt, op */
+    CK_REDUCE_SCATTER, /* sbuf, rbuf, rcounts or rcount (block), rdt, op */
+    CK_SCAN,           /* sbuf, rbuf, rcount, rdt, op */
+    CK_EXSCAN,
+    CK_GATHER,    /* (v): rcounts, rdispls at the root */
+    CK_SCATTER,   /* (v): scounts, sdispls at the root */
+    CK_ALLGATHER, /* (v): rcounts, rdispls */
+    CK_ALLTOALL,  /* (v, w) */
+    CK_NB_ALLGATHER, /* neighbourhood (v) */
+    CK_NB_ALLTOALL,  /* neighbourhood (v, w) */
+    CK_KINDS
+};
+
+typedef struct coll_args {
+    int kind;
+    int root;
+    const void *sbuf;
+    void *rbuf;
+    int scount, rcount;
+    MPI_Datatype sdt, rdt;
+    const int *scounts, *rcounts;
+    const int *sdispls, *rdispls;
+    const MPI_Aint *sdispls_a, *rdispls_a;
+    int disp_bytes;
+    const MPI_Datatype *sdts, *rdts;
+    MPI_Op op;
+} coll_args_t;
+
+/* Adds the rounds of operation a on s's communicator. Returns MPI_SUCCESS or an error
+ * class (nothing has moved: schedules only run once started). */
+int coll_build(nbc_t *s, const coll_args_t *a);
+/* Builds and starts a on comm with tag (-1: the next one). Returns MPI_SUCCESS or an
+ * error class. */
+int coll_issue(MPI_Comm comm, const coll_args_t *a, int tag, MPI_Request *request);
+/* Checks a (coll_chk_args) and makes a persistent request for it whose every MPI_Start
+ * runs its schedule (mpi_pcoll.c). Returns MPI_SUCCESS or the raised error class. */
+int coll_persistent(MPI_Comm comm, const coll_args_t *a, int v, MPI_Info info,
+                    MPI_Request *request, const char *fn);
+/* Runs a to completion (blocking forms built on schedules). */
+int coll_run(MPI_Comm comm, const coll_args_t *a);
+/* Lengths of a's send-side and receive-side per-peer arrays on comm: the group size, the
+ * remote group's on an intercommunicator, the out- and in-degree of a neighbourhood. */
+void coll_args_lengths(MPI_Comm comm, const coll_args_t *a, int *ns, int *nr);
+/* Neighbours of comm's topology, in the order of the neighbourhood collectives: *in
+ * (sources) and *out (destinations) malloc'ed, MPI_PROC_NULL where a Cartesian edge has
+ * none. Returns MPI_SUCCESS, MPI_ERR_TOPOLOGY (no topology) or MPI_ERR_NO_MEM. */
+int coll_neighbors(MPI_Comm comm, int *indeg, int **in, int *outdeg, int **out);
+
 #endif

@@ -29,7 +29,12 @@ static void user_call(MPI_Op op, MPI_Datatype dt, void *in, void *inout, uint64_
     while (count > 0) {
         int n = count > INT_MAX / 2 ? INT_MAX / 2 : (int)count;
         MPI_Datatype d = dt;
-        op->fn(in, inout, &n, &d);
+        if (op->fortran) {
+            MPI_Fint fd = PMPI_Type_c2f(dt);
+            ((void (*)(void *, void *, int *, MPI_Fint *))op->fn)(in, inout, &n, &fd);
+        } else {
+            op->fn(in, inout, &n, &d);
+        }
         in = (char *)in + (int64_t)n * dt->map.extent;
         inout = (char *)inout + (int64_t)n * dt->map.extent;
         count -= (uint64_t)n;

@@ -321,7 +321,7 @@ static int reduce_packed(const void *mine, void *out, uint64_t count, MPI_Dataty
 
 /* ---- argument checks ---- */
 
-static int check_coll(MPI_Comm comm, const char *fn)
+int coll_chk_comm(MPI_Comm comm, const char *fn)
 {
     int rc = ivc_mpi_check_init(fn);
     if (rc != MPI_SUCCESS)
@@ -331,7 +331,7 @@ static int check_coll(MPI_Comm comm, const char *fn)
     return MPI_SUCCESS;
 }
 
-static int check_buf(MPI_Comm comm, int count, MPI_Datatype dt, const char *fn)
+int coll_chk_buf(MPI_Comm comm, int count, MPI_Datatype dt, const char *fn)
 {
     if (count < 0)
         return ivc_mpi_raise(comm, MPI_ERR_COUNT, fn, "negative count %d", count);
@@ -340,36 +340,41 @@ static int check_buf(MPI_Comm comm, int count, MPI_Datatype dt, const char *fn)
     return MPI_SUCCESS;
 }
 
-static int check_counts(MPI_Comm comm, const int *counts, MPI_Datatype dt, const char *fn)
+int coll_chk_counts(MPI_Comm comm, const int *counts, int n, MPI_Datatype dt, const char *fn)
 {
-    if (counts == NULL)
+    if (counts == NULL && n > 0)
         return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL count array");
-    for (int r = 0; r < comm->size; r++) {
-        int rc = check_buf(comm, counts[r], dt, fn);
+    for (int r = 0; r < n; r++) {
+        int rc = coll_chk_buf(comm, counts[r], dt, fn);
         if (rc != MPI_SUCCESS)
             return rc;
     }
     return MPI_SUCCESS;
 }
 
-static int check_root(MPI_Comm comm, int root, const char *fn)
+int coll_chk_root(MPI_Comm comm, int root, const char *fn)
 {
     if (root < 0 || root >= comm->size)
         return ivc_mpi_raise(comm, MPI_ERR_ROOT, fn, "root %d is not in the communicator", root);
     return MPI_SUCCESS;
 }
 
-static int check_op(MPI_Comm comm, MPI_Op op, MPI_Datatype dt, const char *fn)
+int coll_chk_op(MPI_Comm comm, MPI_Op op, MPI_Datatype dt, const char *fn)
 {
     if (!ivc_mpi_op_valid(op))
         return ivc_mpi_raise(comm, MPI_ERR_OP, fn, "invalid operation");
     if (op->id != OP_USER && dt->basic == B_NONE)
         return ivc_mpi_raise(comm, MPI_ERR_TYPE, fn,
                              "predefined reductions need a datatype made of one basic type");
+    /* Checked at every rank before anything is sent: a rank that only contributes would
+     * otherwise send data that no combining rank ever receives. */
+    if (op->id != OP_USER && !ivc_mpi_op_defined(op, dt->basic))
+        return ivc_mpi_raise(comm, MPI_ERR_OP, fn, "the operation is not defined on datatype %s",
+                             dt->name[0] ? dt->name : "(unnamed)");
     return MPI_SUCCESS;
 }
 
-static int done(MPI_Comm comm, int rc, const char *fn)
+int coll_done(MPI_Comm comm, int rc, const char *fn)
 {
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "the collective failed");
@@ -380,24 +385,24 @@ static int done(MPI_Comm comm, int rc, const char *fn)
 
 int PMPI_Barrier(MPI_Comm comm)
 {
-    int rc = check_coll(comm, "MPI_Barrier");
+    int rc = coll_chk_comm(comm, "MPI_Barrier");
     if (rc != MPI_SUCCESS)
         return rc;
-    return done(comm, ivc_mpi_coll_barrier(comm), "MPI_Barrier");
+    return coll_done(comm, ivc_mpi_coll_barrier(comm), "MPI_Barrier");
 }
 IVC_MPI_WEAK(Barrier)
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Bcast";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, count, datatype, fn);
+        rc = coll_chk_buf(comm, count, datatype, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_root(comm, root, fn);
+        rc = coll_chk_root(comm, root, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    return done(comm, bcast_x(buffer, count, datatype, root, comm), fn);
+    return coll_done(comm, bcast_x(buffer, count, datatype, root, comm), fn);
 }
 IVC_MPI_WEAK(Bcast)
 
@@ -405,19 +410,19 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                 int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, count, datatype, fn);
+        rc = coll_chk_buf(comm, count, datatype, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_root(comm, root, fn);
+        rc = coll_chk_root(comm, root, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_op(comm, op, datatype, fn);
+        rc = coll_chk_op(comm, op, datatype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (sendbuf == MPI_IN_PLACE && comm->rank != root)
         return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    return done(comm, reduce_x(in, recvbuf, count, datatype, op, root, COLL_REDUCE, comm), fn);
+    return coll_done(comm, reduce_x(in, recvbuf, count, datatype, op, root, COLL_REDUCE, comm), fn);
 }
 IVC_MPI_WEAK(Reduce)
 
@@ -425,29 +430,29 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                    MPI_Comm comm)
 {
     const char *fn = "MPI_Allreduce";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, count, datatype, fn);
+        rc = coll_chk_buf(comm, count, datatype, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_op(comm, op, datatype, fn);
+        rc = coll_chk_op(comm, op, datatype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    return done(comm, ivc_mpi_coll_allreduce(sendbuf, recvbuf, count, datatype, op, comm), fn);
+    return coll_done(comm, ivc_mpi_coll_allreduce(sendbuf, recvbuf, count, datatype, op, comm), fn);
 }
 IVC_MPI_WEAK(Allreduce)
 
 static int scan_common(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, int mode, const char *fn)
 {
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, count, datatype, fn);
+        rc = coll_chk_buf(comm, count, datatype, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_op(comm, op, datatype, fn);
+        rc = coll_chk_op(comm, op, datatype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    return done(comm, reduce_x(in, recvbuf, count, datatype, op, 0, mode, comm), fn);
+    return coll_done(comm, reduce_x(in, recvbuf, count, datatype, op, 0, mode, comm), fn);
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -493,15 +498,15 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce_scatter_block";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, recvcount, datatype, fn);
+        rc = coll_chk_buf(comm, recvcount, datatype, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_op(comm, op, datatype, fn);
+        rc = coll_chk_op(comm, op, datatype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     int64_t total = (int64_t)recvcount * comm->size, first = (int64_t)recvcount * comm->rank;
-    return done(
+    return coll_done(
         comm, reduce_scatter_x(sendbuf, recvbuf, total, first, recvcount, datatype, op, comm), fn);
 }
 IVC_MPI_WEAK(Reduce_scatter_block)
@@ -510,11 +515,11 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce_scatter";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_counts(comm, recvcounts, datatype, fn);
+        rc = coll_chk_counts(comm, recvcounts, comm->size, datatype, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_op(comm, op, datatype, fn);
+        rc = coll_chk_op(comm, op, datatype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     int64_t total = 0, first = 0;
@@ -523,7 +528,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
             first = total;
         total += recvcounts[r];
     }
-    return done(comm,
+    return coll_done(comm,
                 reduce_scatter_x(sendbuf, recvbuf, total, first, recvcounts[comm->rank], datatype,
                                  op, comm),
                 fn);
@@ -534,18 +539,18 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Gather";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_root(comm, root, fn);
+        rc = coll_chk_root(comm, root, fn);
     if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
         rc = ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = check_buf(comm, sendcount, sendtype, fn);
+        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS && comm->rank == root)
-        rc = check_buf(comm, recvcount, recvtype, fn);
+        rc = coll_chk_buf(comm, recvcount, recvtype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    return done(comm,
+    return coll_done(comm,
                 gather_x(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, 0, comm),
                 fn);
 }
@@ -556,21 +561,21 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Comm comm)
 {
     const char *fn = "MPI_Gatherv";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_root(comm, root, fn);
+        rc = coll_chk_root(comm, root, fn);
     if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
         rc = ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = check_buf(comm, sendcount, sendtype, fn);
+        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS && comm->rank == root) {
-        rc = check_counts(comm, recvcounts, recvtype, fn);
+        rc = coll_chk_counts(comm, recvcounts, comm->size, recvtype, fn);
         if (rc == MPI_SUCCESS && displs == NULL)
             rc = ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL displacement array");
     }
     if (rc != MPI_SUCCESS)
         return rc;
-    return done(comm,
+    return coll_done(comm,
                 coll_p2p_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                  recvtype, root, comm),
                 fn);
@@ -581,21 +586,21 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Scatter";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_root(comm, root, fn);
+        rc = coll_chk_root(comm, root, fn);
     if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE && comm->rank != root)
         rc = ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
     if (rc == MPI_SUCCESS && comm->rank == root)
-        rc = check_buf(comm, sendcount, sendtype, fn);
+        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-        rc = check_buf(comm, recvcount, recvtype, fn);
+        rc = coll_chk_buf(comm, recvcount, recvtype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     int n = comm->size, me = comm->rank;
     ivc_coll_comm_t *cc = ivc_coll_comm(comm);
     if (cc == NULL)
-        return done(comm, MPI_ERR_NO_MEM, fn);
+        return coll_done(comm, MPI_ERR_NO_MEM, fn);
     uint64_t blk =
         recvbuf != MPI_IN_PLACE ? coll_bytes(recvcount, recvtype) : coll_bytes(sendcount, sendtype);
     if (n > 1 && coll_shm_usable(comm, cc) && blk > ivc_coll.rooted_p2p) {
@@ -604,14 +609,14 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
             data_n(&sd, sendbuf, (uint64_t)sendcount * n, sendtype);
         if (recvbuf != MPI_IN_PLACE)
             ivc_mpi_data(&rd, recvbuf, recvcount, recvtype);
-        return done(comm,
+        return coll_done(comm,
                     coll_shm_scatter(me == root ? &sd : NULL, recvbuf != MPI_IN_PLACE ? &rd : NULL,
                                      blk, root, comm, cc),
                     fn);
     }
     int *counts = malloc((size_t)n * 2 * sizeof(int));
     if (counts == NULL)
-        return done(comm, MPI_ERR_NO_MEM, fn);
+        return coll_done(comm, MPI_ERR_NO_MEM, fn);
     for (int r = 0; r < n; r++) {
         counts[r] = sendcount;
         counts[n + r] = r * sendcount;
@@ -619,7 +624,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     rc = coll_p2p_scatterv(sendbuf, counts, counts + n, sendtype, recvbuf, recvcount, recvtype,
                            root, comm);
     free(counts);
-    return done(comm, rc, fn);
+    return coll_done(comm, rc, fn);
 }
 IVC_MPI_WEAK(Scatter)
 
@@ -628,21 +633,21 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Scatterv";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_root(comm, root, fn);
+        rc = coll_chk_root(comm, root, fn);
     if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE && comm->rank != root)
         rc = ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
     if (rc == MPI_SUCCESS && comm->rank == root) {
-        rc = check_counts(comm, sendcounts, sendtype, fn);
+        rc = coll_chk_counts(comm, sendcounts, comm->size, sendtype, fn);
         if (rc == MPI_SUCCESS && displs == NULL)
             rc = ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL displacement array");
     }
     if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-        rc = check_buf(comm, recvcount, recvtype, fn);
+        rc = coll_chk_buf(comm, recvcount, recvtype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    return done(comm,
+    return coll_done(comm,
                 coll_p2p_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                   recvtype, root, comm),
                 fn);
@@ -653,14 +658,14 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *fn = "MPI_Allgather";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = check_buf(comm, sendcount, sendtype, fn);
+        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, recvcount, recvtype, fn);
+        rc = coll_chk_buf(comm, recvcount, recvtype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    return done(
+    return coll_done(
         comm,
         ivc_mpi_coll_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
         fn);
@@ -672,16 +677,16 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Comm comm)
 {
     const char *fn = "MPI_Allgatherv";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = check_buf(comm, sendcount, sendtype, fn);
+        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_counts(comm, recvcounts, recvtype, fn);
+        rc = coll_chk_counts(comm, recvcounts, comm->size, recvtype, fn);
     if (rc == MPI_SUCCESS && displs == NULL)
         rc = ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL displacement array");
     if (rc != MPI_SUCCESS)
         return rc;
-    return done(comm,
+    return coll_done(comm,
                 coll_p2p_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                     recvtype, comm),
                 fn);
@@ -692,17 +697,17 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoall";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = check_buf(comm, sendcount, sendtype, fn);
+        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_buf(comm, recvcount, recvtype, fn);
+        rc = coll_chk_buf(comm, recvcount, recvtype, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     int n = comm->size;
     ivc_coll_comm_t *cc = ivc_coll_comm(comm);
     if (cc == NULL)
-        return done(comm, MPI_ERR_NO_MEM, fn);
+        return coll_done(comm, MPI_ERR_NO_MEM, fn);
     if (n > 1 && coll_shm_usable(comm, cc)) {
         ivc_data_t sd, rd;
         data_n(&rd, recvbuf, (uint64_t)recvcount * n, recvtype);
@@ -710,7 +715,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             data_n(&sd, sendbuf, (uint64_t)sendcount * n, sendtype);
         else
             sd = rd;
-        return done(comm, coll_shm_alltoall(&sd, &rd, coll_bytes(recvcount, recvtype), comm, cc),
+        return coll_done(comm, coll_shm_alltoall(&sd, &rd, coll_bytes(recvcount, recvtype), comm, cc),
                     fn);
     }
     int *counts = malloc((size_t)n * 2 * sizeof(int));
@@ -720,7 +725,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
         free(counts);
         free(displs);
         free(types);
-        return done(comm, MPI_ERR_NO_MEM, fn);
+        return coll_done(comm, MPI_ERR_NO_MEM, fn);
     }
     for (int r = 0; r < n; r++) {
         counts[r] = sendcount;
@@ -735,7 +740,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     free(counts);
     free(displs);
     free(types);
-    return done(comm, rc, fn);
+    return coll_done(comm, rc, fn);
 }
 IVC_MPI_WEAK(Alltoall)
 
@@ -744,11 +749,11 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoallv";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = check_counts(comm, sendcounts, sendtype, fn);
+        rc = coll_chk_counts(comm, sendcounts, comm->size, sendtype, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_counts(comm, recvcounts, recvtype, fn);
+        rc = coll_chk_counts(comm, recvcounts, comm->size, recvtype, fn);
     if (rc == MPI_SUCCESS && (rdispls == NULL || (sendbuf != MPI_IN_PLACE && sdispls == NULL)))
         rc = ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL displacement array");
     if (rc != MPI_SUCCESS)
@@ -759,7 +764,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     if (displs == NULL || types == NULL) {
         free(displs);
         free(types);
-        return done(comm, MPI_ERR_NO_MEM, fn);
+        return coll_done(comm, MPI_ERR_NO_MEM, fn);
     }
     for (int r = 0; r < n; r++) {
         displs[r] = sendbuf == MPI_IN_PLACE ? 0 : (MPI_Aint)sdispls[r] * sendtype->map.extent;
@@ -771,7 +776,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                             types + n, comm);
     free(displs);
     free(types);
-    return done(comm, rc, fn);
+    return coll_done(comm, rc, fn);
 }
 IVC_MPI_WEAK(Alltoallv)
 
@@ -780,7 +785,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoallw";
-    int rc = check_coll(comm, fn);
+    int rc = coll_chk_comm(comm, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     int n = comm->size;
@@ -788,15 +793,15 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
         (sendbuf != MPI_IN_PLACE && (sendcounts == NULL || sdispls == NULL || sendtypes == NULL)))
         return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL argument array");
     for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
-        rc = check_buf(comm, recvcounts[r], recvtypes[r], fn);
+        rc = coll_chk_buf(comm, recvcounts[r], recvtypes[r], fn);
         if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-            rc = check_buf(comm, sendcounts[r], sendtypes[r], fn);
+            rc = coll_chk_buf(comm, sendcounts[r], sendtypes[r], fn);
     }
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Aint *displs = malloc((size_t)n * 2 * sizeof(MPI_Aint));
     if (displs == NULL)
-        return done(comm, MPI_ERR_NO_MEM, fn);
+        return coll_done(comm, MPI_ERR_NO_MEM, fn);
     for (int r = 0; r < n; r++) {
         displs[r] = sendbuf == MPI_IN_PLACE ? 0 : sdispls[r];
         displs[n + r] = rdispls[r];
@@ -804,6 +809,6 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     rc = coll_p2p_alltoallw(sendbuf, sendcounts, displs, sendtypes, recvbuf, recvcounts, displs + n,
                             recvtypes, comm);
     free(displs);
-    return done(comm, rc, fn);
+    return coll_done(comm, rc, fn);
 }
 IVC_MPI_WEAK(Alltoallw)

@@ -16,7 +16,19 @@ struct ivc_mpi_comm_s {
     uint32_t ctx; /* point-to-point context; collectives use ctx + 1 */
     int ctx_id;   /* index in the context-id mask (ctx = 2 * ctx_id) */
     int rank, size;
-    int *world; /* comm rank -> world rank */
+    int *world; /* comm rank -> world rank; of the REMOTE group on an intercommunicator */
+    /* Intercommunicators: world/size describe the remote group (point-to-point addresses
+     * remote ranks unchanged), rank is this process's rank in the local group, and
+     * local_size/local_world the local group; local_comm is an intracommunicator over the
+     * local group (own context; for collectives' internal use), freed with the intercomm.
+     * On an intracommunicator inter == 0, local_size == size, local_world == world (the
+     * same array, not separately owned) and local_comm == MPI_COMM_NULL. */
+    int inter;
+    int local_size;
+    int *local_world;
+    MPI_Comm local_comm;
+    MPI_Info info;      /* hints of Comm_set_info / dup_with_info (a private copy), or NULL */
+    uint32_t idup_seq;  /* MPI_Comm_idup calls on this communicator (tags their agreement) */
     MPI_Errhandler errh;
     int predefined;
     int refs; /* the user's handle plus requests in flight; freed at 0 */
@@ -24,6 +36,7 @@ struct ivc_mpi_comm_s {
     struct ivc_mpi_attr *attrs; /* cached attributes (mpi_attr.c) */
     struct ivc_mpi_topo *topo;  /* virtual topology or NULL (mpi_topo.c) */
     struct ivc_coll_comm *coll; /* collective state, made at first use, or NULL (coll.h) */
+    struct ivc_mpi_bbuf *bbuf;  /* MPI_Comm_attach_buffer's buffer or NULL (p2p.h) */
 };
 
 extern int ivc_mpi_world_rank, ivc_mpi_world_size;
@@ -67,12 +80,82 @@ int ivc_mpi_comm_make(MPI_Comm over, MPI_Comm parent, int member, int *world, in
 /* The context reserved for the id agreement of MPI_Comm_create_group (not a communicator's). */
 uint32_t ivc_mpi_comm_reserved_ctx(void);
 
+/* ---- context ids (mpi_comm.c), for the constructors of the other files ----
+ * A mask has one bit per id (IVC_MPI_ID_WORDS words); a set bit is an id free here. */
+#define IVC_MPI_ID_WORDS 32
+/* The ids this process can offer to a new communicator now: free, and not pledged to a
+ * nonblocking agreement in flight (MPI_Comm_idup). */
+void ivc_mpi_comm_ids_offer(uint64_t *mask);
+/* Pledges the ids of `mask` to a nonblocking agreement (NULL withdraws the pledge): blocking
+ * agreements do not offer them meanwhile. One pledge at a time. */
+void ivc_mpi_comm_ids_pledge(const uint64_t *mask);
+/* Reserves the ids of `mask` for a blocking agreement until it has taken its ids (NULL
+ * withdraws): nonblocking rounds do not pledge them meanwhile. ivc_mpi_comm_ids_agree()
+ * reserves during its allreduce; a caller that waits for more (other messages) before taking
+ * its ids reserves the agreed mask itself meanwhile. */
+void ivc_mpi_comm_ids_reserve(const uint64_t *mask);
+/* ivc_mpi_comm_ids_offer() AND-reduced over the intracommunicator `over` (collective).
+ * Returns MPI_SUCCESS or an error class. */
+int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask);
+/* Removes and returns the lowest id set in mask, or -1 if none is. */
+int ivc_mpi_comm_id_pop(uint64_t *mask);
+/* Makes the intracommunicator of the n world ranks `world` (taken over; freed on error),
+ * which must include this process, with the agreed context id `id`, handler errh. Returns
+ * MPI_SUCCESS or MPI_ERR_NO_MEM / MPI_ERR_INTERN. */
+int ivc_mpi_comm_with_id(MPI_Errhandler errh, int id, int *world, int n, MPI_Comm *out);
+/* Makes an intercommunicator: local group lw (nl world ranks, this process among them) and
+ * remote group rw (nr), context id ids[0], its local communicator's id ids[1] (both agreed
+ * by every member of both groups); lw and rw are taken over (freed on error). Returns
+ * MPI_SUCCESS or MPI_ERR_NO_MEM / MPI_ERR_INTERN. */
+int ivc_mpi_intercomm_with_ids(MPI_Errhandler errh, const int ids[2], int *lw, int nl, int *rw,
+                               int nr, MPI_Comm *out);
+
+/* MPI_Comm_idup: a copy of comm (groups, handler, topology, info; attributes copied now)
+ * whose context id is not yet known (it matches no message); ivc_mpi_comm_set_ids() gives
+ * it the agreed id(s) (ids[1]: the local communicator of an intercommunicator). Both return
+ * MPI_SUCCESS or an error class. */
+int ivc_mpi_comm_dup_pending(MPI_Comm comm, MPI_Comm *out);
+int ivc_mpi_comm_set_ids(MPI_Comm c, const int *ids);
+
+/* Stores the hints of info on c: merged into those it has, or replacing them (replace).
+ * Returns MPI_SUCCESS or an error class. */
+int ivc_mpi_comm_info_set(MPI_Comm c, MPI_Info info, int replace);
+
+/* ---- intercommunicators (mpi_intercomm.c) ---- */
+/* For MPI_Intercomm_create_from_groups: makes the intercommunicator between this process's
+ * group lw (nl world ranks, group order) and the remote group rw (nr world ranks), which
+ * must be disjoint. Collective over both groups, each member passing its own group as lw:
+ * the groups agree internally on a reserved context (as MPI_Comm_create_group) and the two
+ * leaders lw[local_leader] and rw[remote_leader] exchange messages tagged `tag` (>= 0; e.g.
+ * a hash of the string tag: concurrent calls by the same leaders need different tags).
+ * The arrays stay the caller's. Returns MPI_SUCCESS or an error class (nothing raised). */
+int ivc_mpi_intercomm_from_worlds(const int *lw, int nl, int local_leader, const int *rw, int nr,
+                                  int remote_leader, int tag, MPI_Errhandler errh, MPI_Comm *out);
+/* Intercommunicator forms of the constructors (Comm_dup, Comm_split, Comm_create call them
+ * for an intercommunicator). They raise on comm; return MPI_SUCCESS or the class raised. */
+int ivc_mpi_intercomm_dup(MPI_Comm comm, MPI_Comm *out);
+int ivc_mpi_intercomm_split(MPI_Comm comm, int color, int key, MPI_Comm *out);
+int ivc_mpi_intercomm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *out);
+
+/* ---- nonblocking agreements (mpi_idup.c) ---- */
+/* Advances the MPI_Comm_idup agreements in flight; called from ivc_mpi_progress() while
+ * ivc_mpi_comm_pending is non-zero. Returns the number of steps taken. */
+extern int ivc_mpi_comm_pending;
+int ivc_mpi_comm_progress(void);
+
 /* Attribute caching: copies (Comm_dup) and deletes (Comm_free) with the user's callbacks.
  * Return MPI_SUCCESS or the first callback's error. */
 int ivc_mpi_attr_copy(MPI_Comm from, MPI_Comm to);
 int ivc_mpi_attr_delete_all(MPI_Comm comm);
 /* Looks up a user keyval's attribute on comm; MPI_ERR_KEYVAL for an unknown key. */
 int ivc_mpi_attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+/* The same for datatypes (copied by Type_dup, deleted by Type_free) and windows (looked up
+ * by Win_get_attr for keys other than the predefined ones, deleted by Win_free). Return
+ * MPI_SUCCESS, the first callback's error, or MPI_ERR_KEYVAL (get: not a window keyval). */
+int ivc_mpi_type_attr_copy(MPI_Datatype from, MPI_Datatype to);
+int ivc_mpi_type_attr_delete_all(MPI_Datatype dt);
+int ivc_mpi_win_attr_get(MPI_Win win, int keyval, void *attribute_val, int *flag);
+int ivc_mpi_win_attr_delete_all(MPI_Win win);
 
 /* Topology of a communicator (copied by Comm_dup, freed with the communicator). */
 struct ivc_mpi_topo {

@@ -1,22 +1,41 @@
-/* Attribute caching on communicators (keyvals with copy and delete callbacks) and datatype
- * names. The predefined keys (MPI_TAG_UB ...) stay in mpi_comm.c; user keyvals live here.
+/* Attribute caching on communicators, datatypes and windows (keyvals with copy and delete
+ * callbacks), the MPI-1 forms (Keyval_create, Attr_put ...), and datatype names. The
+ * predefined keys stay with their objects (MPI_TAG_UB ... in mpi_comm.c, MPI_WIN_BASE ...
+ * in rma/mpi_win.c); user keyvals live here.
  *
- * A keyval is an index into a table, offset by KEYVAL_BASE so that it never collides with a
- * predefined key or MPI_KEYVAL_INVALID. A freed keyval stays in the table until the last
- * attribute that uses it is deleted (the standard lets such attributes live on). */
+ * A keyval is an index into one table for all three kinds, offset by KEYVAL_BASE so that it
+ * never collides with a predefined key or MPI_KEYVAL_INVALID; each remembers its kind, and
+ * a keyval of another kind is MPI_ERR_KEYVAL. A freed keyval stays in the table until the
+ * last attribute that uses it is deleted (the standard lets such attributes live on).
+ * Every object keeps its attributes in a list (comm->attrs, dt->attrs, win->attrs). */
 #include "mpi_impl.h"
+
+#include "rma/rma_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define KEYVAL_BASE 0x10000
 
+enum { KV_COMM = 1, KV_TYPE, KV_WIN };
+
+static const char *const kind_name[] = {"", "communicator", "datatype", "window"};
+
 typedef struct keyval {
     int used;
     int freed; /* the user freed the handle; the slot waits for refs to reach 0 */
     int refs;  /* the user's handle plus attributes set with it */
-    MPI_Comm_copy_attr_function *copy;
-    MPI_Comm_delete_attr_function *del;
+    int kind;  /* KV_COMM, KV_TYPE, KV_WIN */
+    union {
+        MPI_Comm_copy_attr_function *comm;
+        MPI_Type_copy_attr_function *type;
+        MPI_Win_copy_attr_function *win;
+    } copy;
+    union {
+        MPI_Comm_delete_attr_function *comm;
+        MPI_Type_delete_attr_function *type;
+        MPI_Win_delete_attr_function *win;
+    } del;
     void *extra;
 } keyval_t;
 
@@ -26,8 +45,17 @@ struct ivc_mpi_attr {
     void *val;
 };
 
+/* The object an attribute list belongs to, for the callbacks. */
+typedef struct obj {
+    int kind;
+    void *h; /* MPI_Comm, MPI_Datatype or MPI_Win */
+    struct ivc_mpi_attr **list;
+} obj_t;
+
 static keyval_t *keyvals;
 static int nkeyvals;
+
+/* ---- predefined callbacks ---- */
 
 int MPI_COMM_NULL_COPY_FN(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
 {
@@ -47,29 +75,86 @@ int MPI_COMM_NULL_DELETE_FN(MPI_Comm c, int k, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
-static keyval_t *keyval_get(int keyval)
+int MPI_NULL_COPY_FN(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
+{
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int MPI_DUP_FN(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
+{
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_NULL_DELETE_FN(MPI_Comm c, int k, void *val, void *extra)
+{
+    return MPI_SUCCESS;
+}
+
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
+{
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int MPI_TYPE_DUP_FN(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
+{
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype t, int k, void *val, void *extra)
+{
+    return MPI_SUCCESS;
+}
+
+int MPI_WIN_NULL_COPY_FN(MPI_Win w, int k, void *extra, void *in, void *out, int *flag)
+{
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int MPI_WIN_DUP_FN(MPI_Win w, int k, void *extra, void *in, void *out, int *flag)
+{
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_WIN_NULL_DELETE_FN(MPI_Win w, int k, void *val, void *extra)
+{
+    return MPI_SUCCESS;
+}
+
+/* ---- keyvals ---- */
+
+/* The live keyval `keyval` of `kind` (0: any kind), or NULL. */
+static keyval_t *keyval_get(int keyval, int kind)
 {
     int i = keyval - KEYVAL_BASE;
-    if (i < 0 || i >= nkeyvals || !keyvals[i].used)
+    if (i < 0 || i >= nkeyvals || !keyvals[i].used || (kind && keyvals[i].kind != kind))
         return NULL;
     return &keyvals[i];
 }
 
 static void keyval_unref(int keyval)
 {
-    keyval_t *k = keyval_get(keyval);
+    keyval_t *k = keyval_get(keyval, 0);
     if (k != NULL && --k->refs == 0)
         memset(k, 0, sizeof(*k));
 }
 
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
-                            MPI_Comm_delete_attr_function *delete_fn, int *comm_keyval,
-                            void *extra_state)
+/* Returns MPI_SUCCESS with *out set, or raises. */
+static int keyval_new(const keyval_t *proto, int *out, const char *fn)
 {
-    const char *fn = "MPI_Comm_create_keyval";
     int rc = ivc_mpi_check_init(fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (out == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL keyval");
     int i = 0;
     while (i < nkeyvals && keyvals[i].used)
         i++;
@@ -82,44 +167,100 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
         keyvals = t;
         nkeyvals = n;
     }
-    keyvals[i] = (keyval_t){1, 0, 1, copy_fn, delete_fn, extra_state};
-    *comm_keyval = KEYVAL_BASE + i;
+    keyvals[i] = *proto;
+    keyvals[i].used = 1;
+    keyvals[i].freed = 0;
+    keyvals[i].refs = 1;
+    *out = KEYVAL_BASE + i;
     return MPI_SUCCESS;
+}
+
+static int keyval_free(int *keyval, int kind, const char *fn)
+{
+    int rc = ivc_mpi_check_init(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    keyval_t *k = keyval ? keyval_get(*keyval, kind) : NULL;
+    if (k == NULL || k->freed)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fn, "invalid %s keyval",
+                             kind_name[kind]);
+    k->freed = 1;
+    keyval_unref(*keyval);
+    *keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
+                            MPI_Comm_delete_attr_function *delete_fn, int *comm_keyval,
+                            void *extra_state)
+{
+    keyval_t k = {.kind = KV_COMM, .copy.comm = copy_fn, .del.comm = delete_fn,
+                  .extra = extra_state};
+    return keyval_new(&k, comm_keyval, "MPI_Comm_create_keyval");
 }
 IVC_MPI_WEAK(Comm_create_keyval)
 
 int PMPI_Comm_free_keyval(int *comm_keyval)
 {
-    const char *fn = "MPI_Comm_free_keyval";
-    int rc = ivc_mpi_check_init(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    keyval_t *k = comm_keyval ? keyval_get(*comm_keyval) : NULL;
-    if (k == NULL || k->freed)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fn, "invalid keyval");
-    k->freed = 1;
-    keyval_unref(*comm_keyval);
-    *comm_keyval = MPI_KEYVAL_INVALID;
-    return MPI_SUCCESS;
+    return keyval_free(comm_keyval, KV_COMM, "MPI_Comm_free_keyval");
 }
 IVC_MPI_WEAK(Comm_free_keyval)
 
-static struct ivc_mpi_attr **attr_find(MPI_Comm comm, int keyval)
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
+                            MPI_Type_delete_attr_function *delete_fn, int *type_keyval,
+                            void *extra_state)
 {
-    struct ivc_mpi_attr **p = &comm->attrs;
+    keyval_t k = {.kind = KV_TYPE, .copy.type = copy_fn, .del.type = delete_fn,
+                  .extra = extra_state};
+    return keyval_new(&k, type_keyval, "MPI_Type_create_keyval");
+}
+IVC_MPI_WEAK(Type_create_keyval)
+
+int PMPI_Type_free_keyval(int *type_keyval)
+{
+    return keyval_free(type_keyval, KV_TYPE, "MPI_Type_free_keyval");
+}
+IVC_MPI_WEAK(Type_free_keyval)
+
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
+                           MPI_Win_delete_attr_function *delete_fn, int *win_keyval,
+                           void *extra_state)
+{
+    keyval_t k = {.kind = KV_WIN, .copy.win = copy_fn, .del.win = delete_fn,
+                  .extra = extra_state};
+    return keyval_new(&k, win_keyval, "MPI_Win_create_keyval");
+}
+IVC_MPI_WEAK(Win_create_keyval)
+
+int PMPI_Win_free_keyval(int *win_keyval)
+{
+    return keyval_free(win_keyval, KV_WIN, "MPI_Win_free_keyval");
+}
+IVC_MPI_WEAK(Win_free_keyval)
+
+/* ---- attribute lists ---- */
+
+static struct ivc_mpi_attr **attr_find(struct ivc_mpi_attr **list, int keyval)
+{
+    struct ivc_mpi_attr **p = list;
     while (*p != NULL && (*p)->keyval != keyval)
         p = &(*p)->next;
     return p;
 }
 
 /* Runs the delete callback of *p and unlinks it. Returns the callback's result; the
- * attribute stays when the callback fails (the standard's rule for Comm_delete_attr). */
-static int attr_remove(MPI_Comm comm, struct ivc_mpi_attr **p)
+ * attribute stays when the callback fails (the standard's rule for *_delete_attr). */
+static int attr_remove(const obj_t *o, struct ivc_mpi_attr **p)
 {
     struct ivc_mpi_attr *a = *p;
-    keyval_t *k = keyval_get(a->keyval);
-    if (k != NULL && k->del != NULL) {
-        int rc = k->del(comm, a->keyval, a->val, k->extra);
+    keyval_t *k = keyval_get(a->keyval, o->kind);
+    int rc = MPI_SUCCESS;
+    if (k != NULL && k->del.comm != NULL) {
+        switch (o->kind) {
+        case KV_COMM: rc = k->del.comm(o->h, a->keyval, a->val, k->extra); break;
+        case KV_TYPE: rc = k->del.type(o->h, a->keyval, a->val, k->extra); break;
+        case KV_WIN: rc = k->del.win(o->h, a->keyval, a->val, k->extra); break;
+        }
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -129,11 +270,11 @@ static int attr_remove(MPI_Comm comm, struct ivc_mpi_attr **p)
     return MPI_SUCCESS;
 }
 
-static int attr_set(MPI_Comm comm, int keyval, void *val)
+static int attr_set(const obj_t *o, int keyval, void *val)
 {
-    struct ivc_mpi_attr **p = attr_find(comm, keyval);
+    struct ivc_mpi_attr **p = attr_find(o->list, keyval);
     if (*p != NULL) {
-        int rc = attr_remove(comm, p);
+        int rc = attr_remove(o, p);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -142,70 +283,28 @@ static int attr_set(MPI_Comm comm, int keyval, void *val)
         return MPI_ERR_NO_MEM;
     a->keyval = keyval;
     a->val = val;
-    a->next = comm->attrs;
-    comm->attrs = a;
-    keyval_get(keyval)->refs++;
+    a->next = *o->list;
+    *o->list = a;
+    keyval_get(keyval, 0)->refs++;
     return MPI_SUCCESS;
 }
 
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+/* Copies the attributes of `from` whose copy callback says so onto `to` (same kind). The
+ * list is newest-first; copying in that order and prepending reverses it, which no caller
+ * can observe. */
+static int attrs_copy(const obj_t *from, const obj_t *to)
 {
-    const char *fn = "MPI_Comm_set_attr";
-    int rc = ivc_mpi_check_init(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!ivc_mpi_comm_valid(comm))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");
-    keyval_t *k = keyval_get(comm_keyval);
-    if (k == NULL || k->freed)
-        return ivc_mpi_raise(comm, MPI_ERR_KEYVAL, fn, "invalid keyval %d", comm_keyval);
-    rc = attr_set(comm, comm_keyval, attribute_val);
-    if (rc != MPI_SUCCESS)
-        return ivc_mpi_raise(comm, rc, fn, "replacing the attribute failed");
-    return MPI_SUCCESS;
-}
-IVC_MPI_WEAK(Comm_set_attr)
-
-int ivc_mpi_attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
-{
-    if (keyval_get(keyval) == NULL)
-        return MPI_ERR_KEYVAL;
-    struct ivc_mpi_attr *a = *attr_find(comm, keyval);
-    *flag = a != NULL;
-    if (a != NULL)
-        *(void **)attribute_val = a->val;
-    return MPI_SUCCESS;
-}
-
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
-{
-    const char *fn = "MPI_Comm_delete_attr";
-    int rc = ivc_mpi_check_init(fn);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!ivc_mpi_comm_valid(comm))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");
-    struct ivc_mpi_attr **p = attr_find(comm, comm_keyval);
-    if (keyval_get(comm_keyval) == NULL || *p == NULL)
-        return ivc_mpi_raise(comm, MPI_ERR_KEYVAL, fn, "no attribute for keyval %d", comm_keyval);
-    rc = attr_remove(comm, p);
-    if (rc != MPI_SUCCESS)
-        return ivc_mpi_raise(comm, rc, fn, "the delete callback failed");
-    return MPI_SUCCESS;
-}
-IVC_MPI_WEAK(Comm_delete_attr)
-
-int ivc_mpi_attr_copy(MPI_Comm from, MPI_Comm to)
-{
-    /* The list is newest-first; copying in that order and prepending reverses it, which no
-     * caller can observe. */
-    for (struct ivc_mpi_attr *a = from->attrs; a != NULL; a = a->next) {
-        keyval_t *k = keyval_get(a->keyval);
-        if (k == NULL || k->copy == NULL)
+    for (struct ivc_mpi_attr *a = *from->list; a != NULL; a = a->next) {
+        keyval_t *k = keyval_get(a->keyval, from->kind);
+        if (k == NULL || k->copy.comm == NULL)
             continue;
         void *out = NULL;
-        int flag = 0;
-        int rc = k->copy(from, a->keyval, k->extra, a->val, &out, &flag);
+        int flag = 0, rc = MPI_SUCCESS;
+        switch (from->kind) {
+        case KV_COMM: rc = k->copy.comm(from->h, a->keyval, k->extra, a->val, &out, &flag); break;
+        case KV_TYPE: rc = k->copy.type(from->h, a->keyval, k->extra, a->val, &out, &flag); break;
+        case KV_WIN: rc = k->copy.win(from->h, a->keyval, k->extra, a->val, &out, &flag); break;
+        }
         if (rc != MPI_SUCCESS)
             return rc;
         if (flag && (rc = attr_set(to, a->keyval, out)) != MPI_SUCCESS)
@@ -214,14 +313,231 @@ int ivc_mpi_attr_copy(MPI_Comm from, MPI_Comm to)
     return MPI_SUCCESS;
 }
 
-int ivc_mpi_attr_delete_all(MPI_Comm comm)
+static int attrs_delete_all(const obj_t *o)
 {
-    while (comm->attrs != NULL) {
-        int rc = attr_remove(comm, &comm->attrs);
+    while (*o->list != NULL) {
+        int rc = attr_remove(o, o->list);
         if (rc != MPI_SUCCESS)
             return rc;
     }
     return MPI_SUCCESS;
+}
+
+/* Looks keyval up on o: MPI_ERR_KEYVAL unless it is a live keyval of o's kind. */
+static int attr_get(const obj_t *o, int keyval, void *attribute_val, int *flag)
+{
+    if (keyval_get(keyval, o->kind) == NULL)
+        return MPI_ERR_KEYVAL;
+    struct ivc_mpi_attr *a = *attr_find(o->list, keyval);
+    *flag = a != NULL;
+    if (a != NULL)
+        *(void **)attribute_val = a->val;
+    return MPI_SUCCESS;
+}
+
+static int attr_put(const obj_t *o, int keyval, void *val, MPI_Comm raise_on, const char *fn)
+{
+    keyval_t *k = keyval_get(keyval, o->kind);
+    if (k == NULL || k->freed)
+        return ivc_mpi_raise(raise_on, MPI_ERR_KEYVAL, fn, "%d is not a live %s keyval", keyval,
+                             kind_name[o->kind]);
+    int rc = attr_set(o, keyval, val);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(raise_on, rc, fn, "replacing the attribute failed");
+    return MPI_SUCCESS;
+}
+
+static int attr_del(const obj_t *o, int keyval, MPI_Comm raise_on, const char *fn)
+{
+    struct ivc_mpi_attr **p = attr_find(o->list, keyval);
+    if (keyval_get(keyval, o->kind) == NULL || *p == NULL)
+        return ivc_mpi_raise(raise_on, MPI_ERR_KEYVAL, fn, "no attribute for %s keyval %d",
+                             kind_name[o->kind], keyval);
+    int rc = attr_remove(o, p);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(raise_on, rc, fn, "the delete callback failed");
+    return MPI_SUCCESS;
+}
+
+static obj_t comm_obj(MPI_Comm c)
+{
+    return (obj_t){KV_COMM, c, &c->attrs};
+}
+
+static obj_t type_obj(MPI_Datatype t)
+{
+    return (obj_t){KV_TYPE, t, &t->attrs};
+}
+
+static obj_t win_obj(MPI_Win w)
+{
+    return (obj_t){KV_WIN, w, &w->attrs};
+}
+
+/* ---- communicators ---- */
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+    const char *fn = "MPI_Comm_set_attr";
+    CHECK_COMM(comm, fn);
+    obj_t o = comm_obj(comm);
+    return attr_put(&o, comm_keyval, attribute_val, comm, fn);
+}
+IVC_MPI_WEAK(Comm_set_attr)
+
+int ivc_mpi_attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    obj_t o = comm_obj(comm);
+    return attr_get(&o, keyval, attribute_val, flag);
+}
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+    const char *fn = "MPI_Comm_delete_attr";
+    CHECK_COMM(comm, fn);
+    obj_t o = comm_obj(comm);
+    return attr_del(&o, comm_keyval, comm, fn);
+}
+IVC_MPI_WEAK(Comm_delete_attr)
+
+int ivc_mpi_attr_copy(MPI_Comm from, MPI_Comm to)
+{
+    obj_t f = comm_obj(from), t = comm_obj(to);
+    return attrs_copy(&f, &t);
+}
+
+int ivc_mpi_attr_delete_all(MPI_Comm comm)
+{
+    obj_t o = comm_obj(comm);
+    return attrs_delete_all(&o);
+}
+
+/* ---- the MPI-1 forms (deprecated, still called by old codes): communicator keyvals ---- */
+
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                       void *extra_state)
+{
+    keyval_t k = {.kind = KV_COMM, .copy.comm = copy_fn, .del.comm = delete_fn,
+                  .extra = extra_state};
+    return keyval_new(&k, keyval, "MPI_Keyval_create");
+}
+IVC_MPI_WEAK(Keyval_create)
+
+int PMPI_Keyval_free(int *keyval)
+{
+    return keyval_free(keyval, KV_COMM, "MPI_Keyval_free");
+}
+IVC_MPI_WEAK(Keyval_free)
+
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+{
+    const char *fn = "MPI_Attr_put";
+    CHECK_COMM(comm, fn);
+    obj_t o = comm_obj(comm);
+    return attr_put(&o, keyval, attribute_val, comm, fn);
+}
+IVC_MPI_WEAK(Attr_put)
+
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    return PMPI_Comm_get_attr(comm, keyval, attribute_val, flag);
+}
+IVC_MPI_WEAK(Attr_get)
+
+int PMPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+    const char *fn = "MPI_Attr_delete";
+    CHECK_COMM(comm, fn);
+    obj_t o = comm_obj(comm);
+    return attr_del(&o, keyval, comm, fn);
+}
+IVC_MPI_WEAK(Attr_delete)
+
+/* ---- datatypes ---- */
+
+#define CHECK_TYPE(t, fn)                                                                          \
+    do {                                                                                           \
+        int rc_ = ivc_mpi_check_init(fn);                                                          \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return rc_;                                                                            \
+        if (!ivc_mpi_dt_valid(t))                                                                  \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "invalid datatype");            \
+    } while (0)
+
+int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
+{
+    const char *fn = "MPI_Type_set_attr";
+    CHECK_TYPE(datatype, fn);
+    obj_t o = type_obj(datatype);
+    return attr_put(&o, type_keyval, attribute_val, MPI_COMM_WORLD, fn);
+}
+IVC_MPI_WEAK(Type_set_attr)
+
+int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
+{
+    const char *fn = "MPI_Type_get_attr";
+    CHECK_TYPE(datatype, fn);
+    if (attribute_val == NULL || flag == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
+    obj_t o = type_obj(datatype);
+    int rc = attr_get(&o, type_keyval, attribute_val, flag);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(MPI_COMM_WORLD, rc, fn, "%d is not a datatype keyval", type_keyval);
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Type_get_attr)
+
+int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
+{
+    const char *fn = "MPI_Type_delete_attr";
+    CHECK_TYPE(datatype, fn);
+    obj_t o = type_obj(datatype);
+    return attr_del(&o, type_keyval, MPI_COMM_WORLD, fn);
+}
+IVC_MPI_WEAK(Type_delete_attr)
+
+int ivc_mpi_type_attr_copy(MPI_Datatype from, MPI_Datatype to)
+{
+    obj_t f = type_obj(from), t = type_obj(to);
+    return attrs_copy(&f, &t);
+}
+
+int ivc_mpi_type_attr_delete_all(MPI_Datatype dt)
+{
+    obj_t o = type_obj(dt);
+    return attrs_delete_all(&o);
+}
+
+/* ---- windows (the predefined MPI_WIN_* keys are answered in rma/mpi_win.c) ---- */
+
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+{
+    const char *fn = "MPI_Win_set_attr";
+    CHECK_WIN(win, fn);
+    obj_t o = win_obj(win);
+    return attr_put(&o, win_keyval, attribute_val, win->comm, fn);
+}
+IVC_MPI_WEAK(Win_set_attr)
+
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
+{
+    const char *fn = "MPI_Win_delete_attr";
+    CHECK_WIN(win, fn);
+    obj_t o = win_obj(win);
+    return attr_del(&o, win_keyval, win->comm, fn);
+}
+IVC_MPI_WEAK(Win_delete_attr)
+
+int ivc_mpi_win_attr_get(MPI_Win win, int keyval, void *attribute_val, int *flag)
+{
+    obj_t o = win_obj(win);
+    return attr_get(&o, keyval, attribute_val, flag);
+}
+
+int ivc_mpi_win_attr_delete_all(MPI_Win win)
+{
+    obj_t o = win_obj(win);
+    return attrs_delete_all(&o);
 }
 
 /* ---- datatype names ---- */

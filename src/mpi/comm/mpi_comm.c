@@ -13,14 +13,17 @@
 #include <string.h>
 
 #define IDS        2048
-#define MASK_WORDS (IDS / 64)
+#define MASK_WORDS IVC_MPI_ID_WORDS
+_Static_assert(MASK_WORDS * 64 == IDS, "one mask bit per context id");
 
 struct ivc_mpi_comm_s ivc_obj_comm_world, ivc_obj_comm_self;
 int ivc_mpi_world_rank, ivc_mpi_world_size;
 
 static uint64_t free_ids[MASK_WORDS];
+static uint64_t pledged[MASK_WORDS];  /* ids pledged to a nonblocking agreement (mpi_idup.c) */
+static uint64_t reserved[MASK_WORDS]; /* ids offered by the blocking agreement in flight */
 static int tag_ub = INT_MAX, host_attr = MPI_PROC_NULL, io_attr = MPI_ANY_SOURCE, wtime_global;
-static int appnum_attr, universe_attr, lastcode_attr = MPI_ERR_LASTCODE - 1;
+static int appnum_attr, universe_attr, lastcode_attr;
 
 static void id_take(int id)
 {
@@ -40,6 +43,9 @@ static void comm_setup(MPI_Comm c, int id, int rank, int size, int *world, const
     c->rank = rank;
     c->size = size;
     c->world = world;
+    c->local_size = size;
+    c->local_world = world;
+    c->local_comm = MPI_COMM_NULL;
     c->errh = MPI_ERRORS_ARE_FATAL;
     c->refs = 1;
     snprintf(c->name, sizeof(c->name), "%s", name);
@@ -56,13 +62,22 @@ void ivc_mpi_comm_release(MPI_Comm c)
     if (c->predefined || --c->refs > 0)
         return;
     /* Only now may the context id serve another communicator: nothing of this one is in
-     * flight any more. */
-    id_give(c->ctx_id);
+     * flight any more. (-1: an MPI_Comm_idup result that never got its id.) */
+    if (c->ctx_id >= 0)
+        id_give(c->ctx_id);
     ivc_mpi_topo_free(c->topo);
     ivc_mpi_coll_comm_free(c);
+    ivc_mpi_bbuf_comm_free(c);
     if (!c->errh->predefined && --c->errh->refcount == 0)
         free(c->errh);
+    if (c->info != NULL)
+        PMPI_Info_free(&c->info);
     c->magic = 0;
+    if (c->inter) {
+        free(c->local_world);
+        if (c->local_comm != MPI_COMM_NULL)
+            ivc_mpi_comm_release(c->local_comm);
+    }
     free(c->world);
     free(c);
 }
@@ -97,25 +112,66 @@ void ivc_mpi_comm_finalize(void)
     free(MPI_COMM_WORLD->world);
     free(MPI_COMM_SELF->world);
     MPI_COMM_WORLD->world = MPI_COMM_SELF->world = NULL;
+    MPI_COMM_WORLD->local_world = MPI_COMM_SELF->local_world = NULL;
+}
+
+/* Blocking and nonblocking agreements run side by side (the second advanced by the progress
+ * of the first's waits): a blocking one offers no id pledged to a nonblocking round, and
+ * reserves what it offered until it has taken its id, so that no round pledges those. */
+void ivc_mpi_comm_ids_offer(uint64_t *mask)
+{
+    for (int w = 0; w < MASK_WORDS; w++)
+        mask[w] = free_ids[w] & ~pledged[w] & ~reserved[w];
+}
+
+void ivc_mpi_comm_ids_pledge(const uint64_t *mask)
+{
+    for (int w = 0; w < MASK_WORDS; w++)
+        pledged[w] = mask != NULL ? mask[w] : 0;
+}
+
+void ivc_mpi_comm_ids_reserve(const uint64_t *mask)
+{
+    for (int w = 0; w < MASK_WORDS; w++)
+        reserved[w] = mask != NULL ? mask[w] : 0;
+}
+
+int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask)
+{
+    if (over->inter)
+        return MPI_ERR_COMM; /* the intercommunicator code agrees over both groups itself */
+    uint64_t mine[MASK_WORDS];
+    ivc_mpi_comm_ids_offer(mine);
+    ivc_mpi_comm_ids_reserve(mine);
+    int rc = ivc_mpi_coll_allreduce(mine, mask, MASK_WORDS, MPI_UINT64_T, MPI_BAND, over);
+    ivc_mpi_comm_ids_reserve(NULL);
+    return rc;
+}
+
+int ivc_mpi_comm_id_pop(uint64_t *mask)
+{
+    for (int w = 0; w < MASK_WORDS; w++) {
+        if (mask[w] != 0) {
+            int b = __builtin_ctzll(mask[w]);
+            mask[w] &= ~(1ull << b);
+            return w * 64 + b;
+        }
+    }
+    return -1;
 }
 
 /* Agrees on the lowest context id free at every member of `parent`. */
 static int id_agree(MPI_Comm parent, int *id)
 {
     uint64_t mask[MASK_WORDS];
-    int rc = ivc_mpi_coll_allreduce(free_ids, mask, MASK_WORDS, MPI_UINT64_T, MPI_BAND, parent);
+    int rc = ivc_mpi_comm_ids_agree(parent, mask);
     if (rc != MPI_SUCCESS)
         return rc;
-    for (int w = 0; w < MASK_WORDS; w++) {
-        if (mask[w] != 0) {
-            *id = w * 64 + __builtin_ctzll(mask[w]);
-            return MPI_SUCCESS;
-        }
-    }
-    return MPI_ERR_INTERN;
+    *id = ivc_mpi_comm_id_pop(mask);
+    return *id < 0 ? MPI_ERR_INTERN : MPI_SUCCESS;
 }
 
-static int comm_new(MPI_Comm parent, int id, int rank, int size, int *world, MPI_Comm *out)
+static int comm_new(MPI_Errhandler errh, int id, int rank, int size, int *world, MPI_Comm *out)
 {
     MPI_Comm c = calloc(1, sizeof(*c));
     if (c == NULL) {
@@ -123,10 +179,126 @@ static int comm_new(MPI_Comm parent, int id, int rank, int size, int *world, MPI
         return MPI_ERR_NO_MEM;
     }
     comm_setup(c, id, rank, size, world, "");
-    c->errh = parent->errh;
+    c->errh = errh;
     c->errh->refcount++;
     id_take(id);
     *out = c;
+    return MPI_SUCCESS;
+}
+
+/* Index of this process in the n world ranks w, or -1. */
+static int my_index(const int *w, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (w[i] == ivc_mpi_world_rank)
+            return i;
+    return -1;
+}
+
+int ivc_mpi_comm_with_id(MPI_Errhandler errh, int id, int *world, int n, MPI_Comm *out)
+{
+    int me = my_index(world, n);
+    if (me < 0 || id < 0 || id >= IDS) {
+        free(world);
+        return MPI_ERR_INTERN;
+    }
+    return comm_new(errh, id, me, n, world, out);
+}
+
+int ivc_mpi_intercomm_with_ids(MPI_Errhandler errh, const int ids[2], int *lw, int nl, int *rw,
+                               int nr, MPI_Comm *out)
+{
+    int me = my_index(lw, nl);
+    int *lw2 = malloc((size_t)nl * sizeof(int));
+    if (me < 0 || lw2 == NULL || ids[0] == ids[1] || ids[0] < 0 || ids[0] >= IDS) {
+        free(lw);
+        free(rw);
+        free(lw2);
+        return lw2 == NULL ? MPI_ERR_NO_MEM : MPI_ERR_INTERN;
+    }
+    memcpy(lw2, lw, (size_t)nl * sizeof(int));
+    MPI_Comm local;
+    int rc = ivc_mpi_comm_with_id(errh, ids[1], lw2, nl, &local);
+    if (rc != MPI_SUCCESS) {
+        free(lw);
+        free(rw);
+        return rc;
+    }
+    snprintf(local->name, sizeof(local->name), "intercomm local group");
+    rc = comm_new(errh, ids[0], me, nr, rw, out);
+    if (rc != MPI_SUCCESS) {
+        free(lw);
+        ivc_mpi_comm_release(local);
+        return rc;
+    }
+    (*out)->inter = 1;
+    (*out)->local_size = nl;
+    (*out)->local_world = lw;
+    (*out)->local_comm = local;
+    return MPI_SUCCESS;
+}
+
+int ivc_mpi_comm_dup_pending(MPI_Comm comm, MPI_Comm *out)
+{
+    int *world = malloc((size_t)comm->size * sizeof(int));
+    int *lw = comm->inter ? malloc((size_t)comm->local_size * sizeof(int)) : NULL;
+    if (world == NULL || (comm->inter && lw == NULL)) {
+        free(world);
+        free(lw);
+        return MPI_ERR_NO_MEM;
+    }
+    memcpy(world, comm->world, (size_t)comm->size * sizeof(int));
+    if (lw != NULL)
+        memcpy(lw, comm->local_world, (size_t)comm->local_size * sizeof(int));
+    MPI_Comm c = calloc(1, sizeof(*c));
+    if (c == NULL) {
+        free(world);
+        free(lw);
+        return MPI_ERR_NO_MEM;
+    }
+    comm_setup(c, 0, comm->rank, comm->size, world, "");
+    c->ctx_id = -1;
+    c->ctx = UINT32_MAX - 1; /* matches nothing until the id is known */
+    c->errh = comm->errh;
+    c->errh->refcount++;
+    if (lw != NULL) {
+        c->inter = 1;
+        c->local_size = comm->local_size;
+        c->local_world = lw;
+    }
+    int rc = MPI_SUCCESS;
+    if (comm->topo != NULL && (c->topo = ivc_mpi_topo_dup(comm->topo)) == NULL)
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS && comm->info != NULL)
+        rc = PMPI_Info_dup(comm->info, &c->info);
+    if (rc == MPI_SUCCESS)
+        rc = ivc_mpi_attr_copy(comm, c);
+    if (rc != MPI_SUCCESS) {
+        ivc_mpi_attr_delete_all(c);
+        ivc_mpi_comm_release(c);
+        return rc;
+    }
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int ivc_mpi_comm_set_ids(MPI_Comm c, const int *ids)
+{
+    if (ids[0] < 0 || ids[0] >= IDS)
+        return MPI_ERR_INTERN;
+    if (c->inter) {
+        int *lw = malloc((size_t)c->local_size * sizeof(int));
+        if (lw == NULL)
+            return MPI_ERR_NO_MEM;
+        memcpy(lw, c->local_world, (size_t)c->local_size * sizeof(int));
+        int rc = ivc_mpi_comm_with_id(c->errh, ids[1], lw, c->local_size, &c->local_comm);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        snprintf(c->local_comm->name, sizeof(c->local_comm->name), "intercomm local group");
+    }
+    c->ctx_id = ids[0];
+    c->ctx = 2u * (uint32_t)ids[0];
+    id_take(ids[0]);
     return MPI_SUCCESS;
 }
 
@@ -138,10 +310,11 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 }
 IVC_MPI_WEAK(Comm_rank)
 
+/* The size of the local group (of an intercommunicator too). */
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
     CHECK_COMM(comm, "MPI_Comm_size");
-    *size = comm->size;
+    *size = comm->local_size;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Comm_size)
@@ -149,6 +322,8 @@ IVC_MPI_WEAK(Comm_size)
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     CHECK_COMM(comm, "MPI_Comm_dup");
+    if (comm->inter)
+        return ivc_mpi_intercomm_dup(comm, newcomm);
     int id, rc = id_agree(comm, &id);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, "MPI_Comm_dup", "cannot agree on a context id");
@@ -156,12 +331,14 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     if (world == NULL)
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, "MPI_Comm_dup", "out of memory");
     memcpy(world, comm->world, (size_t)comm->size * sizeof(int));
-    rc = comm_new(comm, id, comm->rank, comm->size, world, newcomm);
+    rc = comm_new(comm->errh, id, comm->rank, comm->size, world, newcomm);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, "MPI_Comm_dup", "out of memory");
-    /* A duplicate keeps the topology and runs the attributes' copy callbacks. */
+    /* A duplicate keeps the topology and the hints and runs the attributes' copy callbacks. */
     if (comm->topo != NULL && ((*newcomm)->topo = ivc_mpi_topo_dup(comm->topo)) == NULL)
         rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS && comm->info != NULL)
+        rc = PMPI_Info_dup(comm->info, &(*newcomm)->info);
     if (rc == MPI_SUCCESS)
         rc = ivc_mpi_attr_copy(comm, *newcomm);
     if (rc != MPI_SUCCESS) {
@@ -187,15 +364,7 @@ int ivc_mpi_comm_make(MPI_Comm over, MPI_Comm parent, int member, int *world, in
         *out = MPI_COMM_NULL;
         return rc;
     }
-    int myrank = -1;
-    for (int i = 0; i < n; i++)
-        if (world[i] == ivc_mpi_world_rank)
-            myrank = i;
-    if (myrank < 0) {
-        free(world);
-        return MPI_ERR_INTERN;
-    }
-    return comm_new(parent, id, myrank, n, world, out);
+    return ivc_mpi_comm_with_id(parent->errh, id, world, n, out);
 }
 
 typedef struct split_entry {
@@ -216,6 +385,8 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     CHECK_COMM(comm, fn);
     if (color < 0 && color != MPI_UNDEFINED)
         return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "color %d is negative", color);
+    if (comm->inter)
+        return ivc_mpi_intercomm_split(comm, color, key, newcomm);
     int mine[3] = {color, key, comm->rank};
     split_entry_t *all = malloc((size_t)comm->size * sizeof(*all));
     if (all == NULL)
@@ -250,7 +421,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
             myrank = i;
     }
     free(all);
-    rc = comm_new(comm, id, myrank, n, world, newcomm);
+    rc = comm_new(comm->errh, id, myrank, n, world, newcomm);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "out of memory");
     return MPI_SUCCESS;
@@ -281,6 +452,32 @@ static int int_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* MPI_CONGRUENT (same order), MPI_SIMILAR (same members) or MPI_UNEQUAL for two lists of
+ * world ranks; -1 without memory. (MPI_CONGRUENT < MPI_SIMILAR < MPI_UNEQUAL.) */
+static int group_cmp(const int *w1, int n1, const int *w2, int n2)
+{
+    _Static_assert(MPI_CONGRUENT < MPI_SIMILAR && MPI_SIMILAR < MPI_UNEQUAL, "result order");
+    if (n1 != n2)
+        return MPI_UNEQUAL;
+    size_t n = (size_t)n1;
+    if (n == 0 || memcmp(w1, w2, n * sizeof(int)) == 0)
+        return MPI_CONGRUENT;
+    int *a = malloc(n * sizeof(int)), *b = malloc(n * sizeof(int));
+    if (a == NULL || b == NULL) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    memcpy(a, w1, n * sizeof(int));
+    memcpy(b, w2, n * sizeof(int));
+    qsort(a, n, sizeof(int), int_cmp);
+    qsort(b, n, sizeof(int), int_cmp);
+    int r = memcmp(a, b, n * sizeof(int)) == 0 ? MPI_SIMILAR : MPI_UNEQUAL;
+    free(a);
+    free(b);
+    return r;
+}
+
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
     const char *fn = "MPI_Comm_compare";
@@ -290,28 +487,20 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
-    if (comm1->size != comm2->size) {
+    if (comm1->inter != comm2->inter) {
         *result = MPI_UNEQUAL;
         return MPI_SUCCESS;
     }
-    size_t n = (size_t)comm1->size;
-    if (memcmp(comm1->world, comm2->world, n * sizeof(int)) == 0) {
-        *result = MPI_CONGRUENT;
-        return MPI_SUCCESS;
+    /* Intercommunicators: congruent / similar when both the local and the remote groups
+     * are (MPI 4.1 sec. 7.4.1). */
+    int r = group_cmp(comm1->local_world, comm1->local_size, comm2->local_world, comm2->local_size);
+    if (r >= 0 && comm1->inter) {
+        int r2 = group_cmp(comm1->world, comm1->size, comm2->world, comm2->size);
+        r = r2 < 0 ? r2 : (r2 > r ? r2 : r);
     }
-    int *a = malloc(n * sizeof(int)), *b = malloc(n * sizeof(int));
-    if (a == NULL || b == NULL) {
-        free(a);
-        free(b);
+    if (r < 0)
         return ivc_mpi_raise(comm1, MPI_ERR_NO_MEM, fn, "out of memory");
-    }
-    memcpy(a, comm1->world, n * sizeof(int));
-    memcpy(b, comm2->world, n * sizeof(int));
-    qsort(a, n, sizeof(int), int_cmp);
-    qsort(b, n, sizeof(int), int_cmp);
-    *result = memcmp(a, b, n * sizeof(int)) == 0 ? MPI_SIMILAR : MPI_UNEQUAL;
-    free(a);
-    free(b);
+    *result = r;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Comm_compare)
@@ -319,7 +508,7 @@ IVC_MPI_WEAK(Comm_compare)
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     CHECK_COMM(comm, "MPI_Comm_test_inter");
-    *flag = 0;
+    *flag = comm->inter;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Comm_test_inter)
@@ -335,7 +524,10 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
     case MPI_WTIME_IS_GLOBAL: val = &wtime_global; break;
     case MPI_APPNUM: val = &appnum_attr; break;
     case MPI_UNIVERSE_SIZE: val = &universe_attr; break;
-    case MPI_LASTUSEDCODE: val = &lastcode_attr; break;
+    case MPI_LASTUSEDCODE:
+        lastcode_attr = ivc_mpi_last_used_code(); /* >= every error code (env room) */
+        val = &lastcode_attr;
+        break;
     default: {
         int rc = ivc_mpi_attr_get(comm, keyval, attribute_val, flag);
         if (rc != MPI_SUCCESS)
@@ -365,3 +557,65 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Comm_get_name)
+
+/* ---- info hints ----
+ * A communicator keeps the hints set on it (Comm_set_info merges, dup_with_info replaces,
+ * Comm_dup / idup copy); Comm_get_info returns them. IVC acts on none of them yet, so it
+ * adds none of its own. */
+
+int ivc_mpi_comm_info_set(MPI_Comm c, MPI_Info info, int replace)
+{
+    if (replace && c->info != NULL)
+        PMPI_Info_free(&c->info);
+    if (info == MPI_INFO_NULL)
+        return MPI_SUCCESS;
+    if (c->info == NULL) {
+        int rc = PMPI_Info_create(&c->info);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    int n = 0, rc = PMPI_Info_get_nkeys(info, &n);
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        char key[MPI_MAX_INFO_KEY + 1];
+        int len = 0, flag = 0;
+        rc = PMPI_Info_get_nthkey(info, i, key);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Info_get_valuelen(info, key, &len, &flag);
+        if (rc != MPI_SUCCESS || !flag)
+            continue;
+        char *val = malloc((size_t)len + 1);
+        if (val == NULL)
+            return MPI_ERR_NO_MEM;
+        rc = PMPI_Info_get(info, key, len, val, &flag);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Info_set(c->info, key, val);
+        free(val);
+    }
+    return rc;
+}
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    const char *fn = "MPI_Comm_set_info";
+    CHECK_COMM(comm, fn);
+    if (info != MPI_INFO_NULL && (info == NULL || info->magic != INFO_MAGIC))
+        return ivc_mpi_raise(comm, MPI_ERR_INFO, fn, "invalid info");
+    int rc = ivc_mpi_comm_info_set(comm, info, 0);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, rc, fn, "storing the hints failed");
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Comm_set_info)
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    const char *fn = "MPI_Comm_get_info";
+    CHECK_COMM(comm, fn);
+    if (info_used == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL info_used");
+    int rc = comm->info != NULL ? PMPI_Info_dup(comm->info, info_used) : PMPI_Info_create(info_used);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, rc, fn, "out of memory");
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Comm_get_info)

@@ -77,7 +77,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
         return rc;
     if (!ivc_mpi_comm_valid(comm))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");
-    return group_out(comm->world, comm->size, group, fn);
+    return group_out(comm->local_world, comm->local_size, group, fn); /* the local group */
 }
 IVC_MPI_WEAK(Comm_group)
 
@@ -357,6 +357,10 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     CHECK_COMM(comm, fn);
     if (!ivc_mpi_group_valid(group))
         return ivc_mpi_raise(comm, MPI_ERR_GROUP, fn, "invalid group");
+    if (newcomm == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL newcomm");
+    if (comm->inter)
+        return ivc_mpi_intercomm_create(comm, group, newcomm);
     if (!group_in_comm(group, comm))
         return ivc_mpi_raise(comm, MPI_ERR_GROUP, fn, "the group is not a subset of comm");
     int *w = world_copy(group);
@@ -379,6 +383,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     CHECK_COMM(comm, fn);
     if (!ivc_mpi_group_valid(group))
         return ivc_mpi_raise(comm, MPI_ERR_GROUP, fn, "invalid group");
+    if (comm->inter)
+        return ivc_mpi_raise(comm, MPI_ERR_COMM, fn, "comm is an intercommunicator");
     if (tag < 0)
         return ivc_mpi_raise(comm, MPI_ERR_TAG, fn, "tag %d is invalid", tag);
     if (!group_in_comm(group, comm))
@@ -392,8 +398,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     tmp.magic = COMM_MAGIC;
     tmp.ctx = ivc_mpi_comm_reserved_ctx();
     tmp.rank = group->rank;
-    tmp.size = group->size;
-    tmp.world = group->world;
+    tmp.size = tmp.local_size = group->size;
+    tmp.world = tmp.local_world = group->world;
     tmp.errh = comm->errh;
     tmp.predefined = 1; /* requests neither retain nor free it */
     int *w = world_copy(group);
@@ -425,8 +431,19 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
 }
 IVC_MPI_WEAK(Comm_split_type)
 
+/* The new communicator's hints are those of info, not comm's. */
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return PMPI_Comm_dup(comm, newcomm);
+    const char *fn = "MPI_Comm_dup_with_info";
+    CHECK_COMM(comm, fn);
+    if (info != MPI_INFO_NULL && (info == NULL || info->magic != INFO_MAGIC))
+        return ivc_mpi_raise(comm, MPI_ERR_INFO, fn, "invalid info");
+    int rc = PMPI_Comm_dup(comm, newcomm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = ivc_mpi_comm_info_set(*newcomm, info, 1);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(comm, rc, fn, "storing the hints failed");
+    return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Comm_dup_with_info)

@@ -60,6 +60,14 @@ struct ivc_mpi_topo *ivc_mpi_topo_dup(const struct ivc_mpi_topo *t)
             return ivc_mpi_raise(comm, MPI_ERR_TOPOLOGY, fn, "wrong or no topology");              \
     } while (0)
 
+/* Topologies are defined on intracommunicators only (MPI 4.1 sec. 8.5). */
+#define CHECK_INTRA(comm, fn)                                                                      \
+    do {                                                                                           \
+        CHECK_COMM(comm, fn);                                                                      \
+        if ((comm)->inter)                                                                         \
+            return ivc_mpi_raise(comm, MPI_ERR_COMM, fn, "comm is an intercommunicator");         \
+    } while (0)
+
 /* Makes a communicator of the first n ranks of comm, with topology t (taken over). */
 static int topo_comm(MPI_Comm comm, int n, struct ivc_mpi_topo *t, MPI_Comm *out, const char *fn)
 {
@@ -168,7 +176,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
                      int reorder, MPI_Comm *comm_cart)
 {
     const char *fn = "MPI_Cart_create";
-    CHECK_COMM(comm_old, fn);
+    CHECK_INTRA(comm_old, fn);
     if (ndims < 0)
         return ivc_mpi_raise(comm_old, MPI_ERR_DIMS, fn, "negative ndims");
     long n = 1;
@@ -331,7 +339,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
                       int reorder, MPI_Comm *comm_graph)
 {
     const char *fn = "MPI_Graph_create";
-    CHECK_COMM(comm_old, fn);
+    CHECK_INTRA(comm_old, fn);
     if (nnodes < 0 || nnodes > comm_old->size)
         return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "nnodes %d", nnodes);
     int nedges = nnodes > 0 ? index[nnodes - 1] : 0;
@@ -411,7 +419,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
                                     MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
     const char *fn = "MPI_Dist_graph_create_adjacent";
-    CHECK_COMM(comm_old, fn);
+    CHECK_INTRA(comm_old, fn);
     if (indegree < 0 || outdegree < 0)
         return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "negative degree");
     for (int i = 0; i < indegree; i++)

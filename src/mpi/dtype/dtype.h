@@ -19,6 +19,7 @@ enum {
     B_ULONG, B_LLONG, B_ULLONG, B_FLOAT, B_DOUBLE, B_LDOUBLE, B_BOOL, B_I8, B_I16, B_I32, B_I64,
     B_U8, B_U16, B_U32, B_U64, B_AINT, B_OFFSET, B_COUNT, B_CFLOAT, B_CDOUBLE, B_CLDOUBLE,
     B_PACKED, B_FLOAT_INT, B_DOUBLE_INT, B_LONG_INT, B_2INT, B_SHORT_INT, B_LDOUBLE_INT,
+    B_2FLOAT, B_2DOUBLE, /* Fortran MPI_2REAL, MPI_2DOUBLE_PRECISION (src/binding/fortran) */
     B_COUNT_KINDS
 };
 /* clang-format on */
@@ -48,6 +49,21 @@ typedef struct {
     long double v;
     int i;
 } ldouble_int_t;
+/* Fortran's (value, index) pairs of one type: MPI_2REAL, MPI_2DOUBLE_PRECISION. */
+typedef struct {
+    float v, i;
+} float2_t;
+typedef struct {
+    double v, i;
+} double2_t;
+
+/* `count` consecutive copies of `old` placed at byte displacement `disp`: what a derived
+ * type is built from, in type-map order (dt_build, mpi_datatype.c). */
+typedef struct dt_piece {
+    int64_t disp;
+    uint64_t count;
+    struct ivc_mpi_dt_s *old;
+} dt_piece_t;
 
 struct ivc_mpi_dt_s {
     uint32_t magic;
@@ -62,12 +78,31 @@ struct ivc_mpi_dt_s {
     int64_t true_lb, true_ub;
     ivc_typemap_t map;
     char name[MPI_MAX_OBJECT_NAME];
+    /* MPI basic elements per element (MPI_Get_elements): a pair type such as MPI_DOUBLE_INT
+     * counts two; vsize: packed bytes of a predefined pair's value part, else 0. */
+    uint64_t nelems;
+    uint32_t vsize;
+    /* Derived types: the pieces flattened into `map`, each `old` retained (Get_elements and
+     * external32 walk them in type-map order). */
+    dt_piece_t *pieces;
+    uint64_t npieces;
+    /* How the type was made (MPI_Type_get_envelope / get_contents): MPI_COMBINER_* and the
+     * constructor's arguments; `types` are retained. */
+    int combiner;
+    int ni, na, nd;
+    int *ints;
+    MPI_Aint *aints;
+    MPI_Datatype *types;
+    struct ivc_mpi_attr *attrs; /* cached attributes (comm/mpi_attr.c) */
 };
 
 int ivc_mpi_dt_init(void);
 int ivc_mpi_dt_valid(MPI_Datatype dt);
 void ivc_mpi_dt_retain(MPI_Datatype dt);
 void ivc_mpi_dt_release(MPI_Datatype dt);
+/* MPI basic elements in the first `bytes` packed bytes of a sequence of dt elements, or -1
+ * when `bytes` ends inside a basic element (MPI_Get_elements: MPI_UNDEFINED). */
+int64_t ivc_mpi_dt_elements(MPI_Datatype dt, uint64_t bytes);
 
 /* Describes count elements of dt at buf as a byte stream. */
 static inline void ivc_mpi_data(ivc_data_t *d, const void *buf, int count, MPI_Datatype dt)

@@ -1,7 +1,7 @@
 /* Datatypes: predefined types and the constructors, all flattened into one element's list of
  * (displacement, length) blocks (base/ivc_data.h), which is what channels pack from and
  * unpack into. */
-#include "mpi_impl.h"
+#include "dtype/dt_impl.h"
 
 #include <complex.h>
 #include <stdbool.h>
@@ -15,6 +15,8 @@
 
 #define DT_DEFINE(NAME, low) struct ivc_mpi_dt_s ivc_obj_dt_##low;
 IVC_MPI_DATATYPES(DT_DEFINE)
+IVC_MPI_F_DATATYPES(DT_DEFINE) /* Fortran datatypes (src/binding/fortran) */
+IVC_MPI_CXX_DATATYPES(DT_DEFINE)
 #undef DT_DEFINE
 
 static ivc_block_t predef_blocks[B_COUNT_KINDS][2];
@@ -55,6 +57,9 @@ static void predef(MPI_Datatype dt, const char *name, int basic, size_t size, si
     dt->map.contig = dt->map.nblocks == 1 && dt->map.size == extent;
     dt->true_lb = 0;
     dt->true_ub = (int64_t)(size2 ? off2 + size2 : size);
+    dt->nelems = size2 ? 2 : 1;
+    dt->vsize = size2 ? (uint32_t)size : 0;
+    dt->combiner = MPI_COMBINER_NAMED;
     snprintf(dt->name, sizeof(dt->name), "%s", name);
 }
 
@@ -96,12 +101,37 @@ int ivc_mpi_dt_init(void)
     PREDEF1(MPI_C_DOUBLE_COMPLEX, B_CDOUBLE, double _Complex);
     PREDEF1(MPI_C_LONG_DOUBLE_COMPLEX, B_CLDOUBLE, long double _Complex);
     PREDEF1(MPI_PACKED, B_PACKED, unsigned char);
+    /* C++ bool and std::complex<T> have the layouts of C's bool and T _Complex. */
+    PREDEF1(MPI_CXX_BOOL, B_BOOL, bool);
+    PREDEF1(MPI_CXX_FLOAT_COMPLEX, B_CFLOAT, float _Complex);
+    PREDEF1(MPI_CXX_DOUBLE_COMPLEX, B_CDOUBLE, double _Complex);
+    PREDEF1(MPI_CXX_LONG_DOUBLE_COMPLEX, B_CLDOUBLE, long double _Complex);
     PREDEF2(MPI_FLOAT_INT, B_FLOAT_INT, float_int_t, float, int);
     PREDEF2(MPI_DOUBLE_INT, B_DOUBLE_INT, double_int_t, double, int);
     PREDEF2(MPI_LONG_INT, B_LONG_INT, long_int_t, long, int);
     PREDEF2(MPI_2INT, B_2INT, int2_t, int, int);
     PREDEF2(MPI_SHORT_INT, B_SHORT_INT, short_int_t, short, int);
     PREDEF2(MPI_LONG_DOUBLE_INT, B_LDOUBLE_INT, ldouble_int_t, long double, int);
+    /* Fortran datatypes (src/binding/fortran): gfortran's INTEGER is int, LOGICAL an int
+     * holding 0 or 1, REAL float, DOUBLE PRECISION double, COMPLEX float _Complex. */
+    PREDEF1(MPI_INTEGER, B_INT, int);
+    PREDEF1(MPI_REAL, B_FLOAT, float);
+    PREDEF1(MPI_DOUBLE_PRECISION, B_DOUBLE, double);
+    PREDEF1(MPI_COMPLEX, B_CFLOAT, float _Complex);
+    PREDEF1(MPI_DOUBLE_COMPLEX, B_CDOUBLE, double _Complex);
+    PREDEF1(MPI_LOGICAL, B_INT, int);
+    PREDEF1(MPI_CHARACTER, B_CHAR, char);
+    PREDEF2(MPI_2INTEGER, B_2INT, int2_t, int, int);
+    PREDEF2(MPI_2REAL, B_2FLOAT, float2_t, float, float);
+    PREDEF2(MPI_2DOUBLE_PRECISION, B_2DOUBLE, double2_t, double, double);
+    PREDEF1(MPI_INTEGER1, B_I8, int8_t);
+    PREDEF1(MPI_INTEGER2, B_I16, int16_t);
+    PREDEF1(MPI_INTEGER4, B_I32, int32_t);
+    PREDEF1(MPI_INTEGER8, B_I64, int64_t);
+    PREDEF1(MPI_REAL4, B_FLOAT, float);
+    PREDEF1(MPI_REAL8, B_DOUBLE, double);
+    PREDEF1(MPI_COMPLEX8, B_CFLOAT, float _Complex);
+    PREDEF1(MPI_COMPLEX16, B_CDOUBLE, double _Complex);
     return 0;
 }
 
@@ -123,17 +153,51 @@ void ivc_mpi_dt_release(MPI_Datatype dt)
     dt->magic = 0;
     free(dt->map.blocks);
     free(dt->map.prefix);
+    for (uint64_t i = 0; i < dt->npieces; i++)
+        ivc_mpi_dt_release(dt->pieces[i].old);
+    free(dt->pieces);
+    dt_record_clear(dt);
     free(dt);
 }
 
-/* ---- constructors ---- */
+/* ---- envelope records ---- */
 
-/* `count` consecutive copies of `old` placed at byte displacement `disp`. */
-typedef struct dt_piece {
-    int64_t disp;
-    uint64_t count;
-    MPI_Datatype old;
-} dt_piece_t;
+void dt_record_clear(MPI_Datatype dt)
+{
+    for (int i = 0; i < dt->nd; i++)
+        ivc_mpi_dt_release(dt->types[i]);
+    free(dt->ints);
+    free(dt->aints);
+    free(dt->types);
+    dt->ints = NULL;
+    dt->aints = NULL;
+    dt->types = NULL;
+    dt->ni = dt->na = dt->nd = 0;
+}
+
+int dt_record(MPI_Datatype dt, int combiner, int ni, int na, int nd)
+{
+    dt_record_clear(dt);
+    dt->combiner = combiner;
+    dt->ints = calloc(ni ? (size_t)ni : 1, sizeof(int));
+    dt->aints = calloc(na ? (size_t)na : 1, sizeof(MPI_Aint));
+    dt->types = calloc(nd ? (size_t)nd : 1, sizeof(MPI_Datatype));
+    if (dt->ints == NULL || dt->aints == NULL || dt->types == NULL) {
+        dt_record_clear(dt);
+        return MPI_ERR_NO_MEM;
+    }
+    dt->ni = ni;
+    dt->na = na;
+    return MPI_SUCCESS;
+}
+
+void dt_record_type(MPI_Datatype dt, MPI_Datatype t)
+{
+    ivc_mpi_dt_retain(t);
+    dt->types[dt->nd++] = t;
+}
+
+/* ---- constructors ---- */
 
 static int64_t min64(int64_t a, int64_t b)
 {
@@ -148,7 +212,7 @@ static int64_t max64(int64_t a, int64_t b)
 /* Builds a new type from pieces: flattens the blocks (merging adjacent ones) and computes
  * size, bounds and the basic kind. `is_struct` pads the extent to the strictest alignment
  * of the components, as C does for a struct. Returns MPI_SUCCESS or an error class. */
-static int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI_Datatype *out)
+int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI_Datatype *out)
 {
     uint64_t nblocks = 0;
     for (size_t i = 0; i < npieces; i++) {
@@ -161,12 +225,14 @@ static int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI
     }
     MPI_Datatype dt = calloc(1, sizeof(*dt));
     ivc_block_t *blocks = malloc((nblocks ? nblocks : 1) * sizeof(*blocks));
-    if (dt == NULL || blocks == NULL) {
+    dt_piece_t *kept = malloc((npieces ? npieces : 1) * sizeof(*kept));
+    if (dt == NULL || blocks == NULL || kept == NULL) {
         free(dt);
         free(blocks);
+        free(kept);
         return MPI_ERR_NO_MEM;
     }
-    uint64_t n = 0, size = 0, nbasic = 0;
+    uint64_t n = 0, size = 0, nbasic = 0, nelems = 0, nkept = 0;
     int64_t lb = INT64_MAX, ub = INT64_MIN, tlb = INT64_MAX, tub = INT64_MIN;
     int basic = -2; /* not yet known */
     uint64_t basic_size = 0;
@@ -186,6 +252,8 @@ static int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI
         }
         size += p->count * old->map.size;
         nbasic += p->count * old->nbasic;
+        nelems += p->count * old->nelems;
+        kept[nkept++] = *p;
         if (old->align > align)
             align = old->align;
         if (basic == -2) {
@@ -220,8 +288,14 @@ static int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI
     if (prefix == NULL) {
         free(dt);
         free(blocks);
+        free(kept);
         return MPI_ERR_NO_MEM;
     }
+    for (uint64_t i = 0; i < nkept; i++)
+        ivc_mpi_dt_retain(kept[i].old);
+    dt->pieces = kept;
+    dt->npieces = nkept;
+    dt->nelems = nelems;
     prefix[0] = 0;
     for (uint64_t b = 0; b < n; b++)
         prefix[b + 1] = prefix[b] + blocks[b].len;
@@ -254,19 +328,17 @@ static int check_old(MPI_Datatype old, const char *fn)
     return MPI_SUCCESS;
 }
 
+/* Ends a constructor: raises rc, or hands dt out. */
 static int finish(int rc, const char *fn, MPI_Datatype dt, MPI_Datatype *newtype)
 {
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        if (dt != NULL)
+            ivc_mpi_dt_release(dt);
         return ivc_mpi_raise(MPI_COMM_WORLD, rc, fn, "cannot build the datatype");
+    }
     *newtype = dt;
     return MPI_SUCCESS;
 }
-
-#define CHECK_COUNT(c, fn)                                                                         \
-    do {                                                                                           \
-        if ((c) < 0)                                                                               \
-            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count %d", (c));     \
-    } while (0)
 
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
@@ -278,78 +350,124 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     dt_piece_t p = {0, (uint64_t)count, oldtype};
     MPI_Datatype dt = NULL;
     rc = dt_build(&p, 1, 0, &dt);
+    if (rc == MPI_SUCCESS && (rc = dt_record(dt, MPI_COMBINER_CONTIGUOUS, 1, 0, 1)) == 0) {
+        dt->ints[0] = count;
+        dt_record_type(dt, oldtype);
+    }
     return finish(rc, fn, dt, newtype);
 }
 IVC_MPI_WEAK(Type_contiguous)
 
+/* Vector family; `stride` in bytes. The record is left to the caller. */
 static int hvector(int count, int blocklength, int64_t stride, MPI_Datatype oldtype,
-                   MPI_Datatype *newtype, const char *fn)
+                   MPI_Datatype *out)
+{
+    dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
+    if (p == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < count; i++)
+        p[i] = (dt_piece_t){(int64_t)i * stride, (uint64_t)blocklength, oldtype};
+    int rc = dt_build(p, (size_t)count, 0, out);
+    free(p);
+    return rc;
+}
+
+static int vector_call(int count, int blocklength, MPI_Aint stride, int bytes,
+                       MPI_Datatype oldtype, MPI_Datatype *newtype, const char *fn)
 {
     CHECK_COUNT(count, fn);
     CHECK_COUNT(blocklength, fn);
     int rc = check_old(oldtype, fn);
     if (rc)
         return rc;
-    dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
-    if (p == NULL)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
-    for (int i = 0; i < count; i++)
-        p[i] = (dt_piece_t){(int64_t)i * stride, (uint64_t)blocklength, oldtype};
     MPI_Datatype dt = NULL;
-    rc = dt_build(p, (size_t)count, 0, &dt);
-    free(p);
+    rc = hvector(count, blocklength, bytes ? stride : stride * oldtype->map.extent, oldtype, &dt);
+    if (rc == MPI_SUCCESS &&
+        (rc = dt_record(dt, bytes ? MPI_COMBINER_HVECTOR : MPI_COMBINER_VECTOR, bytes ? 2 : 3,
+                        bytes ? 1 : 0, 1)) == MPI_SUCCESS) {
+        dt->ints[0] = count;
+        dt->ints[1] = blocklength;
+        if (bytes)
+            dt->aints[0] = stride;
+        else
+            dt->ints[2] = (int)stride;
+        dt_record_type(dt, oldtype);
+    }
     return finish(rc, fn, dt, newtype);
 }
 
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype)
 {
-    if (!ivc_mpi_dt_valid(oldtype))
-        return check_old(oldtype, "MPI_Type_vector");
-    return hvector(count, blocklength, (int64_t)stride * oldtype->map.extent, oldtype, newtype,
-                   "MPI_Type_vector");
+    return vector_call(count, blocklength, stride, 0, oldtype, newtype, "MPI_Type_vector");
 }
 IVC_MPI_WEAK(Type_vector)
 
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
-    return hvector(count, blocklength, stride, oldtype, newtype, "MPI_Type_create_hvector");
+    return vector_call(count, blocklength, stride, 1, oldtype, newtype,
+                       "MPI_Type_create_hvector");
 }
 IVC_MPI_WEAK(Type_create_hvector)
 
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    return hvector(count, blocklength, stride, oldtype, newtype, "MPI_Type_hvector");
+    return vector_call(count, blocklength, stride, 1, oldtype, newtype, "MPI_Type_hvector");
 }
 IVC_MPI_WEAK(Type_hvector)
+
+int dt_hindexed(int count, const int *blocklens, int blocklen, const int *disps,
+                const MPI_Aint *bdisps, MPI_Datatype oldtype, MPI_Datatype *out)
+{
+    dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
+    if (p == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < count; i++) {
+        int bl = blocklens ? blocklens[i] : blocklen;
+        if (bl < 0) {
+            free(p);
+            return MPI_ERR_ARG;
+        }
+        int64_t d = bdisps ? (int64_t)bdisps[i] : (int64_t)disps[i] * oldtype->map.extent;
+        p[i] = (dt_piece_t){d, (uint64_t)bl, oldtype};
+    }
+    int rc = dt_build(p, (size_t)count, 0, out);
+    free(p);
+    return rc;
+}
 
 /* Indexed family: block i has blocklens[i] (or `blocklen`) elements at displacement
  * disps[i] (in extents of oldtype) or bdisps[i] (in bytes). */
 static int indexed(int count, const int *blocklens, int blocklen, const int *disps,
                    const MPI_Aint *bdisps, MPI_Datatype oldtype, MPI_Datatype *newtype,
-                   const char *fn)
+                   int combiner, const char *fn)
 {
     CHECK_COUNT(count, fn);
     int rc = check_old(oldtype, fn);
     if (rc)
         return rc;
-    dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
-    if (p == NULL)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
-    for (int i = 0; i < count; i++) {
-        int bl = blocklens ? blocklens[i] : blocklen;
-        if (bl < 0) {
-            free(p);
-            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative block length");
-        }
-        int64_t d = bdisps ? (int64_t)bdisps[i] : (int64_t)disps[i] * oldtype->map.extent;
-        p[i] = (dt_piece_t){d, (uint64_t)bl, oldtype};
-    }
+    if (count > 0 && ((blocklens == NULL && blocklen < 0) || (disps == NULL && bdisps == NULL)))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "invalid block arrays");
     MPI_Datatype dt = NULL;
-    rc = dt_build(p, (size_t)count, 0, &dt);
-    free(p);
+    rc = dt_hindexed(count, blocklens, blocklen, disps, bdisps, oldtype, &dt);
+    if (rc == MPI_ERR_ARG)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative block length");
+    /* The envelope: count, then the block lengths (one for the _block forms), then the
+     * displacements in the integers or the addresses. */
+    int nbl = blocklens ? count : 1, nid = disps ? count : 0, na = bdisps ? count : 0;
+    if (rc == MPI_SUCCESS &&
+        (rc = dt_record(dt, combiner, 1 + nbl + nid, na, 1)) == MPI_SUCCESS) {
+        dt->ints[0] = count;
+        for (int i = 0; i < nbl; i++)
+            dt->ints[1 + i] = blocklens ? blocklens[i] : blocklen;
+        for (int i = 0; i < nid; i++)
+            dt->ints[1 + nbl + i] = disps[i];
+        for (int i = 0; i < na; i++)
+            dt->aints[i] = bdisps[i];
+        dt_record_type(dt, oldtype);
+    }
     return finish(rc, fn, dt, newtype);
 }
 
@@ -358,7 +476,7 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       MPI_Datatype *newtype)
 {
     return indexed(count, array_of_blocklengths, 0, array_of_displacements, NULL, oldtype, newtype,
-                   "MPI_Type_indexed");
+                   MPI_COMBINER_INDEXED, "MPI_Type_indexed");
 }
 IVC_MPI_WEAK(Type_indexed)
 
@@ -367,20 +485,32 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               MPI_Datatype *newtype)
 {
     return indexed(count, array_of_blocklengths, 0, NULL, array_of_displacements, oldtype, newtype,
-                   "MPI_Type_create_hindexed");
+                   MPI_COMBINER_HINDEXED, "MPI_Type_create_hindexed");
 }
 IVC_MPI_WEAK(Type_create_hindexed)
 
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    const char *fn = "MPI_Type_create_indexed_block";
     if (blocklength < 0)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_indexed_block",
-                             "negative block length");
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative block length");
     return indexed(count, NULL, blocklength, array_of_displacements, NULL, oldtype, newtype,
-                   "MPI_Type_create_indexed_block");
+                   MPI_COMBINER_INDEXED_BLOCK, fn);
 }
 IVC_MPI_WEAK(Type_create_indexed_block)
+
+int PMPI_Type_create_hindexed_block(int count, int blocklength,
+                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype)
+{
+    const char *fn = "MPI_Type_create_hindexed_block";
+    if (blocklength < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative block length");
+    return indexed(count, NULL, blocklength, NULL, array_of_displacements, oldtype, newtype,
+                   MPI_COMBINER_HINDEXED_BLOCK, fn);
+}
+IVC_MPI_WEAK(Type_create_hindexed_block)
 
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                             const MPI_Aint array_of_displacements[],
@@ -388,6 +518,9 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
 {
     const char *fn = "MPI_Type_create_struct";
     CHECK_COUNT(count, fn);
+    if (count > 0 && (array_of_blocklengths == NULL || array_of_displacements == NULL ||
+                      array_of_types == NULL))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL array");
     dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
     if (p == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -406,9 +539,36 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
     MPI_Datatype dt = NULL;
     int rc = dt_build(p, (size_t)count, !any_resized, &dt);
     free(p);
+    if (rc == MPI_SUCCESS &&
+        (rc = dt_record(dt, MPI_COMBINER_STRUCT, count + 1, count, count)) == MPI_SUCCESS) {
+        dt->ints[0] = count;
+        for (int i = 0; i < count; i++) {
+            dt->ints[1 + i] = array_of_blocklengths[i];
+            dt->aints[i] = array_of_displacements[i];
+            dt_record_type(dt, array_of_types[i]);
+        }
+    }
     return finish(rc, fn, dt, newtype);
 }
 IVC_MPI_WEAK(Type_create_struct)
+
+int dt_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *out)
+{
+    dt_piece_t p = {0, 1, oldtype};
+    MPI_Datatype dt = NULL;
+    int rc = dt_build(&p, 1, 0, &dt);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    dt->map.lb = lb;
+    dt->map.extent = extent;
+    dt->resized = 1;
+    dt->map.contig = dt->map.nblocks == 1 && dt->map.blocks[0].disp == 0 && lb == 0 &&
+                     extent == (int64_t)dt->map.size;
+    if (dt->map.nblocks == 0 && dt->map.size == 0 && extent == 0)
+        dt->map.contig = 1;
+    *out = dt;
+    return MPI_SUCCESS;
+}
 
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
@@ -417,31 +577,38 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     int rc = check_old(oldtype, fn);
     if (rc)
         return rc;
-    dt_piece_t p = {0, 1, oldtype};
     MPI_Datatype dt = NULL;
-    rc = dt_build(&p, 1, 0, &dt);
-    if (rc != MPI_SUCCESS)
-        return finish(rc, fn, dt, newtype);
-    dt->map.lb = lb;
-    dt->map.extent = extent;
-    dt->resized = 1;
-    dt->map.contig = dt->map.nblocks == 1 && dt->map.blocks[0].disp == 0 && lb == 0 &&
-                     extent == (int64_t)dt->map.size;
-    *newtype = dt;
-    return MPI_SUCCESS;
+    rc = dt_resized(oldtype, lb, extent, &dt);
+    if (rc == MPI_SUCCESS && (rc = dt_record(dt, MPI_COMBINER_RESIZED, 0, 2, 1)) == 0) {
+        dt->aints[0] = lb;
+        dt->aints[1] = extent;
+        dt_record_type(dt, oldtype);
+    }
+    return finish(rc, fn, dt, newtype);
 }
 IVC_MPI_WEAK(Type_create_resized)
 
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    int rc = check_old(oldtype, "MPI_Type_dup");
+    const char *fn = "MPI_Type_dup";
+    int rc = check_old(oldtype, fn);
     if (rc)
         return rc;
-    rc = PMPI_Type_create_resized(oldtype, oldtype->map.lb, oldtype->map.extent, newtype);
-    if (rc == MPI_SUCCESS) {
-        (*newtype)->resized = oldtype->resized;
-        (*newtype)->committed = oldtype->committed;
-        (*newtype)->align = oldtype->align;
+    MPI_Datatype dt = NULL;
+    rc = dt_resized(oldtype, oldtype->map.lb, oldtype->map.extent, &dt);
+    if (rc == MPI_SUCCESS && (rc = dt_record(dt, MPI_COMBINER_DUP, 0, 0, 1)) == 0) {
+        dt->resized = oldtype->resized;
+        dt->committed = oldtype->committed;
+        dt->align = oldtype->align;
+        dt_record_type(dt, oldtype);
+    }
+    rc = finish(rc, fn, dt, newtype);
+    /* A duplicate runs the attributes' copy callbacks (comm/mpi_attr.c). */
+    if (rc == MPI_SUCCESS && (rc = ivc_mpi_type_attr_copy(oldtype, dt)) != MPI_SUCCESS) {
+        ivc_mpi_type_attr_delete_all(dt);
+        ivc_mpi_dt_release(dt);
+        *newtype = MPI_DATATYPE_NULL;
+        return ivc_mpi_raise(MPI_COMM_WORLD, rc, fn, "an attribute's copy callback failed");
     }
     return rc;
 }
@@ -463,17 +630,15 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if ((*datatype)->predefined)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free",
                              "%s is predefined and cannot be freed", (*datatype)->name);
+    int rc = ivc_mpi_type_attr_delete_all(*datatype); /* comm/mpi_attr.c */
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(MPI_COMM_WORLD, rc, "MPI_Type_free",
+                             "an attribute's delete callback failed");
     ivc_mpi_dt_release(*datatype);
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Type_free)
-
-#define DT_QUERY(fn, dt)                                                                           \
-    do {                                                                                           \
-        if (!ivc_mpi_dt_valid(dt))                                                                 \
-            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "invalid datatype");            \
-    } while (0)
 
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {

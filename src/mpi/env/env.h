@@ -14,11 +14,37 @@
 struct ivc_mpi_errh_s {
     uint32_t magic;
     int kind; /* ERRH_FATAL, ERRH_RETURN, ERRH_ABORT, ERRH_USER */
-    MPI_Comm_errhandler_function *fn;
+    MPI_Comm_errhandler_function *fn; /* ERRH_USER: the function, of obj's handler type */
     int refcount;
     int predefined;
+    int fortran; /* fn is a Fortran procedure: takes the Fortran handle (src/binding/fortran) */
+    int obj;     /* ERRH_USER: the kind of object it was made for (ERRH_OBJ_*) */
 };
 enum { ERRH_FATAL = 1, ERRH_RETURN, ERRH_ABORT, ERRH_USER };
+enum { ERRH_OBJ_COMM = 0, ERRH_OBJ_WIN, ERRH_OBJ_SESSION };
+
+/* 1 if h is a valid handler that may be attached to objects of kind obj (ERRH_OBJ_*): a
+ * predefined one, or a user handler made for that kind; else 0. */
+int ivc_mpi_errh_usable(MPI_Errhandler h, int obj);
+/* References held by objects: retain when attaching, release when detaching (frees a user
+ * handler with its last reference). Predefined handlers are not counted. */
+void ivc_mpi_errh_retain(MPI_Errhandler h);
+void ivc_mpi_errh_release(MPI_Errhandler h);
+
+/* Calls handler h for error `code` on the object whose handle is *handle (an MPI_Comm,
+ * MPI_Win or MPI_Session as obj says): ERRORS_RETURN returns code; a user handler is called,
+ * then code returned; ERRORS_ARE_FATAL and ERRORS_ABORT print fn and detail and abort the
+ * job. */
+int ivc_mpi_errh_invoke(MPI_Errhandler h, int obj, void *handle, int code, const char *fn,
+                        const char *detail);
+
+/* A window raises its errors on its private communicator `comm`; binding them makes a user
+ * window handler receive the window's handle. win == NULL unbinds (before comm is freed). */
+void ivc_mpi_errh_bind_win(MPI_Comm comm, MPI_Win win);
+
+/* The largest error class or code in use: MPI_ERR_LASTCODE until the program adds one
+ * (the value of the MPI_LASTUSEDCODE attribute). */
+int ivc_mpi_last_used_code(void);
 
 /* Raises error class `cls` in function `fn` on `comm` (MPI_COMM_WORLD's handler when comm is
  * not valid): ERRORS_ARE_FATAL prints the message and aborts the job; ERRORS_RETURN returns
@@ -36,7 +62,15 @@ struct ivc_mpi_info_s {
     uint32_t magic;
     int nkeys;
     struct ivc_info_kv *head;
+    int predefined; /* MPI_INFO_ENV: never freed */
 };
+
+/* MPI_INFO_ENV: filled by MPI_Init from its arguments and the thread level it was asked for,
+ * emptied by MPI_Finalize (mpi_info.c). */
+void ivc_mpi_info_env_fill(int argc, char **argv, int thread_level);
+void ivc_mpi_info_env_clear(void);
+/* "MPI_THREAD_SINGLE" ... for a valid level, else NULL. */
+const char *ivc_mpi_thread_level_name(int level);
 
 /* Memory of MPI_Alloc_mem: this rank's arena in the region (mpi_mem.c). */
 int ivc_mpi_mem_init(void);
@@ -48,10 +82,24 @@ int ivc_mpi_mem_arena_free(void *p);
 /* Region offset of [p, p + len) if it lies inside the region mapping: returns 1, else 0. */
 int ivc_mpi_mem_region_off(const void *p, uint64_t len, uint64_t *off);
 
+/* The runtime is up / has been torn down (by MPI_Finalize or the last MPI_Session_finalize). */
 extern int ivc_mpi_initialized, ivc_mpi_finalized;
 
-/* Returns MPI_ERR_OTHER with a message unless MPI is initialized and not finalized. */
+/* Returns MPI_ERR_OTHER with a message unless the runtime is up (MPI_Init or a session). */
 int ivc_mpi_check_init(const char *fn);
+
+/* The runtime shared by MPI_Init and sessions (mpi_init.c): start takes a reference, starting
+ * it at the first call (collective over every rank of the job; aborts the job if that
+ * fails); stop drops one, tearing it down at the last. Start returns MPI_SUCCESS or
+ * MPI_ERR_OTHER after a teardown; stop returns MPI_SUCCESS or the class of a failed final
+ * barrier. */
+int ivc_mpi_runtime_start(void);
+int ivc_mpi_runtime_stop(void);
+/* The thread level IVC grants for `required`: at most MPI_THREAD_SERIALIZED. */
+int ivc_mpi_thread_level(int required);
+/* Tool room (src/mpi/tool): records the tunables' values when the runtime starts, so that
+ * MPI_T reports the values in use from then on. */
+void ivc_mpi_t_snapshot(void);
 
 /* Entry checks of a function on a communicator: returns from the caller on failure. */
 #define CHECK_COMM(comm, fn)                                                                       \

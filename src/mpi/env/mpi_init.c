@@ -1,15 +1,33 @@
-/* The MPI environment: Init/Finalize, Abort, clocks, names and versions. */
+/* The MPI environment: Init/Finalize, the runtime that MPI_Init and sessions share, Abort,
+ * clocks, names and versions.
+ *
+ * The runtime (the coordinator, communicators, collectives, the RMA arena) starts once per
+ * process, at MPI_Init or at the first MPI_Session_init, and is reference-counted: the world
+ * model holds one reference from MPI_Init to MPI_Finalize, every session one of its own; the
+ * last release tears it down. Starting it waits for every rank of the job (the coordinator's
+ * bootstrap), so every process starts it in the same way, as MPI_Init requires anyway. A
+ * runtime that has been torn down cannot start again in the same process (the region has
+ * been left): MPI_Session_init then returns MPI_ERR_OTHER.
+ *
+ * Thread levels: IVC has no internal locking, so it grants at most MPI_THREAD_SERIALIZED (one
+ * thread at a time in MPI, any thread); MPI_Init_thread returns min(required,
+ * MPI_THREAD_SERIALIZED). */
 #include "mpi_impl.h"
 
 #include "base/ivc_log.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-int ivc_mpi_initialized, ivc_mpi_finalized;
-static int thread_level;
+int ivc_mpi_initialized, ivc_mpi_finalized; /* the runtime is up / has been torn down */
+static int world_init, world_fini;          /* MPI_Init / MPI_Finalize were called */
+static int runtime_refs;
+static int thread_level = MPI_THREAD_SINGLE;
+static pthread_t main_thread;
 
 int ivc_mpi_check_init(const char *fn)
 {
@@ -19,35 +37,79 @@ int ivc_mpi_check_init(const char *fn)
     return MPI_ERR_OTHER;
 }
 
-int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+int ivc_mpi_thread_level(int required)
 {
-    if (ivc_mpi_initialized) {
-        ivc_error("MPI_Init called twice");
+    if (required > MPI_THREAD_SERIALIZED)
+        return MPI_THREAD_SERIALIZED;
+    return required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
+}
+
+int ivc_mpi_runtime_start(void)
+{
+    if (ivc_mpi_finalized) {
+        ivc_error("MPI cannot start again in a process where it has been finalized");
         return MPI_ERR_OTHER;
     }
+    if (ivc_mpi_initialized) {
+        runtime_refs++;
+        return MPI_SUCCESS;
+    }
+    ivc_mpi_t_snapshot(); /* the environment the layers below read now */
     ivc_mpi_dt_init();
     static const ivc_chan_upcalls_t up = {ivc_mpi_on_message, ivc_mpi_on_peer_failed, NULL};
     int rc = ivc_coord_init(&up);
     if (rc != 0) {
         /* Nothing can continue: tell the peers (through the region, if attached) and go. */
-        ivc_error("MPI_Init failed (%s); exiting", strerror(-rc));
+        ivc_error("MPI initialization failed (%s); exiting", strerror(-rc));
         ivc_mpi_die(MPI_ERR_OTHER, NULL);
     }
     if (ivc_mpi_comm_init() != 0)
-        ivc_mpi_die(MPI_ERR_NO_MEM, "MPI_Init: out of memory");
+        ivc_mpi_die(MPI_ERR_NO_MEM, "MPI initialization: out of memory");
     /* Collective over COMM_WORLD: every rank learns the others' collective areas. */
     if (ivc_mpi_coll_init() != MPI_SUCCESS)
-        ivc_mpi_die(MPI_ERR_OTHER, "MPI_Init: setting up the collectives failed");
+        ivc_mpi_die(MPI_ERR_OTHER, "MPI initialization: setting up the collectives failed");
     /* This rank's arena in the region for MPI_Alloc_mem and windows (mpi_mem.c). */
     if (ivc_mpi_mem_init() != 0)
-        ivc_mpi_die(MPI_ERR_OTHER, "MPI_Init: setting up the RMA arena failed");
-    /* One thread at a time may call MPI; no internal locking. */
-    thread_level = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
-    if (thread_level < MPI_THREAD_SINGLE)
-        thread_level = MPI_THREAD_SINGLE;
+        ivc_mpi_die(MPI_ERR_OTHER, "MPI initialization: setting up the RMA arena failed");
+    main_thread = pthread_self();
+    ivc_mpi_initialized = 1;
+    runtime_refs = 1;
+    return MPI_SUCCESS;
+}
+
+int ivc_mpi_runtime_stop(void)
+{
+    if (--runtime_refs > 0)
+        return MPI_SUCCESS;
+    ivc_mpi_rma_finalize();
+    /* Sends still in flight (e.g. a freed Isend) finish before the barrier. */
+    ivc_mpi_coll_finalize();
+    int rc = ivc_coord_finalize();
+    ivc_mpi_match_finalize();
+    ivc_mpi_comm_finalize();
+    ivc_mpi_mem_finalize();
+    ivc_mpi_finalized = 1;
+    return rc != 0 ? ivc_mpi_errno_class(rc) : MPI_SUCCESS;
+}
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    if (world_init) {
+        ivc_error("MPI_Init called twice");
+        return MPI_ERR_OTHER;
+    }
+    int rc = ivc_mpi_runtime_start();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    world_init = 1;
+    main_thread = pthread_self(); /* the thread that called MPI_Init is the main thread */
+    thread_level = ivc_mpi_thread_level(required);
+    if (argc != NULL && argv != NULL)
+        ivc_mpi_info_env_fill(*argc, *argv, required);
+    else
+        ivc_mpi_info_env_fill(0, NULL, required);
     if (provided != NULL)
         *provided = thread_level;
-    ivc_mpi_initialized = 1;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Init_thread)
@@ -60,43 +122,52 @@ IVC_MPI_WEAK(Init)
 
 int PMPI_Finalize(void)
 {
-    int rc = ivc_mpi_check_init("MPI_Finalize");
-    if (rc != MPI_SUCCESS)
-        return rc;
+    if (!world_init || world_fini) {
+        ivc_error("MPI_Finalize called %s MPI_Init", world_fini ? "twice after" : "before");
+        return MPI_ERR_OTHER;
+    }
     /* COMM_SELF's attributes go first, while MPI still works (MPI 4.1 sec. 11.2.4). */
     ivc_mpi_attr_delete_all(MPI_COMM_SELF);
     ivc_mpi_attr_delete_all(MPI_COMM_WORLD);
-    ivc_mpi_rma_finalize();
-    /* Sends still in flight (e.g. a freed Isend) finish before the barrier. */
-    ivc_mpi_coll_finalize();
-    rc = ivc_coord_finalize();
-    ivc_mpi_match_finalize();
-    ivc_mpi_comm_finalize();
-    ivc_mpi_mem_finalize();
-    ivc_mpi_finalized = 1;
-    if (rc != 0)
-        return ivc_mpi_raise(MPI_COMM_WORLD, ivc_mpi_errno_class(rc), "MPI_Finalize",
-                             "the final barrier failed");
+    world_fini = 1;
+    ivc_mpi_info_env_clear();
+    int rc = ivc_mpi_runtime_stop();
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(MPI_COMM_WORLD, rc, "MPI_Finalize", "the final barrier failed");
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Finalize)
 
+/* Valid at any time; errors go to the initial handler (ERRORS_ARE_FATAL) before MPI_Init. */
+#define NULL_OUT(p, fn)                                                                            \
+    do {                                                                                           \
+        if ((p) == NULL)                                                                           \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL output argument");        \
+    } while (0)
+
 int PMPI_Initialized(int *flag)
 {
-    *flag = ivc_mpi_initialized;
+    NULL_OUT(flag, "MPI_Initialized");
+    *flag = world_init;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Initialized)
 
 int PMPI_Finalized(int *flag)
 {
-    *flag = ivc_mpi_finalized;
+    NULL_OUT(flag, "MPI_Finalized");
+    *flag = world_fini;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Finalized)
 
 int PMPI_Query_thread(int *provided)
 {
+    const char *fn = "MPI_Query_thread";
+    int rc = ivc_mpi_check_init(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    NULL_OUT(provided, fn);
     *provided = thread_level;
     return MPI_SUCCESS;
 }
@@ -104,7 +175,12 @@ IVC_MPI_WEAK(Query_thread)
 
 int PMPI_Is_thread_main(int *flag)
 {
-    *flag = 1;
+    const char *fn = "MPI_Is_thread_main";
+    int rc = ivc_mpi_check_init(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    NULL_OUT(flag, fn);
+    *flag = pthread_equal(pthread_self(), main_thread) != 0;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Is_thread_main)
@@ -116,6 +192,13 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     ivc_mpi_die(errorcode, why);
 }
 IVC_MPI_WEAK(Abort)
+
+/* The standard allows profiling control to do nothing; IVC has no profiling levels. */
+int PMPI_Pcontrol(const int level, ...)
+{
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Pcontrol)
 
 double PMPI_Wtime(void)
 {
@@ -136,6 +219,9 @@ IVC_MPI_WEAK(Wtick)
 
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
+    const char *fn = "MPI_Get_processor_name";
+    NULL_OUT(name, fn);
+    NULL_OUT(resultlen, fn);
     if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
         snprintf(name, MPI_MAX_PROCESSOR_NAME, "unknown");
     name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
@@ -146,6 +232,8 @@ IVC_MPI_WEAK(Get_processor_name)
 
 int PMPI_Get_version(int *version, int *subversion)
 {
+    NULL_OUT(version, "MPI_Get_version");
+    NULL_OUT(subversion, "MPI_Get_version");
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
@@ -154,6 +242,8 @@ IVC_MPI_WEAK(Get_version)
 
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
+    NULL_OUT(version, "MPI_Get_library_version");
+    NULL_OUT(resultlen, "MPI_Get_library_version");
     snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
              "%s (MPI %d.%d subset over inter-VM shared memory)", IVC_VERSION_STRING, MPI_VERSION,
              MPI_SUBVERSION);

@@ -240,6 +240,9 @@ void ivc_mpi_match_deliver_taken(MPI_Request r, void *umsg)
 
 void ivc_mpi_match_finalize(void)
 {
+    ivc_mpi_bsend_finalize();
+    if (ivc_mpi_req_zombies != NULL)
+        ivc_mpi_req_sweep();
     while (unexpected.head) {
         umsg_t *u = unexpected.head;
         unexpected.head = u->next;

@@ -6,12 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PEER_SEND, PEER_RECV };
-
 /* Checks what every point-to-point call takes; raises on comm (or WORLD) and returns the
  * class, or returns MPI_SUCCESS. */
-static int check_p2p(MPI_Comm comm, int count, MPI_Datatype dt, int rank, int tag, int dir,
-                     const char *fn)
+static inline int check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank,
+                            int tag, int dir, const char *fn)
 {
     int rc = ivc_mpi_check_init(fn);
     if (rc != MPI_SUCCESS)
@@ -24,6 +22,10 @@ static int check_p2p(MPI_Comm comm, int count, MPI_Datatype dt, int rank, int ta
         return ivc_mpi_raise(comm, MPI_ERR_TYPE, fn, "invalid datatype");
     if (!dt->committed)
         return ivc_mpi_raise(comm, MPI_ERR_TYPE, fn, "datatype is not committed");
+    /* NULL is also MPI_BOTTOM, which types of absolute addresses use: refused only when the
+     * data would start in the first page. */
+    if (__builtin_expect(buf == NULL, 0) && count > 0 && dt->map.size > 0 && dt->true_lb < 4096)
+        return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "NULL buffer for %d elements", count);
     int any = dir == PEER_RECV ? MPI_ANY_SOURCE : MPI_PROC_NULL;
     if (rank != MPI_PROC_NULL && rank != any && (rank < 0 || rank >= comm->size))
         return ivc_mpi_raise(comm, MPI_ERR_RANK, fn,
@@ -31,6 +33,12 @@ static int check_p2p(MPI_Comm comm, int count, MPI_Datatype dt, int rank, int ta
     if (tag < 0 && !(dir == PEER_RECV && tag == MPI_ANY_TAG))
         return ivc_mpi_raise(comm, MPI_ERR_TAG, fn, "tag %d is invalid", tag);
     return MPI_SUCCESS;
+}
+
+int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank,
+                      int tag, int dir, const char *fn)
+{
+    return check_p2p(buf, comm, count, dt, rank, tag, dir, fn);
 }
 
 static void req_begin(MPI_Request r, int kind, MPI_Comm comm)
@@ -138,7 +146,7 @@ int ivc_mpi_start_mrecv(MPI_Request r, void *buf, int count, MPI_Datatype dt, MP
 static int blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                          MPI_Comm comm, uint32_t flags, const char *fn)
 {
-    int rc = check_p2p(comm, count, dt, dest, tag, PEER_SEND, fn);
+    int rc = check_p2p(buf, comm, count, dt, dest, tag, PEER_SEND, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     struct ivc_mpi_req_s r;
@@ -175,9 +183,11 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
               MPI_Status *status)
 {
     const char *fn = "MPI_Recv";
-    int rc = check_p2p(comm, count, datatype, source, tag, PEER_RECV, fn);
+    int rc = check_p2p(buf, comm, count, datatype, source, tag, PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (__builtin_expect(status == NULL, 0))
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL status (MPI_STATUS_IGNORE ignores it)");
     struct ivc_mpi_req_s r;
     r.on_stack = 1;
     rc = ivc_mpi_start_recv(&r, buf, count, datatype, source, tag, comm, 0);
@@ -203,9 +213,11 @@ IVC_MPI_WEAK(Recv)
 static int nonblocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                             MPI_Comm comm, uint32_t flags, MPI_Request *request, const char *fn)
 {
-    int rc = check_p2p(comm, count, dt, dest, tag, PEER_SEND, fn);
+    int rc = check_p2p(buf, comm, count, dt, dest, tag, PEER_SEND, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (__builtin_expect(request == NULL, 0))
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL request pointer");
     MPI_Request r = ivc_mpi_req_alloc(REQ_SEND);
     if (r == NULL)
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -244,9 +256,11 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                MPI_Request *request)
 {
     const char *fn = "MPI_Irecv";
-    int rc = check_p2p(comm, count, datatype, source, tag, PEER_RECV, fn);
+    int rc = check_p2p(buf, comm, count, datatype, source, tag, PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (__builtin_expect(request == NULL, 0))
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL request pointer");
     MPI_Request r = ivc_mpi_req_alloc(REQ_RECV);
     if (r == NULL)
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -286,11 +300,13 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   MPI_Comm comm, MPI_Status *status)
 {
     const char *fn = "MPI_Sendrecv";
-    int rc = check_p2p(comm, sendcount, sendtype, dest, sendtag, PEER_SEND, fn);
+    int rc = check_p2p(sendbuf, comm, sendcount, sendtype, dest, sendtag, PEER_SEND, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_p2p(comm, recvcount, recvtype, source, recvtag, PEER_RECV, fn);
+        rc = check_p2p(recvbuf, comm, recvcount, recvtype, source, recvtag, PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (status == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL status (MPI_STATUS_IGNORE ignores it)");
     rc = ivc_mpi_sendrecv_x(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
                             recvtype, source, recvtag, comm, 0, status);
     if (rc != MPI_SUCCESS)
@@ -303,11 +319,13 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     const char *fn = "MPI_Sendrecv_replace";
-    int rc = check_p2p(comm, count, datatype, dest, sendtag, PEER_SEND, fn);
+    int rc = check_p2p(buf, comm, count, datatype, dest, sendtag, PEER_SEND, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_p2p(comm, count, datatype, source, recvtag, PEER_RECV, fn);
+        rc = check_p2p(buf, comm, count, datatype, source, recvtag, PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (status == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL status (MPI_STATUS_IGNORE ignores it)");
     /* The outgoing data is packed aside so the receive can land in buf. */
     ivc_data_t d;
     ivc_mpi_data(&d, buf, count, datatype);
@@ -323,6 +341,101 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Sendrecv_replace)
+
+/* ---- nonblocking combined calls: a compound request over a send and a receive ---- */
+
+typedef struct {
+    MPI_Request s, r;
+    void *tmp; /* Isendrecv_replace: the packed outgoing data */
+} srx_t;
+
+static int srx_poll(MPI_Request x)
+{
+    srx_t *st = x->u.x.state;
+    if (!st->s->done || !st->r->done)
+        return 0;
+    x->status = st->r->status;
+    if (x->status.MPI_ERROR == MPI_SUCCESS)
+        x->status.MPI_ERROR = st->s->status.MPI_ERROR;
+    return 1;
+}
+
+static void srx_drop(MPI_Request x)
+{
+    srx_t *st = x->u.x.state;
+    /* Called once both are complete (or never started). */
+    ivc_mpi_req_free(st->s);
+    ivc_mpi_req_free(st->r);
+    free(st->tmp);
+    free(st);
+}
+
+/* Starts the pair; a failure of either start is reported when the request completes. */
+static int isendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag,
+                     void *rbuf, int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm,
+                     void *tmp, MPI_Request *request, const char *fn)
+{
+    srx_t *st = malloc(sizeof(*st));
+    MPI_Request s = ivc_mpi_req_alloc(REQ_SEND), r = ivc_mpi_req_alloc(REQ_RECV), x = NULL;
+    if (st != NULL && s != NULL && r != NULL) {
+        *st = (srx_t){.s = s, .r = r, .tmp = tmp};
+        x = ivc_mpi_req_poll_new(comm, srx_poll, srx_drop, st);
+    }
+    if (x == NULL) {
+        if (s != NULL)
+            ivc_mpi_req_free(s);
+        if (r != NULL)
+            ivc_mpi_req_free(r);
+        free(st);
+        free(tmp);
+        return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    ivc_mpi_start_recv(r, rbuf, rcount, rdt, src, rtag, comm, 0);
+    ivc_mpi_start_send(s, sbuf, scount, sdt, dest, stag, comm, 0, 0);
+    *request = x;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                   int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    const char *fn = "MPI_Isendrecv";
+    int rc = check_p2p(sendbuf, comm, sendcount, sendtype, dest, sendtag, PEER_SEND, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_p2p(recvbuf, comm, recvcount, recvtype, source, recvtag, PEER_RECV, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL request pointer");
+    return isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                     source, recvtag, comm, NULL, request, fn);
+}
+IVC_MPI_WEAK(Isendrecv)
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+    const char *fn = "MPI_Isendrecv_replace";
+    int rc = check_p2p(buf, comm, count, datatype, dest, sendtag, PEER_SEND, fn);
+    if (rc == MPI_SUCCESS)
+        rc = check_p2p(buf, comm, count, datatype, source, recvtag, PEER_RECV, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (request == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL request pointer");
+    ivc_data_t d;
+    ivc_mpi_data(&d, buf, count, datatype);
+    if (d.bytes > INT_MAX)
+        return ivc_mpi_raise(comm, MPI_ERR_COUNT, fn, "more than 2 GiB to exchange in place");
+    void *tmp = malloc(d.bytes ? d.bytes : 1);
+    if (tmp == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    ivc_data_pack(&d, 0, tmp, d.bytes);
+    return isendrecv(tmp, (int)d.bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source,
+                     recvtag, comm, tmp, request, fn);
+}
+IVC_MPI_WEAK(Isendrecv_replace)
 
 /* ---- internal blocking point-to-point for collectives ---- */
 
@@ -354,7 +467,7 @@ int ivc_mpi_recv_x(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_
 
 static int check_probe(int source, int tag, MPI_Comm comm, const char *fn)
 {
-    return check_p2p(comm, 0, MPI_BYTE, source, tag, PEER_RECV, fn);
+    return check_p2p(NULL, comm, 0, MPI_BYTE, source, tag, PEER_RECV, fn);
 }
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
@@ -412,21 +525,8 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *coun
 {
     if (!ivc_mpi_dt_valid(datatype))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Get_elements", "invalid datatype");
-    uint64_t bytes = (uint64_t)status->ivc_count, size = datatype->map.size;
-    uint64_t n;
-    if (datatype->basic != B_NONE && datatype->basic_size != 0) {
-        if (bytes % datatype->basic_size != 0) {
-            *count = MPI_UNDEFINED;
-            return MPI_SUCCESS;
-        }
-        n = bytes / datatype->basic_size;
-    } else if (size != 0 && bytes % size == 0) {
-        n = bytes / size * datatype->nbasic;
-    } else {
-        *count = size == 0 && bytes == 0 ? 0 : MPI_UNDEFINED;
-        return MPI_SUCCESS;
-    }
-    *count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    int64_t n = ivc_mpi_dt_elements(datatype, (uint64_t)status->ivc_count); /* dtype room */
+    *count = n < 0 || n > INT_MAX ? MPI_UNDEFINED : (int)n;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Get_elements)

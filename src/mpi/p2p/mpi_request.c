@@ -1,4 +1,12 @@
-/* Requests: allocation, completion, and the Wait/Test family. */
+/* Requests: allocation, completion, and the Wait/Test family.
+ *
+ * Send, receive and collective requests complete by their `done` flag. The extended kinds
+ * (p2p.h) complete through ivc_mpi_req_ext_done(): a persistent request when its inner
+ * request has (or at once while inactive), a generalized request when the user calls
+ * MPI_Grequest_complete, a compound request (REQ_POLL) when its poll function says so.
+ * Finishing them (req_finish_ext) differs by kind: a persistent request takes its inner
+ * request's status and becomes inactive, a generalized one asks query_fn for its status and
+ * then calls free_fn. The calls take the extended path after one branch on the kind. */
 #include "mpi_impl.h"
 
 #include "base/ivc_log.h"
@@ -47,6 +55,99 @@ void ivc_mpi_req_free(MPI_Request r)
     r->magic = 0;
     r->next = free_reqs;
     free_reqs = r;
+}
+
+MPI_Request ivc_mpi_req_zombies;
+
+/* Frees a finished request of any kind with what its kind owns (not calling free_fn). */
+static void req_release(MPI_Request r)
+{
+    if (r->kind == REQ_POLL && r->u.x.drop != NULL)
+        r->u.x.drop(r);
+    else if (r->kind == REQ_PERSIST && r->u.p.free_args != NULL)
+        r->u.p.free_args(r->u.p.args);
+    ivc_mpi_req_free(r);
+}
+
+int ivc_mpi_req_ext_done(MPI_Request r)
+{
+    switch (r->kind) {
+    case REQ_PERSIST:
+        return r->u.p.inner == NULL || ivc_mpi_req_done(r->u.p.inner);
+    case REQ_POLL:
+        if (!r->done && r->u.x.poll(r))
+            r->done = 1;
+        return r->done;
+    default:
+        return r->done;
+    }
+}
+
+MPI_Request ivc_mpi_req_poll_new(MPI_Comm comm, int (*poll)(MPI_Request),
+                                 void (*drop)(MPI_Request), void *state)
+{
+    MPI_Request r = ivc_mpi_req_alloc(REQ_POLL);
+    if (r == NULL)
+        return NULL;
+    r->done = 0;
+    r->freed = 0;
+    r->peer = -1;
+    r->msg_len = 0;
+    r->comm = comm;
+    ivc_mpi_comm_retain(comm);
+    ivc_mpi_status_empty(&r->status);
+    r->u.x.poll = poll;
+    r->u.x.drop = drop;
+    r->u.x.state = state;
+    return r;
+}
+
+int ivc_mpi_req_reap(MPI_Request r, MPI_Status *st)
+{
+    ivc_mpi_req_done(r); /* a compound request fills its status when polled complete */
+    if (st != MPI_STATUS_IGNORE)
+        *st = r->status;
+    int err = r->status.MPI_ERROR;
+    req_release(r);
+    return err;
+}
+
+static void zombie_unlink(MPI_Request r)
+{
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        ivc_mpi_req_zombies = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+}
+
+/* Parks a request the user freed while active until it completes. */
+static void zombie_add(MPI_Request r)
+{
+    r->freed = 1;
+    r->prev = NULL;
+    r->next = ivc_mpi_req_zombies;
+    if (r->next)
+        r->next->prev = r;
+    ivc_mpi_req_zombies = r;
+}
+
+void ivc_mpi_req_sweep(void)
+{
+    MPI_Request r = ivc_mpi_req_zombies;
+    while (r != NULL) {
+        MPI_Request next = r->next;
+        if (ivc_mpi_req_done(r)) {
+            zombie_unlink(r);
+            if (r->kind == REQ_PERSIST && r->u.p.inner != NULL) {
+                ivc_mpi_req_reap(r->u.p.inner, MPI_STATUS_IGNORE);
+                r->u.p.inner = NULL;
+            }
+            req_release(r);
+        }
+        r = next;
+    }
 }
 
 void ivc_mpi_req_op_done(ivc_chan_op_t *op, int status)
@@ -101,8 +202,11 @@ void ivc_mpi_poll(ivc_backoff_t *b)
     if (ivc_mpi_progress() > 0)
         return;
     ivc_backoff_wait(b);
-    if (b->rounds >= b->spin && (++b->rounds & 255) == 0)
+    if (b->rounds >= b->spin && (++b->rounds & 255) == 0) {
         check_abort();
+        if (ivc_mpi_req_zombies != NULL)
+            ivc_mpi_req_sweep();
+    }
 }
 
 int ivc_mpi_wait_done(MPI_Request r, MPI_Status *status)
@@ -123,12 +227,56 @@ static int req_valid(MPI_Request r)
     return r != MPI_REQUEST_NULL && r->magic == REQ_MAGIC;
 }
 
+/* Asks a completed generalized request's query_fn for its status; returns its error. */
+static int greq_query(MPI_Request r, MPI_Status *status)
+{
+    MPI_Status st;
+    ivc_mpi_status_empty(&st);
+    int err = r->u.g.query(r->u.g.extra, &st);
+    st.MPI_ERROR = err;
+    if (status != MPI_STATUS_IGNORE)
+        *status = st;
+    return err;
+}
+
+/* req_finish() of the extended kinds. */
+static int req_finish_ext(MPI_Request *rp, MPI_Status *status, MPI_Comm *comm)
+{
+    MPI_Request r = *rp;
+    *comm = r->comm;
+    ivc_mpi_comm_retain(*comm);
+    if (r->kind == REQ_PERSIST) {
+        /* Stays allocated, inactive; the handle is kept. */
+        MPI_Request inner = r->u.p.inner;
+        if (inner == NULL) {
+            ivc_mpi_status_empty(status);
+            return MPI_SUCCESS;
+        }
+        r->u.p.inner = NULL;
+        return ivc_mpi_req_reap(inner, status);
+    }
+    int err;
+    if (r->kind == REQ_GREQ) {
+        err = greq_query(r, status);
+        int ferr = r->u.g.free(r->u.g.extra);
+        if (err == MPI_SUCCESS)
+            err = ferr;
+        ivc_mpi_req_free(r);
+    } else {
+        err = ivc_mpi_req_reap(r, status);
+    }
+    *rp = MPI_REQUEST_NULL;
+    return err;
+}
+
 /* Finishes a completed user request: copies its status, frees it, nulls the handle, and
- * returns its error class. *comm gets the request's communicator, retained for raising the
- * error: the caller releases it. */
+ * returns its error class (a persistent request is left inactive instead). *comm gets the
+ * request's communicator, retained for raising the error: the caller releases it. */
 static int req_finish(MPI_Request *rp, MPI_Status *status, MPI_Comm *comm)
 {
     MPI_Request r = *rp;
+    if (__builtin_expect(r->kind >= REQ_PERSIST, 0))
+        return req_finish_ext(rp, status, comm);
     if (status != MPI_STATUS_IGNORE)
         *status = r->status;
     int err = r->status.MPI_ERROR;
@@ -170,7 +318,15 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         return MPI_SUCCESS;
     }
     MPI_Comm comm;
-    ivc_mpi_wait_done(*request, MPI_STATUS_IGNORE);
+    MPI_Request r = *request;
+    if (__builtin_expect(r->kind >= REQ_PERSIST, 0)) {
+        ivc_backoff_t b;
+        ivc_backoff_init(&b);
+        while (!ivc_mpi_req_ext_done(r))
+            ivc_mpi_poll(&b);
+    } else {
+        ivc_mpi_wait_done(r, MPI_STATUS_IGNORE);
+    }
     int err = req_finish(request, status, &comm);
     return finish_raise(comm, err, "MPI_Wait", "the request failed");
 }
@@ -186,9 +342,9 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         ivc_mpi_status_empty(status);
         return MPI_SUCCESS;
     }
-    if (!(*request)->done)
+    if (!ivc_mpi_req_done(*request))
         ivc_mpi_progress();
-    if (!(*request)->done) {
+    if (!ivc_mpi_req_done(*request)) {
         *flag = 0;
         return MPI_SUCCESS;
     }
@@ -237,7 +393,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_o
     ivc_backoff_t b;
     ivc_backoff_init(&b);
     for (int i = 0; i < count; i++)
-        while (array_of_requests[i] != MPI_REQUEST_NULL && !array_of_requests[i]->done)
+        while (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i]))
             ivc_mpi_poll(&b);
     return finish_array(count, array_of_requests, array_of_statuses, "MPI_Waitall");
 }
@@ -249,7 +405,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
     CHECK_REQS("MPI_Testall", count, array_of_requests);
     ivc_mpi_progress();
     for (int i = 0; i < count; i++) {
-        if (array_of_requests[i] != MPI_REQUEST_NULL && !array_of_requests[i]->done) {
+        if (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i])) {
             *flag = 0;
             return MPI_SUCCESS;
         }
@@ -259,15 +415,15 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
 }
 IVC_MPI_WEAK(Testall)
 
-/* Index of a completed request, -1 if none is, MPI_UNDEFINED if all are null. */
-static int find_done(int count, MPI_Request reqs[])
+/* Index of a completed request, -1 if none is, MPI_UNDEFINED if all are null or inactive. */
+static int find_done(int count, const MPI_Request reqs[])
 {
     int active = 0;
     for (int i = 0; i < count; i++) {
-        if (reqs[i] == MPI_REQUEST_NULL)
+        if (reqs[i] == MPI_REQUEST_NULL || ivc_mpi_req_inactive(reqs[i]))
             continue;
         active = 1;
-        if (reqs[i]->done)
+        if (ivc_mpi_req_done(reqs[i]))
             return i;
     }
     return active ? -1 : MPI_UNDEFINED;
@@ -322,17 +478,17 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
 }
 IVC_MPI_WEAK(Testany)
 
-/* Finishes every completed request; *outcount = MPI_UNDEFINED if all are null. */
+/* Finishes every completed request; *outcount = MPI_UNDEFINED if all are null or inactive. */
 static int finish_some(int count, MPI_Request reqs[], int *outcount, int indices[],
                        MPI_Status statuses[], const char *fn)
 {
     int n = 0, active = 0;
     MPI_Comm err_comm = MPI_COMM_NULL;
     for (int i = 0; i < count; i++) {
-        if (reqs[i] == MPI_REQUEST_NULL)
+        if (reqs[i] == MPI_REQUEST_NULL || ivc_mpi_req_inactive(reqs[i]))
             continue;
         active = 1;
-        if (!reqs[i]->done)
+        if (!ivc_mpi_req_done(reqs[i]))
             continue;
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
         finish_in_array(&reqs[i], st, &err_comm);
@@ -373,55 +529,239 @@ int PMPI_Request_free(MPI_Request *request)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free",
                              "invalid request");
     MPI_Request r = *request;
-    if (r->done)
-        ivc_mpi_req_free(r);
-    else
-        r->freed = 1; /* freed by its completion */
+    int err = MPI_SUCCESS;
     *request = MPI_REQUEST_NULL;
+    switch (r->kind) {
+    case REQ_PERSIST:
+    case REQ_POLL:
+        if (ivc_mpi_req_ext_done(r)) {
+            if (r->kind == REQ_PERSIST && r->u.p.inner != NULL) {
+                ivc_mpi_req_reap(r->u.p.inner, MPI_STATUS_IGNORE);
+                r->u.p.inner = NULL;
+            }
+            req_release(r);
+        } else {
+            zombie_add(r); /* finished by ivc_mpi_req_sweep() once complete */
+        }
+        break;
+    case REQ_GREQ:
+        /* free_fn runs now if the request is complete, else at MPI_Grequest_complete. */
+        if (r->done) {
+            err = r->u.g.free(r->u.g.extra);
+            ivc_mpi_req_free(r);
+        } else {
+            r->freed = 1;
+        }
+        break;
+    default:
+        if (r->done)
+            ivc_mpi_req_free(r);
+        else
+            r->freed = 1; /* freed by its completion */
+    }
+    if (err != MPI_SUCCESS)
+        return ivc_mpi_raise(MPI_COMM_WORLD, err, "MPI_Request_free",
+                             "the generalized request's free function failed");
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Request_free)
 
+/* Status of a complete (or inactive) request without finishing it; returns its error. */
+static int req_peek(MPI_Request r, MPI_Status *status)
+{
+    switch (r->kind) {
+    case REQ_PERSIST:
+        if (r->u.p.inner == NULL) {
+            ivc_mpi_status_empty(status);
+            return MPI_SUCCESS;
+        }
+        return req_peek(r->u.p.inner, status);
+    case REQ_GREQ:
+        return greq_query(r, status);
+    default:
+        if (status != MPI_STATUS_IGNORE)
+            *status = r->status;
+        return r->status.MPI_ERROR;
+    }
+}
+
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
+    const char *fn = "MPI_Request_get_status";
     if (request == MPI_REQUEST_NULL) {
         *flag = 1;
         ivc_mpi_status_empty(status);
         return MPI_SUCCESS;
     }
     if (!req_valid(request))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_get_status",
-                             "invalid request");
-    if (!request->done)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, "invalid request");
+    if (flag == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL flag");
+    if (!ivc_mpi_req_done(request))
         ivc_mpi_progress();
-    *flag = request->done;
-    if (*flag && status != MPI_STATUS_IGNORE)
-        *status = request->status;
+    *flag = ivc_mpi_req_done(request);
+    if (*flag) {
+        int err = req_peek(request, status);
+        if (err != MPI_SUCCESS)
+            return ivc_mpi_raise(request->comm, err, fn, "the request failed");
+    }
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Request_get_status)
+
+/* The Request_get_status_{any,all,some} calls (MPI 4.1): Testany/Testall/Testsome that
+ * leave every request as it is (nothing freed, no persistent request made inactive). */
+#define CHECK_REQS_C(fn, n, arr)                                                                   \
+    do {                                                                                           \
+        int rc_ = ivc_mpi_check_init(fn);                                                          \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            return rc_;                                                                            \
+        if ((n) < 0 || ((n) > 0 && (arr) == NULL))                                                 \
+            return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "invalid request array");        \
+        for (int i_ = 0; i_ < (n); i_++)                                                           \
+            if ((arr)[i_] != MPI_REQUEST_NULL && !req_valid((arr)[i_]))                            \
+                return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,                          \
+                                     "request %d is not valid", i_);                               \
+    } while (0)
+
+int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status)
+{
+    const char *fn = "MPI_Request_get_status_any";
+    CHECK_REQS_C(fn, count, array_of_requests);
+    if (index == NULL || flag == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL index or flag");
+    ivc_mpi_progress();
+    int i = find_done(count, array_of_requests);
+    if (i == MPI_UNDEFINED) {
+        *flag = 1;
+        *index = MPI_UNDEFINED;
+        ivc_mpi_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    *index = i < 0 ? MPI_UNDEFINED : i;
+    *flag = i >= 0;
+    if (i < 0)
+        return MPI_SUCCESS;
+    int err = req_peek(array_of_requests[i], status);
+    if (err != MPI_SUCCESS)
+        return ivc_mpi_raise(array_of_requests[i]->comm, err, fn, "a request failed");
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Request_get_status_any)
+
+/* Peeks at request i into st (MPI_ERROR set); returns 1 if it failed. */
+static int peek_in_array(const MPI_Request reqs[], int i, MPI_Status *st)
+{
+    MPI_Status tmp;
+    int err = req_peek(reqs[i], &tmp);
+    tmp.MPI_ERROR = err;
+    if (st != MPI_STATUS_IGNORE)
+        *st = tmp;
+    return err != MPI_SUCCESS;
+}
+
+int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[])
+{
+    const char *fn = "MPI_Request_get_status_all";
+    CHECK_REQS_C(fn, count, array_of_requests);
+    if (flag == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL flag");
+    ivc_mpi_progress();
+    for (int i = 0; i < count; i++) {
+        if (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i])) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    int failed = 0;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st =
+            array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[i];
+        if (array_of_requests[i] == MPI_REQUEST_NULL)
+            ivc_mpi_status_empty(st);
+        else
+            failed |= peek_in_array(array_of_requests, i, st);
+    }
+    if (failed)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_IN_STATUS, fn, "at least one request failed");
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Request_get_status_all)
+
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[],
+                                 int *outcount, int array_of_indices[],
+                                 MPI_Status array_of_statuses[])
+{
+    const char *fn = "MPI_Request_get_status_some";
+    CHECK_REQS_C(fn, incount, array_of_requests);
+    if (outcount == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL outcount");
+    ivc_mpi_progress();
+    int n = 0, active = 0, failed = 0;
+    for (int i = 0; i < incount; i++) {
+        MPI_Request r = array_of_requests[i];
+        if (r == MPI_REQUEST_NULL || ivc_mpi_req_inactive(r))
+            continue;
+        active = 1;
+        if (!ivc_mpi_req_done(r))
+            continue;
+        MPI_Status *st =
+            array_of_statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &array_of_statuses[n];
+        failed |= peek_in_array(array_of_requests, i, st);
+        array_of_indices[n++] = i;
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
+    if (failed)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_IN_STATUS, fn, "at least one request failed");
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Request_get_status_some)
+
+/* Cancels r if it can still be cancelled; returns an error class (a generalized request's
+ * cancel_fn may fail). */
+static int req_cancel(MPI_Request r)
+{
+    switch (r->kind) {
+    case REQ_RECV:
+        /* A receive still in the posted queue is cancelled; a send cannot be taken back once
+         * a channel has it, so it completes normally (allowed by the standard). */
+        if (!r->done && ivc_mpi_match_cancel(r)) {
+            r->status.ivc_cancelled = 1;
+            r->status.MPI_ERROR = MPI_SUCCESS;
+            r->status.ivc_count = 0;
+            r->done = 1;
+            if (r->freed)
+                ivc_mpi_req_free(r);
+        }
+        return MPI_SUCCESS;
+    case REQ_PERSIST: /* the active round; nothing to cancel while inactive */
+        return r->u.p.inner != NULL ? req_cancel(r->u.p.inner) : MPI_SUCCESS;
+    case REQ_GREQ:
+        return r->u.g.cancel(r->u.g.extra, r->done);
+    default:
+        return MPI_SUCCESS;
+    }
+}
 
 int PMPI_Cancel(MPI_Request *request)
 {
     if (request == NULL || !req_valid(*request))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "invalid request");
-    MPI_Request r = *request;
-    /* A receive still in the posted queue is cancelled; a send cannot be taken back once a
-     * channel has it, so it completes normally (allowed by the standard). */
-    if (r->kind == REQ_RECV && !r->done && ivc_mpi_match_cancel(r)) {
-        r->status.ivc_cancelled = 1;
-        r->status.MPI_ERROR = MPI_SUCCESS;
-        r->status.ivc_count = 0;
-        r->done = 1;
-        if (r->freed)
-            ivc_mpi_req_free(r);
-    }
+    int err = req_cancel(*request);
+    if (err != MPI_SUCCESS)
+        return ivc_mpi_raise((*request)->comm, err, "MPI_Cancel", "the cancel function failed");
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Cancel)
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
+    if (status == NULL || status == MPI_STATUS_IGNORE || flag == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test_cancelled",
+                             "invalid status or flag");
     *flag = status->ivc_cancelled;
     return MPI_SUCCESS;
 }

@@ -14,7 +14,21 @@
 #define REQ_MAGIC 0x52455155u
 #define MSG_MAGIC 0x4d534750u
 
-enum { REQ_SEND = 1, REQ_RECV = 2, REQ_COLL = 3 /* nonblocking collective (coll_nbc.c) */ };
+/* Request kinds. The first three are completed by their `done` flag alone; the others
+ * ("extended" kinds, >= REQ_PERSIST) go through ivc_mpi_req_ext_done() (mpi_request.c). */
+enum {
+    REQ_SEND = 1,
+    REQ_RECV = 2,
+    REQ_COLL = 3,    /* nonblocking collective (coll_nbc.c) */
+    REQ_PERSIST = 4, /* persistent: wraps the inner request that MPI_Start starts (mpi_preq.c) */
+    REQ_GREQ = 5,    /* generalized request (mpi_greq.c) */
+    REQ_POLL = 6     /* internal compound operation completed by a poll function */
+};
+
+/* Starts one round of a persistent operation: begins a nonblocking operation and returns
+ * its request (from ivc_mpi_req_alloc, any kind) in *inner. Returns MPI_SUCCESS or an
+ * error class (then *inner is not set; the caller raises it on the request's comm). */
+typedef int (*ivc_mpi_preq_start_fn)(MPI_Request preq, void *args, MPI_Request *inner);
 
 struct ivc_mpi_req_s {
     ivc_chan_op_t op; /* first: the channel's op is the request */
@@ -30,8 +44,100 @@ struct ivc_mpi_req_s {
     int src, tag;     /* receive: source (comm rank or ANY) and tag (or ANY) */
     uint64_t msg_len; /* receive: length of the matched message */
     MPI_Status status;
-    struct ivc_mpi_req_s *prev, *next; /* posted-receive queue; free list */
+    struct ivc_mpi_req_s *prev, *next; /* posted-receive queue; free list; freed-active list */
+    union {
+        struct { /* REQ_PERSIST */
+            ivc_mpi_preq_start_fn start;
+            void *args;
+            void (*free_args)(void *);
+            struct ivc_mpi_req_s *inner; /* the started round, NULL while inactive */
+        } p;
+        struct { /* REQ_GREQ */
+            MPI_Grequest_query_function *query;
+            MPI_Grequest_free_function *free;
+            MPI_Grequest_cancel_function *cancel;
+            void *extra;
+        } g;
+        struct { /* REQ_POLL */
+            int (*poll)(MPI_Request r); /* 1 once complete, with r->status filled */
+            void (*drop)(MPI_Request r); /* frees the state (r completed or never started) */
+            void *state;
+        } x;
+    } u;
 };
+
+/* ---- persistent requests (mpi_preq.c), the mechanism of every persistent operation ----
+ * A persistent request made by ivc_mpi_preq_new() is inactive until MPI_Start/Startall
+ * call `start(preq, args, &inner)`. The Wait/Test family and Request_get_status* on it
+ * progress the inner request; when that completes they copy its status, free it and leave
+ * the persistent request inactive (not freed). Wait/Test on an inactive persistent request
+ * return at once with an empty status. MPI_Cancel cancels the inner request.
+ * MPI_Request_free of an inactive one calls free_args(args) (if not NULL) and frees it; of
+ * an active one, does so once the inner request completes. The request keeps `comm`
+ * retained; args belong to the request from a successful call on.
+ * Returns MPI_SUCCESS or MPI_ERR_NO_MEM (nothing raised; args stay the caller's). */
+int ivc_mpi_preq_new(MPI_Comm comm, ivc_mpi_preq_start_fn start, void *args,
+                     void (*free_args)(void *), MPI_Request *out);
+
+/* Whether a (valid, non-null) request has completed; inactive persistent requests count as
+ * complete. One branch on the fast path. */
+int ivc_mpi_req_ext_done(MPI_Request r);
+static inline int ivc_mpi_req_done(MPI_Request r)
+{
+    return __builtin_expect(r->kind < REQ_PERSIST, 1) ? r->done : ivc_mpi_req_ext_done(r);
+}
+static inline int ivc_mpi_req_inactive(MPI_Request r)
+{
+    return r->kind == REQ_PERSIST && r->u.p.inner == NULL;
+}
+
+/* Internal compound requests (REQ_POLL): a fresh request on comm (retained) that completes
+ * when poll() says so; drop() frees `state` when the request is freed. NULL without memory. */
+MPI_Request ivc_mpi_req_poll_new(MPI_Comm comm, int (*poll)(MPI_Request),
+                                 void (*drop)(MPI_Request), void *state);
+/* Requests freed by the user while still active, finished by ivc_mpi_req_sweep(). */
+extern MPI_Request ivc_mpi_req_zombies;
+void ivc_mpi_req_sweep(void);
+/* Finishes a completed request of any kind without a user handle: its status into *st
+ * (unless MPI_STATUS_IGNORE), frees it; returns its error class. */
+int ivc_mpi_req_reap(MPI_Request r, MPI_Status *st);
+
+/* ---- buffered mode (mpi_bsend.c) ----
+ * A buffer attached to the process, a communicator (comm->bbuf) or a session. Bsend uses
+ * the communicator's, else (when sessions exist, their lookup goes in bbuf_for()) the
+ * session's, else the process's. The functions return MPI_SUCCESS or an error class and
+ * raise nothing, so that MPI_Session_attach_buffer & co. can raise on their session:
+ *   attach: MPI_ERR_BUFFER if *slot already holds a buffer, MPI_ERR_COUNT for size < 0,
+ *           MPI_ERR_NO_MEM; buf may be MPI_BUFFER_AUTOMATIC (size is then ignored).
+ *   detach: waits until every message buffered through *slot has been delivered, then
+ *           stores the buffer's address at buffer_addr (a void **) and its size at *size;
+ *           MPI_ERR_BUFFER if none is attached.
+ *   flush:  waits for delivery, keeps the buffer attached.
+ *   iflush: a request that completes once what is buffered now has been delivered. */
+struct ivc_mpi_bbuf;
+int ivc_mpi_bbuf_attach(struct ivc_mpi_bbuf **slot, void *buf, MPI_Count size);
+int ivc_mpi_bbuf_detach(struct ivc_mpi_bbuf **slot, void *buffer_addr, MPI_Count *size);
+int ivc_mpi_bbuf_flush(struct ivc_mpi_bbuf *b);
+int ivc_mpi_bbuf_iflush(struct ivc_mpi_bbuf *b, MPI_Comm comm, MPI_Request *request);
+/* Frees a communicator's buffer state (from ivc_mpi_comm_release); the process's, WORLD's
+ * and SELF's at MPI_Finalize (from ivc_mpi_match_finalize). */
+void ivc_mpi_bbuf_comm_free(MPI_Comm comm);
+void ivc_mpi_bsend_finalize(void);
+/* Starts a buffered send into `req` (fresh from ivc_mpi_req_alloc): packs the message
+ * into comm's buffer and sends it from there; req completes at once. MPI_ERR_BUFFER when
+ * no buffer is attached or it has no room. */
+int ivc_mpi_start_bsend(MPI_Request req, const void *buf, int count, MPI_Datatype dt, int dest,
+                        int tag, MPI_Comm comm);
+
+/* Context offset of partitioned point-to-point traffic (mpi_part.c): comm->ctx + this never
+ * equals another communicator's context (those are below 2^13) nor IVC_RMA_CTX. */
+#define IVC_PART_CTX_OFF 0x40000000u
+
+/* Checks of a point-to-point call's arguments (dir: PEER_SEND or PEER_RECV, which allows
+ * the wildcards); raises on comm (or WORLD) and returns the class, or MPI_SUCCESS. */
+enum { PEER_SEND, PEER_RECV };
+int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank,
+                      int tag, int dir, const char *fn);
 
 /* Upcalls from the coordinator's channels. */
 void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m);

@@ -12,6 +12,7 @@
 
 #include <complex.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -57,6 +58,8 @@ static const uint8_t basic_size[B_COUNT_KINDS] = {
     [B_2INT] = sizeof(int2_t),
     [B_SHORT_INT] = sizeof(short_int_t),
     [B_LDOUBLE_INT] = sizeof(ldouble_int_t),
+    [B_2FLOAT] = sizeof(float2_t),
+    [B_2DOUBLE] = sizeof(double2_t),
 };
 
 static MPI_Op const op_by_id[OP_USER] = {
@@ -229,14 +232,25 @@ static int win_rank_of(MPI_Win w, int world)
 }
 
 /* Pointer to [disp, disp + len) of this rank's window memory, or NULL when any byte lies
- * outside it. */
+ * outside it. In a dynamic window the range may run across attached ranges that adjoin
+ * (the memory is contiguous then, whichever order they were attached in). */
 static uint8_t *target_range(MPI_Win w, uint64_t disp, uint64_t len)
 {
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
-        for (win_attach_t *a = w->attached; a != NULL; a = a->next)
-            if (disp >= a->base && disp - a->base <= a->size && len <= a->size - (disp - a->base))
+        uint64_t at = disp, left = len;
+        for (;;) {
+            win_attach_t *a = w->attached;
+            while (a != NULL && !(at >= a->base && at - a->base <= a->size &&
+                                  (at - a->base < a->size || left == 0)))
+                a = a->next;
+            if (a == NULL)
+                return NULL;
+            uint64_t avail = a->size - (at - a->base);
+            if (left <= avail)
                 return (uint8_t *)(uintptr_t)disp;
-        return NULL;
+            at += avail; /* avail > 0 here: the next range must start where this one ends */
+            left -= avail;
+        }
     }
     if (disp > w->size || len > w->size - disp)
         return NULL;
@@ -554,6 +568,9 @@ static int piece_direct(rma_t *r, int64_t d, uint64_t len, uint64_t off)
     if (r->w->flavor != MPI_WIN_FLAVOR_DYNAMIC &&
         (at < 0 || (uint64_t)at > r->p->size || len > r->p->size - (uint64_t)at))
         return MPI_ERR_RMA_RANGE;
+    /* A dynamic window is reached directly only by its own rank: its attached ranges. */
+    if (r->w->flavor == MPI_WIN_FLAVOR_DYNAMIC && target_range(r->w, (uint64_t)at, len) == NULL)
+        return MPI_ERR_RMA_RANGE;
     uint8_t *t = r->w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint8_t *)(intptr_t)at : r->p->base + at;
     switch (r->kind) {
     case RMA_PUT: memcpy(t, r->src + off, len); return MPI_SUCCESS;
@@ -651,6 +668,97 @@ static int rma_run(rma_t *r)
     int rc = for_each_piece(r, piece_direct);
     if (locked)
         acc_unlock(r->p->ctl);
+    return rc;
+}
+
+/* ---- (value, index) pairs whose C struct is larger than their packed form ----
+ * MPI_DOUBLE_INT packs 12 bytes (the double, then the int) but occupies a 16-byte
+ * double_int_t in memory, and MPI_SHORT_INT's int sits 2 bytes after its short: the target
+ * type's blocks split such pairs or leave padding, so an accumulate cannot run block by
+ * block. Instead the origin spreads its operands into native structs and runs over whole
+ * elements of the target layout, grouped into runs of adjacent structs; a target then
+ * applies the operation to native structs (basic_size[] is the struct's size), and fetched
+ * structs are packed back. */
+
+/* Size of the native struct of a pair kind that needs this (0 for any other kind), the
+ * packed bytes of its value and the offset of its index in the struct. */
+static uint64_t pair_native(int basic, uint64_t *vsz, uint64_t *ioff)
+{
+#define PAIR(K, S, V)                                                                              \
+    case K: *vsz = sizeof(V), *ioff = offsetof(S, i); return sizeof(S);
+    switch (basic) {
+        PAIR(B_DOUBLE_INT, double_int_t, double)
+        PAIR(B_LONG_INT, long_int_t, long)
+        PAIR(B_SHORT_INT, short_int_t, short)
+        PAIR(B_LDOUBLE_INT, ldouble_int_t, long double)
+    default: return 0;
+    }
+#undef PAIR
+}
+
+/* Displacement in the target layout (tcount elements of map) of packed byte P; `c` is a
+ * cursor that only moves forward (P must not decrease between calls). */
+typedef struct map_cursor {
+    const ivc_typemap_t *m;
+    uint64_t elem, block, at; /* `at`: packed offset where (elem, block) starts */
+} map_cursor_t;
+
+static int64_t cursor_disp(map_cursor_t *c, uint64_t P)
+{
+    for (;;) {
+        const ivc_block_t *b = &c->m->blocks[c->block];
+        if (P < c->at + b->len)
+            return (int64_t)c->elem * c->m->extent + b->disp + (int64_t)(P - c->at);
+        c->at += b->len;
+        if (++c->block == c->m->nblocks) {
+            c->block = 0;
+            c->elem++;
+        }
+    }
+}
+
+/* rma_run for a pair kind of native size nsz: n elements, packed psz bytes each. */
+static int rma_run_pairs(rma_t *r, uint64_t n, uint64_t nsz, uint64_t vsz, uint64_t ioff)
+{
+    uint64_t psz = vsz + sizeof(int);
+    uint8_t *psrc = r->src, *pdst = r->dst, *nsrc = NULL, *ndst = NULL;
+    if (psrc != NULL && (nsrc = calloc(n, nsz)) == NULL)
+        return MPI_ERR_NO_MEM;
+    if (pdst != NULL && (ndst = malloc(n * nsz)) == NULL) {
+        free(nsrc);
+        return MPI_ERR_NO_MEM;
+    }
+    for (uint64_t i = 0; nsrc != NULL && i < n; i++) {
+        memcpy(nsrc + i * nsz, psrc + i * psz, vsz);
+        memcpy(nsrc + i * nsz + ioff, psrc + i * psz + vsz, sizeof(int));
+    }
+    r->src = nsrc;
+    r->dst = ndst;
+    int (*fn)(rma_t *, int64_t, uint64_t, uint64_t) = r->p->direct ? piece_direct : piece_am;
+    if (r->p->direct)
+        acc_lock(r->p->ctl);
+    map_cursor_t c = {&r->tdt->map, 0, 0, 0};
+    int rc = MPI_SUCCESS;
+    uint64_t first = 0; /* the run: elements [first, i) from displacement d0 */
+    int64_t d0 = cursor_disp(&c, 0);
+    for (uint64_t i = 1; i <= n && rc == MPI_SUCCESS; i++) {
+        int64_t d = i < n ? cursor_disp(&c, i * psz) : 0;
+        if (i < n && d == d0 + (int64_t)((i - first) * nsz))
+            continue;
+        rc = fn(r, d0, (i - first) * nsz, first * nsz);
+        first = i;
+        d0 = d;
+    }
+    if (r->p->direct)
+        acc_unlock(r->p->ctl);
+    for (uint64_t i = 0; rc == MPI_SUCCESS && ndst != NULL && i < n; i++) {
+        memcpy(pdst + i * psz, ndst + i * nsz, vsz);
+        memcpy(pdst + i * psz + vsz, ndst + i * nsz + ioff, sizeof(int));
+    }
+    r->src = psrc;
+    r->dst = pdst;
+    free(nsrc);
+    free(ndst);
     return rc;
 }
 
@@ -805,7 +913,19 @@ static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype or
         rc = MPI_ERR_TYPE;
     if (rc != MPI_SUCCESS)
         return raise_w(win, rc, fn, target_rank);
-    if (p == NULL || target_count == 0)
+    if (p == NULL)
+        return MPI_SUCCESS;
+    /* Nothing to move (a count of 0, or a type of size 0): nothing to do, nothing to check
+     * about element kinds. */
+    uint64_t tbytes = target_count ? (uint64_t)target_count * target_datatype->map.size : 0;
+    uint64_t obytes = noop ? tbytes
+                      : origin_count ? (uint64_t)origin_count * origin_datatype->map.size
+                                     : 0;
+    uint64_t rbytes =
+        !fetch ? tbytes : result_count ? (uint64_t)result_count * result_datatype->map.size : 0;
+    if (obytes != tbytes || rbytes != tbytes)
+        return raise_w(win, MPI_ERR_COUNT, fn, target_rank);
+    if (tbytes == 0)
         return MPI_SUCCESS;
     int basic = target_datatype->basic;
     if (basic == B_NONE || basic_size[basic] == 0 ||
@@ -815,11 +935,6 @@ static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype or
      * active message never carries an operation its target cannot apply. */
     if (op->id != OP_REPLACE && !noop && ivc_mpi_op_apply(op, NULL, NULL, 0, basic) != MPI_SUCCESS)
         return raise_w(win, MPI_ERR_OP, fn, target_rank);
-    uint64_t tbytes = (uint64_t)target_count * target_datatype->map.size;
-    uint64_t obytes = noop ? tbytes : (uint64_t)origin_count * origin_datatype->map.size;
-    uint64_t rbytes = fetch ? (uint64_t)result_count * result_datatype->map.size : tbytes;
-    if (obytes != tbytes || rbytes != tbytes)
-        return raise_w(win, MPI_ERR_COUNT, fn, target_rank);
     rma_t r = {.w = win,
                .p = p,
                .kind = fetch ? RMA_GACC : RMA_ACC,
@@ -841,7 +956,11 @@ static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype or
             return raise_w(win, MPI_ERR_NO_MEM, fn, target_rank);
         }
     }
-    rc = rma_run(&r);
+    uint64_t vsz, ioff, nsz = pair_native(basic, &vsz, &ioff);
+    if (nsz != 0)
+        rc = rma_run_pairs(&r, tbytes / (vsz + sizeof(int)), nsz, vsz, ioff);
+    else
+        rc = rma_run(&r);
     if (rc == MPI_SUCCESS && !rcontig) {
         ivc_data_t d;
         ivc_mpi_data(&d, result_addr, result_count, result_datatype);
@@ -907,8 +1026,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC && (at > p->size || n > p->size - at))
         return raise_w(win, MPI_ERR_RMA_RANGE, fn, target_rank);
     if (p->direct) {
-        uint8_t *t =
-            win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint8_t *)(uintptr_t)at : p->base + at;
+        uint8_t *t = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? target_range(win, at, n) : p->base + at;
+        if (t == NULL)
+            return raise_w(win, MPI_ERR_RMA_RANGE, fn, target_rank);
         acc_lock(p->ctl);
         memcpy(result_addr, t, n);
         if (memcmp(t, compare_addr, n) == 0)

@@ -70,10 +70,14 @@ static void win_destroy(MPI_Win w)
     }
     ivc_mpi_group_release(w->start_group);
     ivc_mpi_group_release(w->post_group);
+    if (w->info != MPI_INFO_NULL)
+        PMPI_Info_free(&w->info);
     free(w->post_done);
     free(w->peers);
-    if (w->comm != NULL)
+    if (w->comm != NULL) {
+        ivc_mpi_errh_bind_win(w->comm, NULL); /* env room: user window handlers */
         ivc_mpi_comm_release(w->comm);
+    }
     w->magic = 0;
     free(w);
 }
@@ -82,7 +86,7 @@ static void win_destroy(MPI_Win w)
  * Returns MPI_SUCCESS with *out set, or an error class (nothing left allocated; `mem` is
  * the caller's to free then). */
 static int win_setup(void *base, uint64_t size, int disp_unit, MPI_Comm comm, int flavor, void *mem,
-                     MPI_Win *out)
+                     MPI_Info info, MPI_Win *out)
 {
     MPI_Win w = calloc(1, sizeof(*w));
     int *world = malloc((size_t)comm->size * sizeof(int));
@@ -99,6 +103,7 @@ static int win_setup(void *base, uint64_t size, int disp_unit, MPI_Comm comm, in
     }
     /* Errors on a window go to its own handler, ERRORS_ARE_FATAL until set. */
     PMPI_Comm_set_errhandler(w->comm, MPI_ERRORS_ARE_FATAL);
+    ivc_mpi_errh_bind_win(w->comm, w); /* a user window handler receives this window */
     w->magic = WIN_MAGIC;
     w->id = w->comm->ctx_id;
     snprintf(w->comm->name, sizeof(w->comm->name), "window");
@@ -107,6 +112,13 @@ static int win_setup(void *base, uint64_t size, int disp_unit, MPI_Comm comm, in
     w->disp_unit = disp_unit;
     w->flavor = flavor;
     w->model = MPI_WIN_UNIFIED;
+    w->info = MPI_INFO_NULL;
+    rc = info != MPI_INFO_NULL ? PMPI_Info_dup(info, &w->info) : PMPI_Info_create(&w->info);
+    if (rc != MPI_SUCCESS) {
+        w->info = MPI_INFO_NULL;
+        win_destroy(w);
+        return rc;
+    }
     w->peers = calloc((size_t)comm->size, sizeof(*w->peers));
     uint64_t *pub = malloc((size_t)comm->size * PUB_N * sizeof(uint64_t));
     w->ctl = ivc_mpi_mem_arena_alloc(sizeof(ivc_win_ctl_t));
@@ -178,6 +190,8 @@ static int check_create(MPI_Comm comm, MPI_Aint size, int disp_unit, const char 
         return rc;
     if (!ivc_mpi_comm_valid(comm))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");
+    if (comm->inter)
+        return ivc_mpi_raise(comm, MPI_ERR_COMM, fn, "windows need an intracommunicator");
     if (size < 0)
         return ivc_mpi_raise(comm, MPI_ERR_SIZE, fn, "negative size %ld", size);
     if (disp_unit <= 0)
@@ -192,7 +206,7 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     int rc = check_create(comm, size, disp_unit, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = win_setup(base, (uint64_t)size, disp_unit, comm, MPI_WIN_FLAVOR_CREATE, NULL, win);
+    rc = win_setup(base, (uint64_t)size, disp_unit, comm, MPI_WIN_FLAVOR_CREATE, NULL, info, win);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "creating the window failed");
     return MPI_SUCCESS;
@@ -219,7 +233,7 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     void *mem = win_mem((uint64_t)size);
     if (mem == NULL)
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "cannot allocate %ld bytes", size);
-    rc = win_setup(mem, (uint64_t)size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE, mem, win);
+    rc = win_setup(mem, (uint64_t)size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE, mem, info, win);
     if (rc != MPI_SUCCESS) {
         if (!ivc_mpi_mem_arena_free(mem))
             free(mem);
@@ -283,7 +297,8 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     if (rc == MPI_SUCCESS && !all)
         rc = ok ? MPI_ERR_NO_MEM : MPI_ERR_RMA_SHARED;
     if (rc == MPI_SUCCESS)
-        rc = win_setup(mine, (uint64_t)size, disp_unit, comm, MPI_WIN_FLAVOR_SHARED, NULL, win);
+        rc = win_setup(mine, (uint64_t)size, disp_unit, comm, MPI_WIN_FLAVOR_SHARED, NULL, info,
+                       win);
     if (rc != MPI_SUCCESS) {
         if (block != NULL)
             ivc_mpi_mem_arena_free(block);
@@ -328,7 +343,7 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     int rc = check_create(comm, 0, 1, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = win_setup(NULL, 0, 1, comm, MPI_WIN_FLAVOR_DYNAMIC, NULL, win);
+    rc = win_setup(NULL, 0, 1, comm, MPI_WIN_FLAVOR_DYNAMIC, NULL, info, win);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "creating the window failed");
     return MPI_SUCCESS;
@@ -377,7 +392,9 @@ int PMPI_Win_free(MPI_Win *win)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
     CHECK_WIN(*win, fn);
     MPI_Win w = *win;
-    int rc = MPI_SUCCESS;
+    int rc = ivc_mpi_win_attr_delete_all(w); /* user attributes (comm/mpi_attr.c) */
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(w->comm, rc, fn, "an attribute's delete callback failed");
     for (int t = 0; t < w->comm->size && rc == MPI_SUCCESS; t++)
         rc = ivc_rma_flush_am(w, t);
     /* Nobody may still be accessing this rank's memory or lock words. */
@@ -421,26 +438,30 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *fla
     case MPI_WIN_DISP_UNIT: *(int **)attribute_val = &win->attr_disp_unit; break;
     case MPI_WIN_CREATE_FLAVOR: *(int **)attribute_val = &win->attr_flavor; break;
     case MPI_WIN_MODEL: *(int **)attribute_val = &win->attr_model; break;
-    default:
-        *flag = 0;
-        return ivc_mpi_raise(win->comm, MPI_ERR_KEYVAL, fn, "unknown key %d", win_keyval);
+    default: {
+        int rc = ivc_mpi_win_attr_get(win, win_keyval, attribute_val, flag); /* comm/mpi_attr.c */
+        if (rc != MPI_SUCCESS)
+            return ivc_mpi_raise(win->comm, rc, fn, "unknown key %d", win_keyval);
+    }
     }
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Win_get_attr)
 
 /* Window errors are raised on the window's private communicator, so its handler is the
- * window's. Only the predefined handlers are accepted: a user's communicator handler would
- * receive the wrong handle type. */
+ * window's: a predefined one or one from MPI_Win_create_errhandler (ivc_mpi_raise hands it
+ * the window, bound in win_setup). */
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     const char *fn = "MPI_Win_set_errhandler";
     CHECK_WIN(win, fn);
-    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN &&
-        errhandler != MPI_ERRORS_ABORT)
-        return ivc_mpi_raise(win->comm, MPI_ERR_ARG, fn,
-                             "only predefined error handlers are supported on windows");
-    return PMPI_Comm_set_errhandler(win->comm, errhandler);
+    if (!ivc_mpi_errh_usable(errhandler, ERRH_OBJ_WIN))
+        return ivc_mpi_raise(win->comm, MPI_ERR_ERRHANDLER, fn,
+                             "not a predefined or window error handler");
+    ivc_mpi_errh_retain(errhandler);
+    ivc_mpi_errh_release(win->comm->errh);
+    win->comm->errh = errhandler;
+    return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Win_set_errhandler)
 
@@ -451,18 +472,66 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 }
 IVC_MPI_WEAK(Win_get_errhandler)
 
-/* IVC reads no window info key: set accepts any, get returns an empty object. */
+/* Hints. IVC's behaviour does not depend on any: every accumulate is ordered and atomic
+ * with every other, locks always work, memory is always unified. The window keeps the hints
+ * given at creation and by Win_set_info (a later value replaces an earlier one), and
+ * Win_get_info returns them with the standard's window hints IVC did not receive, at the
+ * values IVC works with. */
+static const struct {
+    const char *key, *value;
+    int shared_only;
+} win_hints[] = {
+    {"no_locks", "false", 0},
+    {"accumulate_ordering", "rar,raw,war,waw", 0},
+    {"accumulate_ops", "same_op_no_op", 0},
+    {"mpi_accumulate_granularity", "0", 0},
+    {"same_size", "false", 0},
+    {"same_disp_unit", "false", 0},
+    {"alloc_shared_noncontig", "false", 1},
+};
+
 int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
-    CHECK_WIN(win, "MPI_Win_set_info");
+    const char *fn = "MPI_Win_set_info";
+    CHECK_WIN(win, fn);
+    if (info == MPI_INFO_NULL)
+        return ivc_mpi_raise(win->comm, MPI_ERR_INFO, fn, "MPI_INFO_NULL");
+    int n, rc = PMPI_Info_get_nkeys(info, &n);
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        char key[MPI_MAX_INFO_KEY + 1], value[MPI_MAX_INFO_VAL + 1];
+        int flag = 0, len = (int)sizeof(value);
+        rc = PMPI_Info_get_nthkey(info, i, key);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Info_get_string(info, key, &len, value, &flag);
+        if (rc == MPI_SUCCESS && flag)
+            rc = PMPI_Info_set(win->info, key, value);
+    }
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(win->comm, rc, fn, "invalid info object");
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Win_set_info)
 
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-    CHECK_WIN(win, "MPI_Win_get_info");
-    return PMPI_Info_create(info_used);
+    const char *fn = "MPI_Win_get_info";
+    CHECK_WIN(win, fn);
+    if (info_used == NULL)
+        return ivc_mpi_raise(win->comm, MPI_ERR_ARG, fn, "NULL argument");
+    MPI_Info info;
+    int rc = PMPI_Info_dup(win->info, &info);
+    for (size_t k = 0; rc == MPI_SUCCESS && k < sizeof(win_hints) / sizeof(win_hints[0]); k++) {
+        int len, flag = 0;
+        if (win_hints[k].shared_only && win->flavor != MPI_WIN_FLAVOR_SHARED)
+            continue;
+        rc = PMPI_Info_get_valuelen(info, win_hints[k].key, &len, &flag);
+        if (rc == MPI_SUCCESS && !flag)
+            rc = PMPI_Info_set(info, win_hints[k].key, win_hints[k].value);
+    }
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(win->comm, rc, fn, "cannot build the info object");
+    *info_used = info;
+    return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Win_get_info)
 

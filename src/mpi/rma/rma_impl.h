@@ -87,7 +87,9 @@ struct ivc_mpi_win_s {
     void *attr_base;
     MPI_Aint attr_size;
     int attr_disp_unit, attr_flavor, attr_model;
+    struct ivc_mpi_attr *attrs; /* user attributes (comm/mpi_attr.c) */
     char name[MPI_MAX_OBJECT_NAME];
+    MPI_Info info; /* hints given at creation and by Win_set_info (Win_get_info) */
 };
 
 /* Active-message kinds (the envelope's tag). */

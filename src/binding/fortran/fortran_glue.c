@@ -1,0 +1,438 @@
+/* Hand-written glue of the Fortran bindings: what the generator (gen_fortran.py, HANDWRITTEN)
+ * leaves out because it needs more than argument conversion:
+ *   - Fortran callbacks: MPI_Op_create, MPI_{Comm,Win,Session}_create_errhandler mark the
+ *     new object as Fortran's (the `fortran` flag of ivc_mpi_op_s / ivc_mpi_errh_s: libmpi then
+ *     calls the procedure with Fortran handles); keyval creation wraps the Fortran copy and
+ *     delete procedures in C trampolines that get them back through extra_state;
+ *   - attribute values: INTEGER(KIND=MPI_ADDRESS_KIND) (MPI_Comm_set_attr ...) or INTEGER
+ *     (MPI_Attr_put) stored as the C attribute's pointer value; predefined attributes, which C
+ *     returns as pointers to the value, come back to Fortran as the value itself;
+ *   - the predefined Fortran callbacks (MPI_COMM_DUP_FN ...) and MPI_F_sync_reg.
+ * Every C function is reached through a weak reference, as in the generated glue. */
+#include "fortran_util.h"
+
+#include "coll/coll.h"
+#include "env/env.h"
+
+#define WEAK_C(ret, name, params) extern ret ivcf_##name params __asm__("P" #name) __attribute__((weak))
+
+WEAK_C(int, MPI_Op_create, (MPI_User_function *, int, MPI_Op *));
+WEAK_C(int, MPI_Comm_create_errhandler, (void *, MPI_Errhandler *));
+WEAK_C(int, MPI_Win_create_errhandler, (void *, MPI_Errhandler *));
+WEAK_C(int, MPI_Session_create_errhandler, (void *, MPI_Errhandler *));
+WEAK_C(int, MPI_Comm_create_keyval, (void *, void *, int *, void *));
+WEAK_C(int, MPI_Type_create_keyval, (void *, void *, int *, void *));
+WEAK_C(int, MPI_Win_create_keyval, (void *, void *, int *, void *));
+WEAK_C(int, MPI_Comm_set_attr, (MPI_Comm, int, void *));
+WEAK_C(int, MPI_Comm_get_attr, (MPI_Comm, int, void *, int *));
+WEAK_C(int, MPI_Type_set_attr, (MPI_Datatype, int, void *));
+WEAK_C(int, MPI_Type_get_attr, (MPI_Datatype, int, void *, int *));
+WEAK_C(int, MPI_Win_set_attr, (MPI_Win, int, void *));
+WEAK_C(int, MPI_Win_get_attr, (MPI_Win, int, void *, int *));
+WEAK_C(int, MPI_Comm_size, (MPI_Comm, int *));
+WEAK_C(int, MPI_Comm_remote_size, (MPI_Comm, int *));
+WEAK_C(int, MPI_Comm_test_inter, (MPI_Comm, int *));
+WEAK_C(int, MPI_Comm_rank, (MPI_Comm, int *));
+WEAK_C(int, MPI_Topo_test, (MPI_Comm, int *));
+WEAK_C(int, MPI_Cartdim_get, (MPI_Comm, int *));
+WEAK_C(int, MPI_Graph_neighbors_count, (MPI_Comm, int, int *));
+WEAK_C(int, MPI_Dist_graph_neighbors_count, (MPI_Comm, int *, int *, int *));
+
+#define NOT_THERE(fn, ierr)                                                                        \
+    do {                                                                                           \
+        if (ivcf_##fn == NULL) {                                                                   \
+            *(ierr) = MPI_ERR_UNSUPPORTED_OPERATION;                                               \
+            return;                                                                                \
+        }                                                                                          \
+    } while (0)
+
+#define ALIAS(low) IVCF_ALIAS(low)
+
+int ivcf_comm_nprocs(void *fcomm, int which, int neighbor)
+{
+    MPI_Comm c = PMPI_Comm_f2c(*(MPI_Fint *)fcomm);
+    int n = 0, inter = 0;
+    if (!neighbor) {
+        if (ivcf_MPI_Comm_test_inter && ivcf_MPI_Comm_test_inter(c, &inter) == MPI_SUCCESS && inter)
+            return ivcf_MPI_Comm_remote_size && ivcf_MPI_Comm_remote_size(c, &n) == MPI_SUCCESS ? n : 0;
+        return ivcf_MPI_Comm_size && ivcf_MPI_Comm_size(c, &n) == MPI_SUCCESS ? n : 0;
+    }
+    int topo = MPI_UNDEFINED;
+    if (ivcf_MPI_Topo_test == NULL || ivcf_MPI_Topo_test(c, &topo) != MPI_SUCCESS)
+        return 0;
+    if (topo == MPI_CART)
+        return ivcf_MPI_Cartdim_get && ivcf_MPI_Cartdim_get(c, &n) == MPI_SUCCESS ? 2 * n : 0;
+    if (topo == MPI_GRAPH) {
+        int rank = 0;
+        if (ivcf_MPI_Comm_rank == NULL || ivcf_MPI_Graph_neighbors_count == NULL ||
+            ivcf_MPI_Comm_rank(c, &rank) != MPI_SUCCESS)
+            return 0;
+        return ivcf_MPI_Graph_neighbors_count(c, rank, &n) == MPI_SUCCESS ? n : 0;
+    }
+    if (topo == MPI_DIST_GRAPH) {
+        int in = 0, out = 0, w = 0;
+        if (ivcf_MPI_Dist_graph_neighbors_count == NULL ||
+            ivcf_MPI_Dist_graph_neighbors_count(c, &in, &out, &w) != MPI_SUCCESS)
+            return 0;
+        return which == IVCF_NPROCS_SEND ? out : in;
+    }
+    return 0;
+}
+
+/* ---- user operations and error handlers written in Fortran ---- */
+
+void pmpi_op_create_(void *user_fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierror);
+void pmpi_op_create_(void *user_fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierror)
+{
+    NOT_THERE(MPI_Op_create, ierror);
+    MPI_Op o = MPI_OP_NULL;
+    int rc = ivcf_MPI_Op_create((MPI_User_function *)user_fn, *commute != 0, &o);
+    if (rc == MPI_SUCCESS) {
+        o->fortran = 1;
+        *op = PMPI_Op_c2f(o);
+    }
+    *ierror = rc;
+}
+ALIAS(mpi_op_create)
+
+#define ERRH_CREATE(low, Name)                                                                     \
+    void p##low##_(void *fn, MPI_Fint *errhandler, MPI_Fint *ierror);                              \
+    void p##low##_(void *fn, MPI_Fint *errhandler, MPI_Fint *ierror)                               \
+    {                                                                                              \
+        NOT_THERE(Name, ierror);                                                                   \
+        MPI_Errhandler e = MPI_ERRHANDLER_NULL;                                                    \
+        int rc = ivcf_##Name(fn, &e);                                                              \
+        if (rc == MPI_SUCCESS) {                                                                   \
+            e->fortran = 1;                                                                        \
+            *errhandler = PMPI_Errhandler_c2f(e);                                                  \
+        }                                                                                          \
+        *ierror = rc;                                                                              \
+    }                                                                                              \
+    ALIAS(low)
+
+ERRH_CREATE(mpi_comm_create_errhandler, MPI_Comm_create_errhandler)
+ERRH_CREATE(mpi_win_create_errhandler, MPI_Win_create_errhandler)
+ERRH_CREATE(mpi_session_create_errhandler, MPI_Session_create_errhandler)
+
+/* ---- keyvals with Fortran copy and delete procedures ----
+ * The C keyval's extra_state is a struct fkeyval holding the Fortran procedures and the
+ * user's extra_state; the C trampolines below call the procedures with Fortran arguments.
+ * One struct per keyval, kept for the life of the program (attributes of a freed keyval may
+ * still be copied or deleted). */
+typedef void fcopy_fn(MPI_Fint *, MPI_Fint *, void *, void *, void *, MPI_Fint *, MPI_Fint *);
+typedef void fdelete_fn(MPI_Fint *, MPI_Fint *, void *, void *, MPI_Fint *);
+
+struct fkeyval {
+    fcopy_fn *copy;
+    fdelete_fn *del;
+    int old_style; /* MPI_Keyval_create: INTEGER extra_state and attribute values */
+    MPI_Aint extra;
+    MPI_Fint extra_int;
+};
+
+static int fk_copy(MPI_Fint fobj, int keyval, struct fkeyval *k, void *in, void *out, int *flag)
+{
+    MPI_Fint fkey = keyval, fflag = 0, ierr = MPI_SUCCESS;
+    if (k->old_style) {
+        MPI_Fint vin = (MPI_Fint)(intptr_t)in, vout = 0;
+        k->copy(&fobj, &fkey, &k->extra_int, &vin, &vout, &fflag, &ierr);
+        *(void **)out = (void *)(intptr_t)vout;
+    } else {
+        MPI_Aint vin = (MPI_Aint)in, vout = 0;
+        k->copy(&fobj, &fkey, &k->extra, &vin, &vout, &fflag, &ierr);
+        *(void **)out = (void *)vout;
+    }
+    *flag = fflag != 0;
+    return ierr;
+}
+
+static int fk_delete(MPI_Fint fobj, int keyval, struct fkeyval *k, void *val)
+{
+    MPI_Fint fkey = keyval, ierr = MPI_SUCCESS;
+    if (k->old_style) {
+        MPI_Fint v = (MPI_Fint)(intptr_t)val;
+        k->del(&fobj, &fkey, &v, &k->extra_int, &ierr);
+    } else {
+        MPI_Aint v = (MPI_Aint)val;
+        k->del(&fobj, &fkey, &v, &k->extra, &ierr);
+    }
+    return ierr;
+}
+
+static int comm_copy_tramp(MPI_Comm old, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    return fk_copy(PMPI_Comm_c2f(old), keyval, extra, in, out, flag);
+}
+static int comm_delete_tramp(MPI_Comm c, int keyval, void *val, void *extra)
+{
+    return fk_delete(PMPI_Comm_c2f(c), keyval, extra, val);
+}
+static int type_copy_tramp(MPI_Datatype old, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    return fk_copy(PMPI_Type_c2f(old), keyval, extra, in, out, flag);
+}
+static int type_delete_tramp(MPI_Datatype t, int keyval, void *val, void *extra)
+{
+    return fk_delete(PMPI_Type_c2f(t), keyval, extra, val);
+}
+static int win_copy_tramp(MPI_Win old, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    return fk_copy(PMPI_Win_c2f(old), keyval, extra, in, out, flag);
+}
+static int win_delete_tramp(MPI_Win w, int keyval, void *val, void *extra)
+{
+    return fk_delete(PMPI_Win_c2f(w), keyval, extra, val);
+}
+
+static void keyval_create(int (*create)(void *, void *, int *, void *), void *ctramp,
+                          void *dtramp, void *copy_fn, void *delete_fn, MPI_Fint *keyval,
+                          void *extra_state, int old_style, MPI_Fint *ierror)
+{
+    struct fkeyval *k = calloc(1, sizeof(*k));
+    if (k == NULL) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    k->copy = (fcopy_fn *)copy_fn;
+    k->del = (fdelete_fn *)delete_fn;
+    k->old_style = old_style;
+    if (old_style)
+        k->extra_int = *(MPI_Fint *)extra_state;
+    else
+        k->extra = *(MPI_Aint *)extra_state;
+    int kv = MPI_KEYVAL_INVALID;
+    int rc = create(ctramp, dtramp, &kv, k);
+    if (rc == MPI_SUCCESS)
+        *keyval = kv;
+    else
+        free(k);
+    *ierror = rc;
+}
+
+#define KEYVAL_CREATE(low, Name, ctramp, dtramp, old_style)                                        \
+    void p##low##_(void *copy_fn, void *delete_fn, MPI_Fint *keyval, void *extra_state,            \
+                   MPI_Fint *ierror);                                                              \
+    void p##low##_(void *copy_fn, void *delete_fn, MPI_Fint *keyval, void *extra_state,            \
+                   MPI_Fint *ierror)                                                               \
+    {                                                                                              \
+        NOT_THERE(Name, ierror);                                                                   \
+        keyval_create(ivcf_##Name, (void *)ctramp, (void *)dtramp, copy_fn, delete_fn, keyval,     \
+                      extra_state, old_style, ierror);                                             \
+    }                                                                                              \
+    ALIAS(low)
+
+KEYVAL_CREATE(mpi_comm_create_keyval, MPI_Comm_create_keyval, comm_copy_tramp, comm_delete_tramp, 0)
+KEYVAL_CREATE(mpi_type_create_keyval, MPI_Type_create_keyval, type_copy_tramp, type_delete_tramp, 0)
+KEYVAL_CREATE(mpi_win_create_keyval, MPI_Win_create_keyval, win_copy_tramp, win_delete_tramp, 0)
+KEYVAL_CREATE(mpi_keyval_create, MPI_Comm_create_keyval, comm_copy_tramp, comm_delete_tramp, 1)
+
+/* ---- predefined Fortran callbacks ---- */
+#define NULL_COPY(low)                                                                             \
+    void low##_(MPI_Fint *o, MPI_Fint *k, void *e, void *in, void *out, MPI_Fint *flag,            \
+                MPI_Fint *ierr);                                                                   \
+    void low##_(MPI_Fint *o, MPI_Fint *k, void *e, void *in, void *out, MPI_Fint *flag,            \
+                MPI_Fint *ierr)                                                                    \
+    {                                                                                              \
+        *flag = 0;                                                                                 \
+        *ierr = MPI_SUCCESS;                                                                       \
+    }
+#define DUP(low, T)                                                                                \
+    void low##_(MPI_Fint *o, MPI_Fint *k, void *e, T *in, T *out, MPI_Fint *flag, MPI_Fint *ierr); \
+    void low##_(MPI_Fint *o, MPI_Fint *k, void *e, T *in, T *out, MPI_Fint *flag, MPI_Fint *ierr)  \
+    {                                                                                              \
+        *out = *in;                                                                                \
+        *flag = 1;                                                                                 \
+        *ierr = MPI_SUCCESS;                                                                       \
+    }
+#define NULL_DELETE(low)                                                                           \
+    void low##_(MPI_Fint *o, MPI_Fint *k, void *v, void *e, MPI_Fint *ierr);                      \
+    void low##_(MPI_Fint *o, MPI_Fint *k, void *v, void *e, MPI_Fint *ierr)                       \
+    {                                                                                              \
+        *ierr = MPI_SUCCESS;                                                                       \
+    }
+NULL_COPY(mpi_comm_null_copy_fn)
+NULL_COPY(mpi_type_null_copy_fn)
+NULL_COPY(mpi_win_null_copy_fn)
+NULL_COPY(mpi_null_copy_fn)
+DUP(mpi_comm_dup_fn, MPI_Aint)
+DUP(mpi_type_dup_fn, MPI_Aint)
+DUP(mpi_win_dup_fn, MPI_Aint)
+DUP(mpi_dup_fn, MPI_Fint)
+NULL_DELETE(mpi_comm_null_delete_fn)
+NULL_DELETE(mpi_type_null_delete_fn)
+NULL_DELETE(mpi_win_null_delete_fn)
+NULL_DELETE(mpi_null_delete_fn)
+
+/* ---- attributes ---- */
+
+/* The value of a predefined attribute, which C returns as a pointer to it. Returns 1 for a
+ * predefined keyval of communicators (kind 'c') or windows ('w'), else 0. */
+static int predef_value(int kind, int keyval, void *v, MPI_Aint *out)
+{
+    if (kind == 'c') {
+        switch (keyval) {
+        case MPI_TAG_UB:
+        case MPI_HOST:
+        case MPI_IO:
+        case MPI_WTIME_IS_GLOBAL:
+        case MPI_APPNUM:
+        case MPI_UNIVERSE_SIZE:
+        case MPI_LASTUSEDCODE:
+            *out = *(int *)v;
+            return 1;
+        }
+    } else if (kind == 'w') {
+        switch (keyval) {
+        case MPI_WIN_BASE:
+            *out = (MPI_Aint)v;
+            return 1;
+        case MPI_WIN_SIZE:
+            *out = *(MPI_Aint *)v;
+            return 1;
+        case MPI_WIN_DISP_UNIT:
+        case MPI_WIN_CREATE_FLAVOR:
+        case MPI_WIN_MODEL:
+            *out = *(int *)v;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+#define ATTR_SET(low, Name, f2c)                                                                   \
+    void p##low##_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierror);              \
+    void p##low##_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierror)               \
+    {                                                                                              \
+        NOT_THERE(Name, ierror);                                                                   \
+        *ierror = ivcf_##Name(f2c(*obj), *keyval, (void *)*val);                                   \
+    }                                                                                              \
+    ALIAS(low)
+
+#define ATTR_GET(low, Name, f2c, kind)                                                             \
+    void p##low##_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,                 \
+                   MPI_Fint *ierror);                                                              \
+    void p##low##_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,                 \
+                   MPI_Fint *ierror)                                                               \
+    {                                                                                              \
+        NOT_THERE(Name, ierror);                                                                   \
+        void *v = NULL;                                                                            \
+        int fl = 0;                                                                                \
+        int rc = ivcf_##Name(f2c(*obj), *keyval, &v, &fl);                                         \
+        if (rc == MPI_SUCCESS) {                                                                   \
+            *flag = fl != 0;                                                                       \
+            if (fl && !predef_value(kind, *keyval, v, val))                                        \
+                *val = (MPI_Aint)v;                                                                \
+        }                                                                                          \
+        *ierror = rc;                                                                              \
+    }                                                                                              \
+    ALIAS(low)
+
+ATTR_SET(mpi_comm_set_attr, MPI_Comm_set_attr, PMPI_Comm_f2c)
+ATTR_SET(mpi_type_set_attr, MPI_Type_set_attr, PMPI_Type_f2c)
+ATTR_SET(mpi_win_set_attr, MPI_Win_set_attr, PMPI_Win_f2c)
+ATTR_GET(mpi_comm_get_attr, MPI_Comm_get_attr, PMPI_Comm_f2c, 'c')
+ATTR_GET(mpi_type_get_attr, MPI_Type_get_attr, PMPI_Type_f2c, 't')
+ATTR_GET(mpi_win_get_attr, MPI_Win_get_attr, PMPI_Win_f2c, 'w')
+
+/* MPI_Attr_put / MPI_Attr_get (deprecated): INTEGER attribute values. */
+void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierror);
+void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierror)
+{
+    NOT_THERE(MPI_Comm_set_attr, ierror);
+    *ierror = ivcf_MPI_Comm_set_attr(PMPI_Comm_f2c(*comm), *keyval, (void *)(intptr_t)*val);
+}
+ALIAS(mpi_attr_put)
+
+void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
+                    MPI_Fint *ierror);
+void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
+                    MPI_Fint *ierror)
+{
+    NOT_THERE(MPI_Comm_get_attr, ierror);
+    void *v = NULL;
+    int fl = 0;
+    MPI_Aint a;
+    int rc = ivcf_MPI_Comm_get_attr(PMPI_Comm_f2c(*comm), *keyval, &v, &fl);
+    if (rc == MPI_SUCCESS) {
+        *flag = fl != 0;
+        if (fl)
+            *val = predef_value('c', *keyval, v, &a) ? (MPI_Fint)a : (MPI_Fint)(intptr_t)v;
+    }
+    *ierror = rc;
+}
+ALIAS(mpi_attr_get)
+
+/* MPI_F_sync_reg: its only job is to be an opaque call the compiler cannot see through. */
+void pmpi_f_sync_reg_(void *buf);
+void pmpi_f_sync_reg_(void *buf)
+{
+    __asm__ volatile("" : : "r"(buf) : "memory");
+}
+ALIAS(mpi_f_sync_reg)
+
+/* ---- generalized requests with Fortran query, free and cancel procedures ----
+ * As for keyvals, the C extra_state is a struct holding the procedures and the user's
+ * extra_state; it is freed after the free procedure ran. */
+WEAK_C(int, MPI_Grequest_start, (void *, void *, void *, void *, MPI_Request *));
+
+typedef void fquery_fn(MPI_Aint *, MPI_Fint *, MPI_Fint *);
+typedef void ffree_fn(MPI_Aint *, MPI_Fint *);
+typedef void fcancel_fn(MPI_Aint *, MPI_Fint *, MPI_Fint *);
+
+struct fgreq {
+    fquery_fn *query;
+    ffree_fn *free;
+    fcancel_fn *cancel;
+    MPI_Aint extra;
+};
+
+static int greq_query_tramp(void *extra, MPI_Status *status)
+{
+    struct fgreq *g = extra;
+    MPI_Fint fst[sizeof(MPI_Status) / sizeof(MPI_Fint)], ierr = MPI_SUCCESS;
+    memcpy(fst, status, sizeof(fst));
+    g->query(&g->extra, fst, &ierr);
+    memcpy(status, fst, sizeof(fst));
+    return ierr;
+}
+
+static int greq_free_tramp(void *extra)
+{
+    struct fgreq *g = extra;
+    MPI_Fint ierr = MPI_SUCCESS;
+    g->free(&g->extra, &ierr);
+    free(g);
+    return ierr;
+}
+
+static int greq_cancel_tramp(void *extra, int complete)
+{
+    struct fgreq *g = extra;
+    MPI_Fint fcomplete = complete != 0, ierr = MPI_SUCCESS;
+    g->cancel(&g->extra, &fcomplete, &ierr);
+    return ierr;
+}
+
+void pmpi_grequest_start_(void *query_fn, void *free_fn, void *cancel_fn, MPI_Aint *extra_state,
+                          MPI_Fint *request, MPI_Fint *ierror);
+void pmpi_grequest_start_(void *query_fn, void *free_fn, void *cancel_fn, MPI_Aint *extra_state,
+                          MPI_Fint *request, MPI_Fint *ierror)
+{
+    NOT_THERE(MPI_Grequest_start, ierror);
+    struct fgreq *g = malloc(sizeof(*g));
+    if (g == NULL) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *g = (struct fgreq){(fquery_fn *)query_fn, (ffree_fn *)free_fn, (fcancel_fn *)cancel_fn,
+                        *extra_state};
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ivcf_MPI_Grequest_start((void *)greq_query_tramp, (void *)greq_free_tramp,
+                                     (void *)greq_cancel_tramp, g, &r);
+    if (rc == MPI_SUCCESS)
+        *request = PMPI_Request_c2f(r);
+    else
+        free(g);
+    *ierror = rc;
+}
+ALIAS(mpi_grequest_start)

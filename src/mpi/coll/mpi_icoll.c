@@ -1,0 +1,372 @@
+/* The nonblocking collective calls (MPI_Ibarrier ... MPI_Ialltoallw): each describes its
+ * operation as a coll_args_t, checks it (coll_chk_args, shared with the persistent and
+ * neighbourhood calls) and starts its schedule (coll_sched.c). Every check runs at every
+ * rank before anything is sent, so an argument error never leaves a message behind. */
+#include "coll/coll_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Send side (s = 1) or receive side of a over n blocks. v: 0 one count and type, 1 count
+ * and displacement arrays (v forms), 2 count, displacement and datatype arrays (w forms). */
+static int chk_vside(MPI_Comm comm, const coll_args_t *a, int s, int n, int v, const char *fn)
+{
+    MPI_Datatype dt = s ? a->sdt : a->rdt;
+    if (v == 0)
+        return coll_chk_buf(comm, s ? a->scount : a->rcount, dt, fn);
+    const int *counts = s ? a->scounts : a->rcounts;
+    const MPI_Datatype *dts = s ? a->sdts : a->rdts;
+    const void *d = s ? (a->sdispls != NULL ? (const void *)a->sdispls : (const void *)a->sdispls_a)
+                      : (a->rdispls != NULL ? (const void *)a->rdispls : (const void *)a->rdispls_a);
+    if (n > 0 && (counts == NULL || d == NULL || (v == 2 && dts == NULL)))
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL count, displacement or datatype array");
+    for (int r = 0; r < n; r++) {
+        int rc = coll_chk_buf(comm, counts[r], v == 2 ? dts[r] : dt, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+static int in_place_root_only(MPI_Comm comm, const char *fn)
+{
+    return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
+}
+
+/* Checks a (its kind's arguments) on comm. v: 0 plain, 1 v form, 2 w form of the call
+ * (chk_vside). Returns
+ * MPI_SUCCESS or the raised error class. */
+int coll_chk_args(MPI_Comm comm, const coll_args_t *a, int v, const char *fn)
+{
+    int rc = MPI_SUCCESS, n = comm->size, me = comm->rank;
+    switch (a->kind) {
+    case CK_BARRIER: break;
+    case CK_BCAST:
+        rc = coll_chk_buf(comm, a->rcount, a->rdt, fn);
+        if (rc == MPI_SUCCESS)
+            rc = coll_chk_root(comm, a->root, fn);
+        break;
+    case CK_REDUCE:
+        rc = coll_chk_root(comm, a->root, fn);
+        if (rc == MPI_SUCCESS && a->sbuf == MPI_IN_PLACE && me != a->root)
+            rc = in_place_root_only(comm, fn);
+        /* fall through */
+    case CK_ALLREDUCE:
+    case CK_SCAN:
+    case CK_EXSCAN:
+        if (rc == MPI_SUCCESS)
+            rc = coll_chk_buf(comm, a->rcount, a->rdt, fn);
+        if (rc == MPI_SUCCESS)
+            rc = coll_chk_op(comm, a->op, a->rdt, fn);
+        break;
+    case CK_REDUCE_SCATTER:
+        if (v)
+            rc = coll_chk_counts(comm, a->rcounts, n, a->rdt, fn);
+        else
+            rc = coll_chk_buf(comm, a->rcount, a->rdt, fn);
+        if (rc == MPI_SUCCESS)
+            rc = coll_chk_op(comm, a->op, a->rdt, fn);
+        break;
+    case CK_GATHER:
+        rc = coll_chk_root(comm, a->root, fn);
+        if (rc == MPI_SUCCESS && a->sbuf == MPI_IN_PLACE && me != a->root)
+            rc = in_place_root_only(comm, fn);
+        if (rc == MPI_SUCCESS && a->sbuf != MPI_IN_PLACE)
+            rc = coll_chk_buf(comm, a->scount, a->sdt, fn);
+        if (rc == MPI_SUCCESS && me == a->root)
+            rc = chk_vside(comm, a, 0, n, v, fn);
+        break;
+    case CK_SCATTER:
+        rc = coll_chk_root(comm, a->root, fn);
+        if (rc == MPI_SUCCESS && a->rbuf == MPI_IN_PLACE && me != a->root)
+            rc = in_place_root_only(comm, fn);
+        if (rc == MPI_SUCCESS && me == a->root)
+            rc = chk_vside(comm, a, 1, n, v, fn);
+        if (rc == MPI_SUCCESS && a->rbuf != MPI_IN_PLACE)
+            rc = coll_chk_buf(comm, a->rcount, a->rdt, fn);
+        break;
+    case CK_ALLGATHER:
+        if (a->sbuf != MPI_IN_PLACE)
+            rc = coll_chk_buf(comm, a->scount, a->sdt, fn);
+        if (rc == MPI_SUCCESS)
+            rc = chk_vside(comm, a, 0, n, v, fn);
+        break;
+    case CK_ALLTOALL:
+        if (a->sbuf != MPI_IN_PLACE)
+            rc = chk_vside(comm, a, 1, n, v, fn);
+        if (rc == MPI_SUCCESS)
+            rc = chk_vside(comm, a, 0, n, v, fn);
+        break;
+    case CK_NB_ALLGATHER:
+    case CK_NB_ALLTOALL: {
+        if (comm->topo == NULL)
+            return ivc_mpi_raise(comm, MPI_ERR_TOPOLOGY, fn, "the communicator has no topology");
+        if (a->sbuf == MPI_IN_PLACE || a->rbuf == MPI_IN_PLACE)
+            return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn,
+                                 "MPI_IN_PLACE is not allowed in neighbourhood collectives");
+        int ns, nr;
+        coll_args_lengths(comm, a, &ns, &nr);
+        if (a->kind == CK_NB_ALLGATHER)
+            rc = coll_chk_buf(comm, a->scount, a->sdt, fn);
+        else
+            rc = chk_vside(comm, a, 1, ns, v, fn);
+        if (rc == MPI_SUCCESS)
+            rc = chk_vside(comm, a, 0, nr, v, fn);
+        break;
+    }
+    default: rc = ivc_mpi_raise(comm, MPI_ERR_INTERN, fn, "unknown collective");
+    }
+    return rc;
+}
+
+/* Entry checks of a nonblocking or persistent call. */
+int coll_chk_request(MPI_Comm comm, MPI_Request *request, const char *fn)
+{
+    int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && request == NULL)
+        rc = ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL request pointer");
+    return rc;
+}
+
+/* Checks a, then starts it as a nonblocking operation. */
+static int icoll(MPI_Comm comm, const coll_args_t *a, int v, MPI_Request *request,
+                 const char *fn)
+{
+    int rc = coll_chk_request(comm, request, fn);
+    if (rc == MPI_SUCCESS)
+        rc = coll_chk_args(comm, a, v, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return coll_done(comm, coll_issue(comm, a, -1, request), fn);
+}
+
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_BARRIER};
+    return icoll(comm, &a, 0, request, "MPI_Ibarrier");
+}
+IVC_MPI_WEAK(Ibarrier)
+
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    coll_args_t a = {
+        .kind = CK_BCAST, .rbuf = buffer, .rcount = count, .rdt = datatype, .root = root};
+    return icoll(comm, &a, 0, request, "MPI_Ibcast");
+}
+IVC_MPI_WEAK(Ibcast)
+
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_REDUCE,
+                     .sbuf = sendbuf,
+                     .rbuf = recvbuf,
+                     .rcount = count,
+                     .rdt = datatype,
+                     .op = op,
+                     .root = root};
+    return icoll(comm, &a, 0, request, "MPI_Ireduce");
+}
+IVC_MPI_WEAK(Ireduce)
+
+static int ireduction(int kind, const void *sendbuf, void *recvbuf, int count,
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request,
+                      const char *fn)
+{
+    coll_args_t a = {
+        .kind = kind, .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count, .rdt = datatype, .op = op};
+    return icoll(comm, &a, 0, request, fn);
+}
+
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return ireduction(CK_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm, request,
+                      "MPI_Iallreduce");
+}
+IVC_MPI_WEAK(Iallreduce)
+
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return ireduction(CK_SCAN, sendbuf, recvbuf, count, datatype, op, comm, request, "MPI_Iscan");
+}
+IVC_MPI_WEAK(Iscan)
+
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return ireduction(CK_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, request,
+                      "MPI_Iexscan");
+}
+IVC_MPI_WEAK(Iexscan)
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    return ireduction(CK_REDUCE_SCATTER, sendbuf, recvbuf, recvcount, datatype, op, comm, request,
+                      "MPI_Ireduce_scatter_block");
+}
+IVC_MPI_WEAK(Ireduce_scatter_block)
+
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_REDUCE_SCATTER,
+                     .sbuf = sendbuf,
+                     .rbuf = recvbuf,
+                     .rcounts = recvcounts,
+                     .rdt = datatype,
+                     .op = op};
+    return icoll(comm, &a, 1, request, "MPI_Ireduce_scatter");
+}
+IVC_MPI_WEAK(Ireduce_scatter)
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_GATHER,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = recvtype,
+                     .root = root};
+    return icoll(comm, &a, 0, request, "MPI_Igather");
+}
+IVC_MPI_WEAK(Igather)
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_GATHER,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcounts = recvcounts,
+                     .rdispls = displs,
+                     .rdt = recvtype,
+                     .root = root};
+    return icoll(comm, &a, 1, request, "MPI_Igatherv");
+}
+IVC_MPI_WEAK(Igatherv)
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_SCATTER,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = recvtype,
+                     .root = root};
+    return icoll(comm, &a, 0, request, "MPI_Iscatter");
+}
+IVC_MPI_WEAK(Iscatter)
+
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_SCATTER,
+                     .sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = displs,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = recvtype,
+                     .root = root};
+    return icoll(comm, &a, 1, request, "MPI_Iscatterv");
+}
+IVC_MPI_WEAK(Iscatterv)
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_ALLGATHER,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = recvtype};
+    return icoll(comm, &a, 0, request, "MPI_Iallgather");
+}
+IVC_MPI_WEAK(Iallgather)
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_ALLGATHER,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcounts = recvcounts,
+                     .rdispls = displs,
+                     .rdt = recvtype};
+    return icoll(comm, &a, 1, request, "MPI_Iallgatherv");
+}
+IVC_MPI_WEAK(Iallgatherv)
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_ALLTOALL,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = recvtype};
+    return icoll(comm, &a, 0, request, "MPI_Ialltoall");
+}
+IVC_MPI_WEAK(Ialltoall)
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_ALLTOALL,
+                     .sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = sdispls,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcounts = recvcounts,
+                     .rdispls = rdispls,
+                     .rdt = recvtype};
+    return icoll(comm, &a, 1, request, "MPI_Ialltoallv");
+}
+IVC_MPI_WEAK(Ialltoallv)
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+    coll_args_t a = {.kind = CK_ALLTOALL,
+                     .sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = sdispls,
+                     .sdts = sendtypes,
+                     .rbuf = recvbuf,
+                     .rcounts = recvcounts,
+                     .rdispls = rdispls,
+                     .rdts = recvtypes,
+                     .disp_bytes = 1};
+    return icoll(comm, &a, 2, request, "MPI_Ialltoallw");
+}
+IVC_MPI_WEAK(Ialltoallw)

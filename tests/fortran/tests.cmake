@@ -1,0 +1,79 @@
+# Fortran bindings and the C++ wrapper (src/binding/fortran). Included from
+# tests/CMakeLists.txt. The Fortran and C++ programs are built with the project's own
+# bin/mpifort and bin/mpicxx, as a user would build them; the C test is an ordinary target.
+#   fortran.c2f_unit            c2f/f2c of every handle kind and the status conversions (C)
+#   fortran.{f77,f90,f08}.CFG   mpif.h, use mpi, use mpi_f08 programs at 4 ranks in the
+#                               configurations vms (one VM per rank) and hosts (two simulated
+#                               hosts of two VMs: the network channel between them)
+#   fortran.cxx.vms             mpi.h from C++ (-Wall -Wextra -pedantic -Werror), 2 ranks
+#   fortran.install             cmake --install, then the prefix's mpifort and ivcrun
+
+add_executable(fortran_c2f_unit ${CMAKE_CURRENT_LIST_DIR}/c2f_unit.c)
+target_link_libraries(fortran_c2f_unit PRIVATE mpi)
+set_target_properties(fortran_c2f_unit PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+add_test(NAME fortran.c2f_unit COMMAND fortran_c2f_unit)
+set_tests_properties(fortran.c2f_unit PROPERTIES TIMEOUT 60 SKIP_RETURN_CODE 77 LABELS "fortran;unit")
+
+set(ivcf_dir ${PROJECT_BINARY_DIR}/tests/fortran)
+file(MAKE_DIRECTORY ${ivcf_dir})
+
+# ivc_fortran_mpi_test(<name> <np> <program> CONFIGS...): registers fortran.<name>.<cfg>.
+function(ivc_fortran_mpi_test name np prog)
+  foreach(cfg IN LISTS ARGN)
+    if(cfg STREQUAL "vms")
+      set(flags --vms ${np})
+    else()
+      set(flags --hosts 2 --vms-per-host 2)
+    endif()
+    add_test(NAME fortran.${name}.${cfg} COMMAND $<TARGET_FILE:ivcrun> -n ${np} ${flags} ${prog})
+    set_tests_properties(fortran.${name}.${cfg} PROPERTIES TIMEOUT 180 SKIP_RETURN_CODE 77
+                         LABELS "fortran;mpi;${cfg}")
+  endforeach()
+endfunction()
+
+# C++: mpi.h must compile cleanly as C++ (report the first offending line otherwise).
+find_program(IVC_CXX_FOR_TESTS NAMES c++ g++ clang++)
+if(IVC_CXX_FOR_TESTS)
+  add_custom_command(OUTPUT ${ivcf_dir}/cxx_basic
+    COMMAND ${PROJECT_BINARY_DIR}/bin/mpicxx -Wall -Wextra -pedantic -Werror -O1
+            -o ${ivcf_dir}/cxx_basic ${CMAKE_CURRENT_LIST_DIR}/cxx_basic.cpp
+    DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cxx_basic.cpp mpi ${PROJECT_SOURCE_DIR}/include/mpi.h
+    VERBATIM)
+  add_custom_target(fortran_cxx_tests ALL DEPENDS ${ivcf_dir}/cxx_basic)
+  ivc_fortran_mpi_test(cxx 2 ${ivcf_dir}/cxx_basic vms)
+else()
+  message(STATUS "tests: no C++ compiler; fortran.cxx (mpi.h from C++) not registered")
+endif()
+
+include(CheckLanguage)
+check_language(Fortran)
+if(NOT CMAKE_Fortran_COMPILER)
+  message(STATUS "tests: no Fortran compiler; the Fortran tests are not registered")
+  return()
+endif()
+
+# Each program compiles in its own directory (gfortran writes the test's own .mod files into
+# the working directory).
+foreach(t f77:f77_basic.f f90:f90_basic.f90 f08:f08_basic.f90)
+  string(REPLACE ":" ";" t ${t})
+  list(GET t 0 name)
+  list(GET t 1 src)
+  set(extra "")
+  if(NOT name STREQUAL "f08")
+    set(extra ${CMAKE_CURRENT_LIST_DIR}/f_c2f_helper.c)
+  endif()
+  file(MAKE_DIRECTORY ${ivcf_dir}/${name}.mod)
+  add_custom_command(OUTPUT ${ivcf_dir}/${name}_basic
+    COMMAND ${PROJECT_BINARY_DIR}/bin/mpifort -O1 -o ${ivcf_dir}/${name}_basic
+            ${CMAKE_CURRENT_LIST_DIR}/${src} ${extra}
+    DEPENDS ${CMAKE_CURRENT_LIST_DIR}/${src} ${extra} mpi mpifort ivc_fortran_alias
+    WORKING_DIRECTORY ${ivcf_dir}/${name}.mod VERBATIM)
+  list(APPEND ivcf_progs ${ivcf_dir}/${name}_basic)
+  ivc_fortran_mpi_test(${name} 4 ${ivcf_dir}/${name}_basic vms hosts)
+endforeach()
+add_custom_target(fortran_tests ALL DEPENDS ${ivcf_progs})
+
+add_test(NAME fortran.install COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/install_f08.sh)
+set_tests_properties(fortran.install PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+  LABELS "fortran;install"
+  ENVIRONMENT "BUILD_DIR=${PROJECT_BINARY_DIR};SOURCE_DIR=${PROJECT_SOURCE_DIR}")

@@ -1,0 +1,5 @@
+# Communicators room: intercommunicators, nonblocking dup and info, attribute caching on
+# every object kind, virtual topologies (see README.md in this folder).
+ivc_mpi_test(comm_intercomm SOURCES mpi/comm/intercomm.c NP 4 CONFIGS vms plain hosts)
+ivc_mpi_test(comm_intercomm_np5 SOURCES mpi/comm/intercomm.c NP 5 CONFIGS vms)
+ivc_mpi_test(comm_idup SOURCES mpi/comm/idup.c NP 4 CONFIGS vms plain hosts)

@@ -1,0 +1,200 @@
+/* MPI_Type_get_envelope / MPI_Type_get_contents (and the _c forms) for every combiner IVC
+ * builds: named, dup, contiguous, vector, hvector, indexed, hindexed, indexed_block,
+ * hindexed_block, struct, subarray, darray, resized: the counts, the combiner, the values
+ * handed to the constructor, and returned derived types that work and must be freed.
+ * Errors: contents of a named type (MPI_ERR_TYPE), arrays too small (MPI_ERR_ARG). */
+#include "../t_util.h"
+
+typedef struct {
+    int combiner, ni, na, nd;
+    int ints[32];
+    MPI_Aint aints[8];
+    MPI_Datatype types[4];
+} expect_t;
+
+static void check_err(int expected, int rc, const char *what)
+{
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &rc);
+    CHECK_INT(expected, rc, what);
+}
+
+/* Checks dt's envelope and contents against e; returned derived types are checked to be
+ * equivalent in size and extent to the expected ones, then freed. */
+static void check(const char *what, MPI_Datatype dt, const expect_t *e)
+{
+    char w[160];
+    int ni, na, nd, comb;
+    CHECK_MPI(MPI_Type_get_envelope(dt, &ni, &na, &nd, &comb));
+    CHECK_INT(e->combiner, comb, t_fmt(w, sizeof w, "%s: combiner", what));
+    CHECK_INT(e->ni, ni, t_fmt(w, sizeof w, "%s: num_integers", what));
+    CHECK_INT(e->na, na, t_fmt(w, sizeof w, "%s: num_addresses", what));
+    CHECK_INT(e->nd, nd, t_fmt(w, sizeof w, "%s: num_datatypes", what));
+    MPI_Count ci, ca, cl, cd;
+    CHECK_MPI(MPI_Type_get_envelope_c(dt, &ci, &ca, &cl, &cd, &comb));
+    CHECK_INT(e->ni, ci, t_fmt(w, sizeof w, "%s: _c num_integers", what));
+    CHECK_INT(e->na, ca, t_fmt(w, sizeof w, "%s: _c num_addresses", what));
+    CHECK_INT(0, cl, t_fmt(w, sizeof w, "%s: _c num_large_counts", what));
+    CHECK_INT(e->nd, cd, t_fmt(w, sizeof w, "%s: _c num_datatypes", what));
+    CHECK_INT(e->combiner, comb, t_fmt(w, sizeof w, "%s: _c combiner", what));
+    int ints[32];
+    MPI_Aint aints[8];
+    MPI_Datatype types[4];
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0) {
+            CHECK_MPI(MPI_Type_get_contents(dt, 32, 8, 4, ints, aints, types));
+        } else {
+            MPI_Count lc[1];
+            CHECK_MPI(MPI_Type_get_contents_c(dt, 32, 8, 1, 4, ints, aints, lc, types));
+        }
+        for (int i = 0; i < ni; i++)
+            CHECK_INT(e->ints[i], ints[i], t_fmt(w, sizeof w, "%s: integer %d", what, i));
+        for (int i = 0; i < na; i++)
+            CHECK_INT(e->aints[i], aints[i], t_fmt(w, sizeof w, "%s: address %d", what, i));
+        for (int i = 0; i < nd; i++) {
+            int c2, x1, x2, x3;
+            MPI_Type_get_envelope(types[i], &x1, &x2, &x3, &c2);
+            if (c2 == MPI_COMBINER_NAMED) {
+                CHECK_TRUE(types[i] == e->types[i], t_fmt(w, sizeof w, "%s: type %d", what, i));
+                continue;
+            }
+            int s1, s2;
+            MPI_Aint lb1, lb2, x1e, x2e;
+            CHECK_MPI(MPI_Type_size(types[i], &s1));
+            MPI_Type_size(e->types[i], &s2);
+            CHECK_INT(s2, s1, t_fmt(w, sizeof w, "%s: size of type %d", what, i));
+            CHECK_MPI(MPI_Type_get_extent(types[i], &lb1, &x1e));
+            MPI_Type_get_extent(e->types[i], &lb2, &x2e);
+            CHECK_INT(x2e, x1e, t_fmt(w, sizeof w, "%s: extent of type %d", what, i));
+            CHECK_MPI(MPI_Type_free(&types[i])); /* derived types handed out are ours */
+        }
+    }
+    if (ni > 0 || na > 0 || nd > 0) {
+        check_err(MPI_ERR_ARG,
+                  MPI_Type_get_contents(dt, ni - (ni > 0), na - (na > 0 && ni == 0),
+                                        nd - (nd > 0 && ni == 0 && na == 0), ints, aints, types),
+                  t_fmt(w, sizeof w, "%s: contents into arrays one too small", what));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    t_init();
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+
+    /* Named types. */
+    MPI_Datatype named[] = {MPI_INT, MPI_DOUBLE_INT, MPI_CHAR, MPI_C_BOOL, MPI_CXX_BOOL, MPI_BYTE};
+    for (size_t k = 0; k < sizeof(named) / sizeof(named[0]); k++) {
+        int ni, na, nd, comb, ints[1];
+        MPI_Aint aints[1];
+        MPI_Datatype types[1];
+        CHECK_MPI(MPI_Type_get_envelope(named[k], &ni, &na, &nd, &comb));
+        CHECK_INT(MPI_COMBINER_NAMED, comb, "named type: combiner");
+        CHECK_INT(0, ni + na + nd, "named type: counts");
+        check_err(MPI_ERR_TYPE, MPI_Type_get_contents(named[k], 1, 1, 1, ints, aints, types),
+                  "contents of a named type");
+    }
+    int ni, na, nd, comb;
+    check_err(MPI_ERR_TYPE, MPI_Type_get_envelope(MPI_DATATYPE_NULL, &ni, &na, &nd, &comb),
+              "envelope of MPI_DATATYPE_NULL");
+
+    MPI_Datatype vec, t;
+    expect_t e;
+    CHECK_MPI(MPI_Type_vector(3, 2, 5, MPI_DOUBLE, &vec));
+    e = (expect_t){MPI_COMBINER_VECTOR, 3, 0, 1, {3, 2, 5}, {0}, {MPI_DOUBLE}};
+    check("vector", vec, &e);
+
+    CHECK_MPI(MPI_Type_dup(vec, &t));
+    e = (expect_t){MPI_COMBINER_DUP, 0, 0, 1, {0}, {0}, {vec}};
+    check("dup", t, &e);
+    MPI_Type_free(&t);
+
+    CHECK_MPI(MPI_Type_contiguous(7, vec, &t));
+    e = (expect_t){MPI_COMBINER_CONTIGUOUS, 1, 0, 1, {7}, {0}, {vec}};
+    check("contiguous of a vector", t, &e);
+    MPI_Type_free(&t);
+
+    CHECK_MPI(MPI_Type_create_hvector(4, 1, -24, MPI_SHORT, &t));
+    e = (expect_t){MPI_COMBINER_HVECTOR, 2, 1, 1, {4, 1}, {-24}, {MPI_SHORT}};
+    check("hvector", t, &e);
+    MPI_Type_free(&t);
+
+    int bl[] = {1, 0, 3}, di[] = {4, 9, -2};
+    MPI_Aint ad[] = {16, 200, -8};
+    CHECK_MPI(MPI_Type_indexed(3, bl, di, MPI_FLOAT, &t));
+    e = (expect_t){MPI_COMBINER_INDEXED, 7, 0, 1, {3, 1, 0, 3, 4, 9, -2}, {0}, {MPI_FLOAT}};
+    check("indexed", t, &e);
+    MPI_Type_free(&t);
+
+    CHECK_MPI(MPI_Type_create_hindexed(3, bl, ad, vec, &t));
+    e = (expect_t){MPI_COMBINER_HINDEXED, 4, 3, 1, {3, 1, 0, 3}, {16, 200, -8}, {vec}};
+    check("hindexed", t, &e);
+    MPI_Type_free(&t);
+
+    CHECK_MPI(MPI_Type_create_indexed_block(3, 2, di, MPI_INT, &t));
+    e = (expect_t){MPI_COMBINER_INDEXED_BLOCK, 5, 0, 1, {3, 2, 4, 9, -2}, {0}, {MPI_INT}};
+    check("indexed_block", t, &e);
+    MPI_Type_free(&t);
+
+    CHECK_MPI(MPI_Type_create_hindexed_block(3, 2, ad, MPI_INT, &t));
+    e = (expect_t){MPI_COMBINER_HINDEXED_BLOCK, 2, 3, 1, {3, 2}, {16, 200, -8}, {MPI_INT}};
+    check("hindexed_block", t, &e);
+    MPI_Type_free(&t);
+
+    MPI_Datatype st[] = {MPI_CHAR, vec, MPI_LONG_DOUBLE_INT};
+    CHECK_MPI(MPI_Type_create_struct(3, bl, ad, st, &t));
+    e = (expect_t){MPI_COMBINER_STRUCT, 4, 3, 3, {3, 1, 0, 3}, {16, 200, -8},
+                   {MPI_CHAR, vec, MPI_LONG_DOUBLE_INT}};
+    check("struct", t, &e);
+    MPI_Type_free(&t);
+
+    int sz[] = {8, 9}, sub[] = {2, 3}, start[] = {1, 4};
+    CHECK_MPI(MPI_Type_create_subarray(2, sz, sub, start, MPI_ORDER_FORTRAN, MPI_INT, &t));
+    e = (expect_t){MPI_COMBINER_SUBARRAY, 8, 0, 1,
+                   {2, 8, 9, 2, 3, 1, 4, MPI_ORDER_FORTRAN}, {0}, {MPI_INT}};
+    check("subarray", t, &e);
+    MPI_Type_free(&t);
+
+    int gs[] = {10, 12}, dist[] = {MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_BLOCK};
+    int dargs[] = {2, MPI_DISTRIBUTE_DFLT_DARG}, ps[] = {2, 3};
+    CHECK_MPI(MPI_Type_create_darray(6, 4, 2, gs, dist, dargs, ps, MPI_ORDER_C, vec, &t));
+    e = (expect_t){MPI_COMBINER_DARRAY, 12, 0, 1,
+                   {6, 4, 2, 10, 12, MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_BLOCK, 2,
+                    MPI_DISTRIBUTE_DFLT_DARG, 2, 3, MPI_ORDER_C},
+                   {0}, {vec}};
+    check("darray", t, &e);
+    MPI_Type_free(&t);
+
+    CHECK_MPI(MPI_Type_create_resized(vec, -8, 100, &t));
+    e = (expect_t){MPI_COMBINER_RESIZED, 0, 2, 1, {0}, {-8, 100}, {vec}};
+    check("resized", t, &e);
+
+    /* The inner type outlives the user's handle: contents of a type whose component was
+     * freed still hands out a working type. */
+    MPI_Datatype inner, outer, got[1];
+    CHECK_MPI(MPI_Type_contiguous(3, MPI_INT, &inner));
+    CHECK_MPI(MPI_Type_contiguous(2, inner, &outer));
+    CHECK_MPI(MPI_Type_free(&inner));
+    int iv[1];
+    MPI_Aint av[1];
+    CHECK_MPI(MPI_Type_get_contents(outer, 1, 0, 1, iv, av, got));
+    int s;
+    CHECK_MPI(MPI_Type_size(got[0], &s));
+    CHECK_INT(12, s, "size of a freed component returned by get_contents");
+    CHECK_MPI(MPI_Type_commit(&got[0]));
+    int src[3] = {1, 2, 3}, dst[3] = {0};
+    CHECK_MPI(MPI_Sendrecv(src, 1, got[0], t_rank, 0, dst, 3, MPI_INT, t_rank, 0, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
+    CHECK_INT(3, dst[2], "message with a type from get_contents");
+    CHECK_MPI(MPI_Type_free(&got[0]));
+    CHECK_MPI(MPI_Type_free(&outer));
+
+    MPI_Type_free(&t);
+    MPI_Type_free(&vec);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (t_rank == 0)
+        printf("envelope: OK\n");
+    MPI_Finalize();
+    return 0;
+}
