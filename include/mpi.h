@@ -301,7 +301,12 @@ extern int ivc_obj_unweighted[1], ivc_obj_weights_empty[1];
 #define MPI_WEIGHTS_EMPTY (ivc_obj_weights_empty)
 
 enum { MPI_GRAPH = 1, MPI_CART, MPI_DIST_GRAPH };
-enum { MPI_COMM_TYPE_SHARED = 1 };
+enum {
+    MPI_COMM_TYPE_SHARED = 1,
+    MPI_COMM_TYPE_HW_UNGUIDED,
+    MPI_COMM_TYPE_HW_GUIDED,
+    MPI_COMM_TYPE_RESOURCE_GUIDED
+};
 enum { MPI_LOCK_EXCLUSIVE = 234, MPI_LOCK_SHARED = 235 };
 enum {
     MPI_MODE_NOCHECK = 1024,

@@ -43,10 +43,11 @@ LARGE_BY_HAND = {
     "MPI_Type_get_true_extent_c", "MPI_Status_set_elements_c", "MPI_Register_datarep_c",
 }
 
+# The nonblocking forms lower the blocking name's capital: MPI_Ibarrier, MPI_Ineighbor_x.
 COLL_NAMES = re.compile(
-    r"^MPI_I?(Barrier|Bcast|Gatherv?|Scatterv?|Allgatherv?|Alltoall[vw]?|Reduce|Allreduce|"
-    r"Reduce_scatter(_block)?|Scan|Exscan)(_init)?$")
-NEIGHBOR = re.compile(r"^MPI_I?Neighbor_\w+?(_init)?$")
+    r"^MPI_(I(?=[a-z])|(?=[A-Z]))(?i:barrier|bcast|gatherv?|scatterv?|allgatherv?|"
+    r"alltoall[vw]?|reduce|allreduce|reduce_scatter(_block)?|scan|exscan)(_init)?$")
+NEIGHBOR = re.compile(r"^MPI_(Neighbor|Ineighbor)_\w+$")
 
 
 def chapter(name):
@@ -105,7 +106,13 @@ def c_text(expr):
     text = str(expr).replace("\\ldots", "...").replace("* ", " *").replace(" *)", "*)")
     # Status arrays as pointers: the same type, but compilers then do not take
     # MPI_STATUSES_IGNORE for an array of size 0 (-Wstringop-overflow).
-    return re.sub(r"MPI_Status (\w+)\[\]", r"MPI_Status *\1", text)
+    text = re.sub(r"MPI_Status (\w+)\[\]", r"MPI_Status *\1", text)
+    # The description renders a pointer to argv as `char** *argv`, and loses a level of
+    # MPI_Info_create_env's `char *argv[]`.
+    text = text.replace("char** *argv", "char ***argv")
+    if text.startswith("int MPI_Info_create_env("):
+        text = text.replace("char argv[]", "char *argv[]")
+    return text
 
 
 def split_proto(text):

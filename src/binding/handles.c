@@ -29,6 +29,7 @@
 /* ---- Fortran sentinels: common blocks /IVC_OBJ_F_.../ of mpif.h, mpi and mpi_f08 ---- */
 MPI_Fint ivc_obj_f_bottom_[1];
 MPI_Fint ivc_obj_f_in_place_[1];
+MPI_Fint ivc_obj_f_buffer_automatic_[1];
 MPI_Fint ivc_obj_f_status_ignore_[sizeof(MPI_Status) / sizeof(MPI_Fint)];
 MPI_Fint ivc_obj_f_statuses_ignore_[sizeof(MPI_Status) / sizeof(MPI_Fint)];
 MPI_Fint ivc_obj_f_errcodes_ignore_[1];

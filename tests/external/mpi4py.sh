@@ -42,7 +42,7 @@ status=0
 for n in 1 2 3; do
     echo "== mpi4py test suite, $n rank(s)"
     timeout 1200 "$BUILD_DIR/bin/ivcrun" -n $n --vms $n "$vpy" "$tests/main.py" \
-        -e 'test_(file|io|dynproc|spawn)$' >"suite.$n.log" 2>&1
+        -e 'test_(file|io|dynproc|spawn)[.]py$' >"suite.$n.log" 2>&1
     rc=$?
     tail -4 "suite.$n.log"
     [ $rc -eq 0 ] || { echo "FAIL: $n rank(s): exit $rc (suite.$n.log)"; status=1; }

@@ -5,7 +5,8 @@ module t08
   use mpi_f08
   implicit none
   integer :: me = -1, np = 0
-  integer :: errh_calls = 0, errh_code = 0, greq_freed = 0
+  integer :: errh_calls = 0, errh_code = 0, greq_freed = 0, deletes = 0
+  integer(kind=MPI_ADDRESS_KIND) :: deleted_sum = 0
   type(MPI_Comm) :: errh_comm
 contains
   subroutine fail(what, expected, got)
@@ -44,6 +45,27 @@ contains
     call c_f_pointer(inoutvec, b, [len])
     b = a + b + 1
   end subroutine my_op
+
+  ! Attribute callbacks: the copy doubles the value (extra_state must be 7), the delete
+  ! counts calls.
+  subroutine my_copy(oldcomm, keyval, extra_state, val_in, val_out, flag, ierror)
+    type(MPI_Comm) :: oldcomm
+    integer :: keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state, val_in, val_out
+    logical :: flag
+    if (extra_state /= 7) call fail('copy callback extra_state', 7, int(extra_state))
+    val_out = 2 * val_in
+    flag = .true.
+    ierror = MPI_SUCCESS
+  end subroutine my_copy
+  subroutine my_delete(comm, keyval, val, extra_state, ierror)
+    type(MPI_Comm) :: comm
+    integer :: keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: val, extra_state
+    deletes = deletes + 1
+    deleted_sum = deleted_sum + val
+    ierror = MPI_SUCCESS
+  end subroutine my_delete
 
   ! Generalized request callbacks: extra_state counts the calls.
   subroutine gq(extra_state, status, ierror)
@@ -271,6 +293,19 @@ program f08_basic
   call MPI_Comm_free(dup2)
   if (dup2 /= MPI_COMM_NULL) call fail('Comm_free sets MPI_COMM_NULL', 0, dup2%MPI_VAL)
   call MPI_Comm_free_keyval(kv)
+  extra = 7
+  call MPI_Comm_create_keyval(my_copy, my_delete, kv, extra)
+  aval = 21
+  call MPI_Comm_set_attr(dup, kv, aval)
+  call MPI_Comm_dup(dup, dup2)
+  call MPI_Comm_get_attr(dup2, kv, aval, lflag)
+  if (.not. lflag .or. aval /= 42) call fail('attribute through a Fortran copy callback', 42, int(aval))
+  call MPI_Comm_free(dup2)
+  call check('Fortran delete callback calls', 1, deletes)
+  if (deleted_sum /= 42) call fail('value seen by the delete callback', 42, int(deleted_sum))
+  call MPI_Comm_delete_attr(dup, kv)
+  call check('Fortran delete callback calls after Comm_delete_attr', 2, deletes)
+  call MPI_Comm_free_keyval(kv)
 
   ! ---- generalized request with Fortran callbacks; MPI_Sizeof ----
   extra = 0
@@ -289,6 +324,7 @@ program f08_basic
 
   call MPI_Comm_free(dup)
   call MPI_Comm_free(sub)
+  deallocate (a2a_s, a2a_r, counts, displs, gath)
   call MPI_Barrier(MPI_COMM_WORLD)
   if (me == 0) print '(a,i0,a)', 'f08_basic: ', np, ' ranks ok'
   call MPI_Finalize()

@@ -57,6 +57,7 @@ end module t
 
 program f90_basic
   use t
+  use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
   implicit none
   integer, parameter :: n = 8
   integer :: ierr, i, j, k, left, right, flag
@@ -69,6 +70,8 @@ program f90_basic
   character(len=MPI_MAX_ERROR_STRING) :: estr
   integer(kind=MPI_ADDRESS_KIND) :: aval, extra
   logical :: lflag
+  type(c_ptr) :: memp
+  integer, pointer :: memarr(:)
   integer :: c_check_world
   external :: c_check_world, c_make_dup
 
@@ -249,6 +252,16 @@ program f90_basic
   call MPI_Comm_free(k, ierr)
   call MPI_Comm_free_keyval(kv, ierr)
 
+  ! ---- MPI_Alloc_mem: the INTEGER(KIND=MPI_ADDRESS_KIND) and the TYPE(C_PTR) forms ----
+  call MPI_Alloc_mem(64_MPI_ADDRESS_KIND, MPI_INFO_NULL, memp, ierr)
+  call check('Alloc_mem (TYPE(C_PTR)) ierror', MPI_SUCCESS, ierr)
+  call c_f_pointer(memp, memarr, [16])
+  memarr = me
+  call MPI_Alloc_mem(8_MPI_ADDRESS_KIND, MPI_INFO_NULL, aval, ierr)
+  if (aval == 0) call fail('Alloc_mem (address) result', 1, 0)
+  call MPI_Free_mem(memarr, ierr)
+  call check('Free_mem ierror', MPI_SUCCESS, ierr)
+
   ! ---- MPI_Sizeof ----
   call MPI_Sizeof(dsum, k, ierr)
   call check('MPI_Sizeof(DOUBLE PRECISION)', 8, k)
@@ -267,6 +280,7 @@ program f90_basic
 
   call MPI_Comm_free(dup, ierr)
   call MPI_Comm_free(sub, ierr)
+  deallocate (a2a_s, a2a_r, counts, displs, gath)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (me == 0) print '(a,i0,a)', 'f90_basic: ', np, ' ranks ok'
   call MPI_Finalize(ierr)

@@ -5,6 +5,8 @@
 #   fortran.{f77,f90,f08}.CFG   mpif.h, use mpi, use mpi_f08 programs at 4 ranks in the
 #                               configurations vms (one VM per rank) and hosts (two simulated
 #                               hosts of two VMs: the network channel between them)
+#   fortran.f90_more.CFG        more of the generated glue, one check per family (use mpi)
+#   fortran.f08_more.CFG        the generated glue's less common paths (use mpi_f08)
 #   fortran.cxx.vms             mpi.h from C++ (-Wall -Wextra -pedantic -Werror), 2 ranks
 #   fortran.install             cmake --install, then the prefix's mpifort and ivcrun
 
@@ -47,29 +49,32 @@ endif()
 
 include(CheckLanguage)
 check_language(Fortran)
-if(NOT CMAKE_Fortran_COMPILER)
+if(NOT CMAKE_Fortran_COMPILER OR
+   (IS_ABSOLUTE "${CMAKE_Fortran_COMPILER}" AND NOT EXISTS "${CMAKE_Fortran_COMPILER}"))
   message(STATUS "tests: no Fortran compiler; the Fortran tests are not registered")
   return()
 endif()
 
 # Each program compiles in its own directory (gfortran writes the test's own .mod files into
 # the working directory).
-foreach(t f77:f77_basic.f f90:f90_basic.f90 f08:f08_basic.f90)
+foreach(t f77:f77_basic.f f90:f90_basic.f90 f08:f08_basic.f90 f90_more:f90_more.f90
+          f08_more:f08_more.f90)
   string(REPLACE ":" ";" t ${t})
   list(GET t 0 name)
   list(GET t 1 src)
   set(extra "")
-  if(NOT name STREQUAL "f08")
+  if(name STREQUAL "f77" OR name STREQUAL "f90")
     set(extra ${CMAKE_CURRENT_LIST_DIR}/f_c2f_helper.c)
   endif()
   file(MAKE_DIRECTORY ${ivcf_dir}/${name}.mod)
-  add_custom_command(OUTPUT ${ivcf_dir}/${name}_basic
-    COMMAND ${PROJECT_BINARY_DIR}/bin/mpifort -O1 -o ${ivcf_dir}/${name}_basic
+  string(REGEX REPLACE "\\.f(90)?$" "" prog ${src})
+  add_custom_command(OUTPUT ${ivcf_dir}/${prog}
+    COMMAND ${PROJECT_BINARY_DIR}/bin/mpifort -O1 -o ${ivcf_dir}/${prog}
             ${CMAKE_CURRENT_LIST_DIR}/${src} ${extra}
     DEPENDS ${CMAKE_CURRENT_LIST_DIR}/${src} ${extra} mpi mpifort ivc_fortran_alias
     WORKING_DIRECTORY ${ivcf_dir}/${name}.mod VERBATIM)
-  list(APPEND ivcf_progs ${ivcf_dir}/${name}_basic)
-  ivc_fortran_mpi_test(${name} 4 ${ivcf_dir}/${name}_basic vms hosts)
+  list(APPEND ivcf_progs ${ivcf_dir}/${prog})
+  ivc_fortran_mpi_test(${name} 4 ${ivcf_dir}/${prog} vms hosts)
 endforeach()
 add_custom_target(fortran_tests ALL DEPENDS ${ivcf_progs})
 

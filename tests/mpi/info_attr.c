@@ -6,7 +6,8 @@
  *    delete callback runs exactly once per attribute on Comm_delete_attr, on replacing a
  *    value, on Comm_free, and for MPI_COMM_SELF at MPI_Finalize; a freed keyval keeps
  *    working for the attributes that use it; MPI_TAG_UB etc. still answer;
- *  - Comm_set_name/get_name, Type_set_name/get_name (predefined and derived). */
+ *  - Comm_set_name/get_name, Type_set_name/get_name (predefined and derived); the null
+ *    handles' names (MPI-4.1: MPI_COMM_NULL, MPI_DATATYPE_NULL, MPI_WIN_NULL). */
 #include "t_util.h"
 
 #include <unistd.h>
@@ -190,6 +191,15 @@ static void name_tests(void)
     CHECK_MPI(MPI_Type_get_name(t, name, &len));
     CHECK_TRUE(strcmp(name, "triple") == 0 && len == 6, "derived type name");
     MPI_Type_free(&t);
+    len = -1;
+    CHECK_MPI(MPI_Comm_get_name(MPI_COMM_NULL, name, &len));
+    CHECK_TRUE(strcmp(name, "MPI_COMM_NULL") == 0 && len == 13, "MPI_COMM_NULL's name");
+    len = -1;
+    CHECK_MPI(MPI_Type_get_name(MPI_DATATYPE_NULL, name, &len));
+    CHECK_TRUE(strcmp(name, "MPI_DATATYPE_NULL") == 0 && len == 17, "MPI_DATATYPE_NULL's name");
+    len = -1;
+    CHECK_MPI(MPI_Win_get_name(MPI_WIN_NULL, name, &len));
+    CHECK_TRUE(strcmp(name, "MPI_WIN_NULL") == 0 && len == 12, "MPI_WIN_NULL's name");
     MPI_Aint a1, a2;
     double d[2];
     MPI_Get_address(&d[0], &a1);

@@ -4,7 +4,8 @@
  * themselves: a C function counts when libmpi exports its PMPI_ name (a predefined
  * callback: its MPI_ name; a large-count `_c` form: also its `int` twin's), a Fortran binding when libmpifort exports the mpif.h/`use mpi`
  * name (mpi_foo_) and, for mpi_f08, gfortran's name of the module procedure
- * (__mpi_f08_MOD_mpi_foo_f08), and the C function exists. */
+ * (__mpi_f08_MOD_mpi_foo_f08; for a predefined callback the external mpi_foo_), and the
+ * C function exists. The mpi_f08 large-count overloads (..._f08c) are not counted. */
 #include "api.h"
 
 #include "binding/c/api_table.h"
@@ -87,7 +88,12 @@ int ivc_info_api(int verbose)
         lower(low, f->name, sizeof low);
         snprintf(sym, sizeof sym, "%s_", low);
         int f90 = c && fort != NULL && f->f90 && dlsym(fort, sym) != NULL;
-        snprintf(sym, sizeof sym, "__mpi_f08_MOD_%s_f08", low);
+        /* The predefined callbacks are passed as procedure arguments, so mpi_f08 uses the
+         * ordinary external procedure for them (src/binding/fortran/README.md). */
+        if (f->predefined)
+            snprintf(sym, sizeof sym, "%s_", low);
+        else
+            snprintf(sym, sizeof sym, "__mpi_f08_MOD_%s_f08", low);
         int f08 = c && fort != NULL && f->f08 && dlsym(fort, sym) != NULL;
         t[k].c_total++, t[k].c_have += c;
         t[k].f90_total += f->f90, t[k].f90_have += f90;

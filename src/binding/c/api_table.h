@@ -48,6 +48,39 @@
     X("Collective communication", "MPI_Gatherv_c", 1, 0, 0, 0, 0) \
     X("Collective communication", "MPI_Gatherv_init", 0, 0, 0, 1, 1) \
     X("Collective communication", "MPI_Gatherv_init_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Iallgather", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Iallgather_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Iallgatherv", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Iallgatherv_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Iallreduce", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Iallreduce_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Ialltoall", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Ialltoall_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Ialltoallv", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Ialltoallv_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Ialltoallw", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Ialltoallw_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Ibarrier", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Ibcast", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Ibcast_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Iexscan", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Iexscan_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Igather", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Igather_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Igatherv", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Igatherv_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Ireduce", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Ireduce_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Ireduce_scatter", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Ireduce_scatter_block", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Ireduce_scatter_block_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Ireduce_scatter_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Iscan", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Iscan_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Iscatter", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Iscatter_c", 1, 0, 0, 0, 0) \
+    X("Collective communication", "MPI_Iscatterv", 0, 0, 0, 1, 1) \
+    X("Collective communication", "MPI_Iscatterv_c", 1, 0, 0, 0, 0) \
     X("Collective communication", "MPI_Op_commutative", 0, 0, 0, 1, 1) \
     X("Collective communication", "MPI_Op_create", 0, 0, 0, 1, 1) \
     X("Collective communication", "MPI_Op_create_c", 1, 0, 0, 0, 0) \
@@ -434,59 +467,16 @@
     X("Point-to-point communication", "MPI_Error_string", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Get_count", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Get_count_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Iallgather", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Iallgather_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Iallgatherv", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Iallgatherv_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Iallreduce", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Iallreduce_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ialltoall", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ialltoall_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ialltoallv", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ialltoallv_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ialltoallw", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ialltoallw_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ibarrier", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ibcast", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ibcast_c", 1, 0, 0, 0, 0) \
     X("Point-to-point communication", "MPI_Ibsend", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Ibsend_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Iexscan", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Iexscan_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Igather", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Igather_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Igatherv", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Igatherv_c", 1, 0, 0, 0, 0) \
     X("Point-to-point communication", "MPI_Improbe", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Imrecv", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Imrecv_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ineighbor_allgather", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ineighbor_allgather_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ineighbor_allgatherv", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ineighbor_allgatherv_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ineighbor_alltoall", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ineighbor_alltoall_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ineighbor_alltoallv", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ineighbor_alltoallv_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ineighbor_alltoallw", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ineighbor_alltoallw_c", 1, 0, 0, 0, 0) \
     X("Point-to-point communication", "MPI_Iprobe", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Irecv", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Irecv_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ireduce", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ireduce_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ireduce_scatter", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ireduce_scatter_block", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Ireduce_scatter_block_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Ireduce_scatter_c", 1, 0, 0, 0, 0) \
     X("Point-to-point communication", "MPI_Irsend", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Irsend_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Iscan", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Iscan_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Iscatter", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Iscatter_c", 1, 0, 0, 0, 0) \
-    X("Point-to-point communication", "MPI_Iscatterv", 0, 0, 0, 1, 1) \
-    X("Point-to-point communication", "MPI_Iscatterv_c", 1, 0, 0, 0, 0) \
     X("Point-to-point communication", "MPI_Isend", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Isend_c", 1, 0, 0, 0, 0) \
     X("Point-to-point communication", "MPI_Isendrecv", 0, 0, 0, 1, 1) \
@@ -597,6 +587,16 @@
     X("Process topologies", "MPI_Graph_neighbors", 0, 0, 0, 1, 1) \
     X("Process topologies", "MPI_Graph_neighbors_count", 0, 0, 0, 1, 1) \
     X("Process topologies", "MPI_Graphdims_get", 0, 0, 0, 1, 1) \
+    X("Process topologies", "MPI_Ineighbor_allgather", 0, 0, 0, 1, 1) \
+    X("Process topologies", "MPI_Ineighbor_allgather_c", 1, 0, 0, 0, 0) \
+    X("Process topologies", "MPI_Ineighbor_allgatherv", 0, 0, 0, 1, 1) \
+    X("Process topologies", "MPI_Ineighbor_allgatherv_c", 1, 0, 0, 0, 0) \
+    X("Process topologies", "MPI_Ineighbor_alltoall", 0, 0, 0, 1, 1) \
+    X("Process topologies", "MPI_Ineighbor_alltoall_c", 1, 0, 0, 0, 0) \
+    X("Process topologies", "MPI_Ineighbor_alltoallv", 0, 0, 0, 1, 1) \
+    X("Process topologies", "MPI_Ineighbor_alltoallv_c", 1, 0, 0, 0, 0) \
+    X("Process topologies", "MPI_Ineighbor_alltoallw", 0, 0, 0, 1, 1) \
+    X("Process topologies", "MPI_Ineighbor_alltoallw_c", 1, 0, 0, 0, 0) \
     X("Process topologies", "MPI_Neighbor_allgather", 0, 0, 0, 1, 1) \
     X("Process topologies", "MPI_Neighbor_allgather_c", 1, 0, 0, 0, 0) \
     X("Process topologies", "MPI_Neighbor_allgather_init", 0, 0, 0, 1, 1) \

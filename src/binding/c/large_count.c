@@ -817,9 +817,9 @@ int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Da
     int *displs_n = NULL;
     if (ivc_lc_narrow_count_int(sendcount, &sendcount_n, "MPI_Ineighbor_allgatherv_c", "sendcount") != MPI_SUCCESS)
         goto done;
-    if (recvcounts != NULL && ivc_lc_narrow_array_count_int(recvcounts, ivc_lc_len(comm, IVC_LC_REMOTE), &recvcounts_n, "MPI_Ineighbor_allgatherv_c", "recvcounts") != MPI_SUCCESS)
+    if (recvcounts != NULL && ivc_lc_narrow_array_count_int(recvcounts, ivc_lc_len(comm, IVC_LC_INDEG), &recvcounts_n, "MPI_Ineighbor_allgatherv_c", "recvcounts") != MPI_SUCCESS)
         goto done;
-    if (displs != NULL && ivc_lc_narrow_array_aint_int(displs, ivc_lc_len(comm, IVC_LC_REMOTE), &displs_n, "MPI_Ineighbor_allgatherv_c", "displs") != MPI_SUCCESS)
+    if (displs != NULL && ivc_lc_narrow_array_aint_int(displs, ivc_lc_len(comm, IVC_LC_INDEG), &displs_n, "MPI_Ineighbor_allgatherv_c", "displs") != MPI_SUCCESS)
         goto done;
     rc = PMPI_Ineighbor_allgatherv(sendbuf, sendcount_n, sendtype, recvbuf, recvcounts_n, displs_n, recvtype, comm, request);
 done:
@@ -857,13 +857,13 @@ int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
     int *sdispls_n = NULL;
     int *recvcounts_n = NULL;
     int *rdispls_n = NULL;
-    if (sendcounts != NULL && ivc_lc_narrow_array_count_int(sendcounts, ivc_lc_len(comm, IVC_LC_REMOTE), &sendcounts_n, "MPI_Ineighbor_alltoallv_c", "sendcounts") != MPI_SUCCESS)
+    if (sendcounts != NULL && ivc_lc_narrow_array_count_int(sendcounts, ivc_lc_len(comm, IVC_LC_OUTDEG), &sendcounts_n, "MPI_Ineighbor_alltoallv_c", "sendcounts") != MPI_SUCCESS)
         goto done;
-    if (sdispls != NULL && ivc_lc_narrow_array_aint_int(sdispls, ivc_lc_len(comm, IVC_LC_REMOTE), &sdispls_n, "MPI_Ineighbor_alltoallv_c", "sdispls") != MPI_SUCCESS)
+    if (sdispls != NULL && ivc_lc_narrow_array_aint_int(sdispls, ivc_lc_len(comm, IVC_LC_OUTDEG), &sdispls_n, "MPI_Ineighbor_alltoallv_c", "sdispls") != MPI_SUCCESS)
         goto done;
-    if (recvcounts != NULL && ivc_lc_narrow_array_count_int(recvcounts, ivc_lc_len(comm, IVC_LC_REMOTE), &recvcounts_n, "MPI_Ineighbor_alltoallv_c", "recvcounts") != MPI_SUCCESS)
+    if (recvcounts != NULL && ivc_lc_narrow_array_count_int(recvcounts, ivc_lc_len(comm, IVC_LC_INDEG), &recvcounts_n, "MPI_Ineighbor_alltoallv_c", "recvcounts") != MPI_SUCCESS)
         goto done;
-    if (rdispls != NULL && ivc_lc_narrow_array_aint_int(rdispls, ivc_lc_len(comm, IVC_LC_REMOTE), &rdispls_n, "MPI_Ineighbor_alltoallv_c", "rdispls") != MPI_SUCCESS)
+    if (rdispls != NULL && ivc_lc_narrow_array_aint_int(rdispls, ivc_lc_len(comm, IVC_LC_INDEG), &rdispls_n, "MPI_Ineighbor_alltoallv_c", "rdispls") != MPI_SUCCESS)
         goto done;
     rc = PMPI_Ineighbor_alltoallv(sendbuf, sendcounts_n, sdispls_n, sendtype, recvbuf, recvcounts_n, rdispls_n, recvtype, comm, request);
 done:
@@ -883,9 +883,9 @@ int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
     int rc = MPI_ERR_COUNT;
     int *sendcounts_n = NULL;
     int *recvcounts_n = NULL;
-    if (sendcounts != NULL && ivc_lc_narrow_array_count_int(sendcounts, ivc_lc_len(comm, IVC_LC_REMOTE), &sendcounts_n, "MPI_Ineighbor_alltoallw_c", "sendcounts") != MPI_SUCCESS)
+    if (sendcounts != NULL && ivc_lc_narrow_array_count_int(sendcounts, ivc_lc_len(comm, IVC_LC_OUTDEG), &sendcounts_n, "MPI_Ineighbor_alltoallw_c", "sendcounts") != MPI_SUCCESS)
         goto done;
-    if (recvcounts != NULL && ivc_lc_narrow_array_count_int(recvcounts, ivc_lc_len(comm, IVC_LC_REMOTE), &recvcounts_n, "MPI_Ineighbor_alltoallw_c", "recvcounts") != MPI_SUCCESS)
+    if (recvcounts != NULL && ivc_lc_narrow_array_count_int(recvcounts, ivc_lc_len(comm, IVC_LC_INDEG), &recvcounts_n, "MPI_Ineighbor_alltoallw_c", "recvcounts") != MPI_SUCCESS)
         goto done;
     rc = PMPI_Ineighbor_alltoallw(sendbuf, sendcounts_n, sdispls, sendtypes, recvbuf, recvcounts_n, rdispls, recvtypes, comm, request);
 done:

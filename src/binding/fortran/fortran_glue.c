@@ -14,6 +14,8 @@
 #include "coll/coll.h"
 #include "env/env.h"
 
+#include <pthread.h>
+
 #define WEAK_C(ret, name, params) extern ret ivcf_##name params __asm__("P" #name) __attribute__((weak))
 
 WEAK_C(int, MPI_Op_create, (MPI_User_function *, int, MPI_Op *));
@@ -47,6 +49,26 @@ WEAK_C(int, MPI_Dist_graph_neighbors_count, (MPI_Comm, int *, int *, int *));
     } while (0)
 
 #define ALIAS(low) IVCF_ALIAS(low)
+
+/* What ivcf_keep() keeps: reachable from here, so leak checkers see it as intended. */
+struct kept {
+    struct kept *next;
+    void *p;
+};
+static struct kept *kept_head;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void ivcf_keep(void *p)
+{
+    struct kept *k = malloc(sizeof(*k));
+    if (k == NULL)
+        return; /* then it leaks, as it would have anyway */
+    k->p = p;
+    pthread_mutex_lock(&kept_lock);
+    k->next = kept_head;
+    kept_head = k;
+    pthread_mutex_unlock(&kept_lock);
+}
 
 int ivcf_comm_nprocs(void *fcomm, int which, int neighbor)
 {
@@ -117,8 +139,8 @@ ERRH_CREATE(mpi_session_create_errhandler, MPI_Session_create_errhandler)
 /* ---- keyvals with Fortran copy and delete procedures ----
  * The C keyval's extra_state is a struct fkeyval holding the Fortran procedures and the
  * user's extra_state; the C trampolines below call the procedures with Fortran arguments.
- * One struct per keyval, kept for the life of the program (attributes of a freed keyval may
- * still be copied or deleted). */
+ * One struct per keyval, kept for the life of the program (ivcf_keep: attributes of a freed
+ * keyval may still be copied or deleted). */
 typedef void fcopy_fn(MPI_Fint *, MPI_Fint *, void *, void *, void *, MPI_Fint *, MPI_Fint *);
 typedef void fdelete_fn(MPI_Fint *, MPI_Fint *, void *, void *, MPI_Fint *);
 
@@ -202,10 +224,12 @@ static void keyval_create(int (*create)(void *, void *, int *, void *), void *ct
         k->extra = *(MPI_Aint *)extra_state;
     int kv = MPI_KEYVAL_INVALID;
     int rc = create(ctramp, dtramp, &kv, k);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         *keyval = kv;
-    else
+        ivcf_keep(k);
+    } else {
         free(k);
+    }
     *ierror = rc;
 }
 

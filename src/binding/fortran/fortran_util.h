@@ -23,20 +23,26 @@
 /* mpi_foo_ is a weak alias of pmpi_foo_, as MPI_Foo is of PMPI_Foo in libmpi. */
 #define IVCF_ALIAS(low) _Pragma(IVCF_STR_(weak low##_ = p##low##_))
 
-extern MPI_Fint ivc_obj_f_bottom_[], ivc_obj_f_in_place_[], ivc_obj_f_status_ignore_[],
+extern MPI_Fint ivc_obj_f_bottom_[], ivc_obj_f_in_place_[], ivc_obj_f_buffer_automatic_[],
+    ivc_obj_f_status_ignore_[],
     ivc_obj_f_statuses_ignore_[], ivc_obj_f_unweighted_[], ivc_obj_f_weights_empty_[];
 
 /* Extra room of an output string buffer beyond the Fortran string's length: the C function
  * may write up to its own maximum (MPI_MAX_INFO_VAL ...) whatever the Fortran length. */
 #define IVCF_STR_SLACK 8192
 
-/* A choice buffer: the Fortran MPI_BOTTOM and MPI_IN_PLACE become the C ones. */
+/* A choice buffer: the Fortran MPI_BOTTOM, MPI_IN_PLACE and MPI_BUFFER_AUTOMATIC become the
+ * C ones. */
 static inline void *ivcf_buf(void *p)
 {
     if (p == (void *)ivc_obj_f_bottom_)
         return MPI_BOTTOM;
     if (p == (void *)ivc_obj_f_in_place_)
         return MPI_IN_PLACE;
+#ifdef MPI_BUFFER_AUTOMATIC
+    if (p == (void *)ivc_obj_f_buffer_automatic_)
+        return MPI_BUFFER_AUTOMATIC;
+#endif
     return p;
 }
 
@@ -123,6 +129,10 @@ static inline void ivcf_fstr(char *f, size_t len, const char *c)
     memcpy(f, c, n);
     memset(f + n, ' ', len - n);
 }
+
+/* Keeps p (malloc'd) for the life of the program: scratch that the C library may still read
+ * after the call returns (the datatype arrays of nonblocking MPI_Ialltoallw ...). */
+void ivcf_keep(void *p);
 
 /* Number of entries of the per-process arrays of MPI_(I)Alltoallw and the neighbourhood
  * variants: the (remote) group size, or the topology's out/in degree. */

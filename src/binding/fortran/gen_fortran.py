@@ -16,13 +16,16 @@ Outputs (checked in, never edited by hand; building needs no Python):
   generated/mpif_externals.h    the EXTERNAL / function-type lines of mpif.h.
   generated/mpi_f08_procs.f90   the body of module mpi_f08: callback interfaces, operators on
                                 handle types, and one module procedure MPI_<Name>_f08 per
-                                procedure (generic name MPI_<Name>) that calls the glue above.
+                                procedure (generic name MPI_<Name>) that calls the glue above
+                                (and MPI_<Name>_f08c for the large-count form).
   generated/bindings.txt        what was generated and what was left out, and why.
 
 Scope: every procedure of MPI-4.1 except the I/O chapter (MPI_File_*, MPI_Register_datarep),
 dynamic processes, the tools interface (no Fortran binding in the standard) and the MPI-5.0
-additions of the description (MPI_Abi_*, *_toint, *_fromint). Large-count (_c) forms are not
-generated (they do not exist in mpif.h / use mpi; mpi_f08's overloads are future work).
+additions of the description (MPI_Abi_*, *_toint, *_fromint). Large-count (_c) forms do not
+exist in mpif.h / use mpi; in mpi_f08 they are the specifics MPI_<Name>_f08c of the generic
+MPI_<Name>, with C glue ivcf_<name>_c_ calling PMPI_<Name>_c (where the two forms can be told
+apart). use mpi's TYPE(C_PTR) overloads (MPI_ALLOC_MEM_CPTR ...) alias the same glue.
 Procedures whose glue needs Fortran callbacks or attribute semantics are hand-written in
 src/binding/fortran/fortran_glue.c (HANDWRITTEN below); the generator still emits their
 `use mpi` interfaces and mpi_f08 wrappers.
@@ -152,7 +155,6 @@ def c_proto_type(q):
 
 
 def c_return_type(p):
-    rk = p._parseset["return_kind"]
     c = p.express.iso_c
     if c is None:
         return "void"
@@ -178,10 +180,17 @@ def length_expr(a, args, fname):
     raise SystemExit(f"{fname}: cannot size {a.name} (length {ln!r})")
 
 
-def gen_c_function(name, p, args):
+def has_detach_addr(args):
+    return any(a.kind == "C_BUFFER2" and a.f90type == "<type>" and a.dir == "out" for a in args)
+
+
+def gen_c_function(name, p, args, cptr=False, big=False):
+    """The glue of name; with cptr, the variant for mpi_f08 (ivcf_<name>_cptr_) that writes
+    a *_detach_buffer address into the TYPE(C_PTR) argument; with big, the glue of the
+    large-count form for mpi_f08 (ivcf_<name>_c_, calling PMPI_<Name>_c)."""
     low = name.lower()
     rtype = c_return_type(p)
-    c = p.express.iso_c
+    c = p.express.embiggen.iso_c if big else p.express.iso_c
     cparams = list(c.parameters)
     fparams = []
     hidden = []
@@ -216,8 +225,8 @@ def gen_c_function(name, p, args):
                     post.append(f"for (int i = 0; c_{v} && i < n_{v}; i++) ((MPI_Fint *){v})[i] = PMPI_{hk}_c2f(c_{v}[i]);")
                 if re.match(r"MPI_(I\w+|\w+_init)$", name):
                     # nonblocking / persistent: the C library may read the array until the
-                    # operation completes, so it is not freed (a small leak per call)
-                    pass
+                    # operation completes: kept for the program's life (a small cost per call)
+                    cleanup.append(f"ivcf_keep(c_{v});")
                 else:
                     cleanup.append(f"free(c_{v});")
             elif q.pointer_level:
@@ -243,6 +252,12 @@ def gen_c_function(name, p, args):
                     post.append(f"ivcf_status_out({v}, c_{v});")
         elif k in ("BUFFER",):
             call.append(f"ivcf_buf({v})")
+        elif k == "C_BUFFER2" and a.f90type == "<type>" and a.dir == "out" and not cptr:
+            # *_detach_buffer: C returns the buffer's address; a choice argument cannot hold
+            # it, so it is not written back (mpi_f08's TYPE(C_PTR) goes through here too and
+            # is left as it was)
+            pre.append(f"void *c_{v} = NULL;")
+            call.append(f"&c_{v}")
         elif k == "WEIGHT":
             call.append(f"ivcf_weights({v})")
         elif a.is_string:
@@ -281,11 +296,18 @@ def gen_c_function(name, p, args):
     ierr = next((a for a in args if a.is_ierror), None)
     has_rc = rtype == "int"
     out = []
-    out.append(f"/* {name} */")
-    out.append(f"extern {rtype} ivcf_c_{name}({proto_args}) __asm__(\"P{name}\") __attribute__((weak));")
     fret = rtype if rtype != "int" else "void"
-    out.append(f"{fret} p{low}_({sig});")
-    out.append(f"{fret} p{low}_({sig})")
+    fname = f"ivcf_{low}_cptr_" if cptr else f"p{low}_"
+    if big:
+        fname = f"ivcf_{low}_c{'_cptr' if cptr else ''}_"
+        name = name + "_c"
+    if cptr and not big:
+        out.append(f"/* {name}, for mpi_f08 (TYPE(C_PTR) address) */")
+    else:
+        out.append(f"/* {name}{' (large count, for mpi_f08)' if big else ''} */")
+        out.append(f"extern {rtype} ivcf_c_{name}({proto_args}) __asm__(\"P{name}\") __attribute__((weak));")
+    out.append(f"{fret} {fname}({sig});")
+    out.append(f"{fret} {fname}({sig})")
     out.append("{")
     if rtype != "int":
         out.append(f"    if (ivcf_c_{name} == NULL)")
@@ -309,7 +331,8 @@ def gen_c_function(name, p, args):
         else:
             out.append("    (void)rc;")
     out.append("}")
-    out.append(f"IVCF_ALIAS({low})")
+    if not cptr and not big:
+        out.append(f"IVCF_ALIAS({low})")
     out.append("")
     return "\n".join(out)
 
@@ -332,9 +355,15 @@ def f90_decl(a):
     return [f"{t} :: {n}{a.f90dims}"]
 
 
-def gen_interface(name, p, args):
+def has_cptr_overload(p):
+    return bool(p._parseset["attributes"].get("f90_index_overload"))
+
+
+def gen_interface(name, p, args, cptr=False):
+    """Interface body of name in module mpi; with cptr, of its MPI_<NAME>_CPTR overload
+    (TYPE(C_PTR) baseptr)."""
     f90 = p.express.f90
-    fname = f90.name
+    fname = f90.name + ("_CPTR" if cptr else "")
     rt = f90.return_type
     names = ", ".join(a.name.upper() for a in args)
     lines = []
@@ -342,9 +371,14 @@ def gen_interface(name, p, args):
         lines.append(f"{rt} FUNCTION {fname}({names})")
     else:
         lines.append(f"SUBROUTINE {fname}({names})")
+    if cptr:
+        lines.append("  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR")
     lines.append("  IMPORT")
     lines.append("  IMPLICIT NONE")
     for a in args:
+        if cptr and a.kind == "C_BUFFER":
+            lines.append(f"  TYPE(C_PTR) :: {a.name.upper()}")
+            continue
         for l in f90_decl(a):
             lines.append("  " + l)
     lines.append(f"END {'FUNCTION' if rt else 'SUBROUTINE'} {fname}")
@@ -355,16 +389,15 @@ def gen_interface(name, p, args):
 # mpi_f08
 # ---------------------------------------------------------------------------------------
 
-def f08_decl(q, private_iface=False):
+def f08_decl(q):
+    """Declaration of q in an mpi_f08 module procedure (the standard's, but choice buffers
+    are TYPE(*), DIMENSION(*) with NO_ARG_CHECK)."""
     desc = q.descriptor
     nm = str(q)
     pname = q._parseset["name"]
-    kind = q._parseset["kind"]
     if "TYPE(*)" in desc:
         desc = desc.replace("DIMENSION(..)", "DIMENSION(*)")
         return [f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {pname}", f"{desc} :: {nm}"]
-    if desc.startswith("TYPE(C_PTR)") and kind not in ("C_BUFFER4",):
-        return [f"{desc} :: {nm}"]
     return [f"{desc} :: {nm}"]
 
 
@@ -394,9 +427,21 @@ def glue_iface_decl(q):
     return [f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {pname}", f"TYPE(*), DIMENSION(*) :: {pname}"]
 
 
-def gen_f08(name, p, args):
-    """(private interface lines, module procedure lines, generic lines) or None."""
-    g = p.express.f08
+def f08_signature(g):
+    """What tells two specific procedures of one generic apart (kind 8 INTEGERs are one)."""
+    sig = []
+    for q in g.parameters:
+        if q._parseset.get("optional") or "TYPE(*)" in q.descriptor:
+            continue
+        t = re.sub(r"KIND=MPI_(COUNT|ADDRESS|OFFSET)_KIND", "KIND=8", q.type)
+        sig.append((t, "(" in str(q)))
+    return sig
+
+
+def gen_f08(name, p, args, big=False):
+    """(private interface lines, module procedure lines, generic lines, specific name) or
+    None. With big, the large-count specific MPI_<Name>_f08c."""
+    g = p.express.embiggen.f08 if big else p.express.f08
     if g is None:
         return None
     gparams = list(g.parameters)
@@ -405,27 +450,29 @@ def gen_f08(name, p, args):
     if fnames != gnames:
         return None
     low = name.lower()
+    glue = f"ivcf_{low}_cptr" if has_detach_addr(args) else f"p{low}"
+    if big:
+        glue = f"ivcf_{low}_c{'_cptr' if has_detach_addr(args) else ''}"
     rt = g.return_type if hasattr(g, "return_type") else None
     plist = ", ".join(q._parseset["name"] for q in gparams)
     iface = []
     if rt:
-        iface.append(f"{rt} FUNCTION p{low}({plist})")
+        iface.append(f"{rt} FUNCTION {glue}({plist})")
     else:
-        iface.append(f"SUBROUTINE p{low}({plist})")
+        iface.append(f"SUBROUTINE {glue}({plist})")
     iface.append("  IMPORT")
     iface.append("  IMPLICIT NONE")
     for q in gparams:
         for l in glue_iface_decl(q):
             iface.append("  " + l)
-    iface.append(f"END {'FUNCTION' if rt else 'SUBROUTINE'} p{low}")
+    iface.append(f"END {'FUNCTION' if rt else 'SUBROUTINE'} {glue}")
 
     proc = []
-    spec = f"{g.name}_f08"
+    spec = f"{g.name}_f08{'c' if big else ''}"
     if rt:
         proc.append(f"FUNCTION {spec}({plist}) RESULT(res)")
     else:
         proc.append(f"SUBROUTINE {spec}({plist})")
-    intrinsic = any("C_PTR" in q.descriptor for q in gparams)
     for q in gparams:
         for l in f08_decl(q):
             proc.append("  " + l)
@@ -436,15 +483,41 @@ def gen_f08(name, p, args):
         proc.append("  INTEGER :: ierror_c")
     actuals = ", ".join(f08_actual(q) for q in gparams)
     if rt:
-        proc.append(f"  res = p{low}({actuals})")
+        proc.append(f"  res = {glue}({actuals})")
         proc.append(f"END FUNCTION {spec}")
     else:
-        proc.append(f"  CALL p{low}({actuals})")
+        proc.append(f"  CALL {glue}({actuals})")
         if has_ierr:
             proc.append("  IF (PRESENT(ierror)) ierror = ierror_c")
         proc.append(f"END SUBROUTINE {spec}")
     generic = [f"INTERFACE {g.name}", f"  MODULE PROCEDURE {spec}", f"END INTERFACE {g.name}"]
     return iface, proc, generic, spec
+
+
+def big_ok(name, p, args):
+    """Whether name gets a large-count mpi_f08 specific: it has a _c form, its glue is
+    generated, and its arguments tell it apart from the INTEGER one."""
+    if not p.has_embiggenment() or name in HANDWRITTEN or p.express.f08 is None:
+        return False
+    try:
+        g = p.express.embiggen.f08
+        c = p.express.embiggen.iso_c
+    except Exception:
+        return False
+    if g is None or c is None:
+        return False
+    if [q._parseset["name"] for q in g.parameters] != [q._parseset["name"] for q in p.express.f08.parameters]:
+        return False  # other arguments (MPI_Type_get_contents_c ...): not generated
+    return f08_signature(g) != f08_signature(p.express.f08)
+
+
+def big_why_not(name, p):
+    if name in HANDWRITTEN:
+        return "its glue is hand-written"
+    g = p.express.embiggen.f08
+    if [q._parseset["name"] for q in g.parameters] != [q._parseset["name"] for q in p.express.f08.parameters]:
+        return "its arguments differ from the INTEGER form's"
+    return "not distinguishable from the INTEGER form (MPI_COUNT_KIND = MPI_ADDRESS_KIND)"
 
 
 def gen_callbacks_f08():
@@ -520,7 +593,9 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     procs = procedures()
     glue, ifaces, f08_ifaces, f08_procs, f08_generics, externals = [], [], [], [], [], []
-    n_glue = n_hand = n_iface = n_f08 = 0
+    generic_ifaces = []
+    n_glue = n_hand = n_iface = n_f08 = n_f08c = 0
+    f08_private = []
     report = []
     for name, p in procs:
         if name in LEFT_OUT:
@@ -533,8 +608,21 @@ def main():
         elif p.express.iso_c is not None:
             glue.append(gen_c_function(name, p, args))
             n_glue += 1
+            if has_detach_addr(args):
+                glue.append(gen_c_function(name, p, args, cptr=True))
         f90 = p.express.f90
-        ifaces += gen_interface(name, p, args)
+        if has_cptr_overload(p):
+            # the standard's overload with TYPE(C_PTR) baseptr: one generic, two specifics,
+            # both ending in the same glue (mpi_<name>_cptr_ is an alias)
+            generic_ifaces += [f"INTERFACE {f90.name}"] + ["  " + l for l in gen_interface(name, p, args)]
+            generic_ifaces += ["  " + l for l in gen_interface(name, p, args, cptr=True)]
+            generic_ifaces += [f"END INTERFACE {f90.name}"]
+            low = name.lower()
+            glue.append(f"/* {name}_CPTR (use mpi's TYPE(C_PTR) overload): the same glue */\n"
+                        f"_Pragma(\"weak {low}_cptr_ = p{low}_\")\n"
+                        f"_Pragma(\"weak p{low}_cptr_ = p{low}_\")\n")
+        else:
+            ifaces += gen_interface(name, p, args)
         n_iface += 1
         if f90.return_type:
             externals.append((f90.return_type, f90.name))
@@ -550,6 +638,16 @@ def main():
         f08_procs += proc
         f08_generics += generic
         n_f08 += 1
+        if big_ok(name, p, args):
+            glue.append(gen_c_function(name, p, args, cptr=has_detach_addr(args), big=True))
+            iface, proc, generic, spec = gen_f08(name, p, args, big=True)
+            f08_ifaces += iface
+            f08_procs += proc
+            f08_generics += generic
+            f08_private.append(re.match(r"(?:.*\s)?(?:SUBROUTINE|FUNCTION)\s+(\w+)\(", iface[0]).group(1))
+            n_f08c += 1
+        elif p.has_embiggenment() and p.express.f08 is not None:
+            report.append(f"no f08c    {name}: large-count form not generated: {big_why_not(name, p)}")
 
     head_c = f"""/* {BANNER}
  *
@@ -563,7 +661,8 @@ def main():
     head_f = fortran_comment([BANNER, "", "Explicit interfaces of module mpi (included by mpi.F90)."])
     write(os.path.join(OUT, "mpi_interfaces.f90"),
           head_f + "EXTERNAL :: " + ", ".join(PREDEF_FNS) + "\n"
-          + "INTERFACE\n" + "\n".join(ind(ifaces, 1)) + "\nEND INTERFACE\n")
+          + "INTERFACE\n" + "\n".join(ind(ifaces, 1)) + "\nEND INTERFACE\n"
+          + "\n".join(generic_ifaces) + "\n")
 
     ext = ["!     Generated by src/binding/fortran/gen_fortran.py from the MPI",
            "!     standard's API description (pympistandard). Do not edit.",
@@ -581,8 +680,10 @@ def main():
     body.append("\n".join(gen_callbacks_f08()))
     body.append("\n".join(op_ifaces))
     body.append("INTERFACE\n" + "\n".join(ind(f08_ifaces, 1)) + "\nEND INTERFACE")
-    body.append("PRIVATE :: " + ", ".join(f"p{n.lower()}" for n, p in procs
-                                          if n not in LEFT_OUT and gen_f08(n, p, args_of(p))))
+    private = [(f"ivcf_{n.lower()}_cptr" if has_detach_addr(args_of(p)) else f"p{n.lower()}")
+               for n, p in procs if n not in LEFT_OUT and gen_f08(n, p, args_of(p))] + f08_private
+    for i in range(0, len(private), 20):
+        body.append("PRIVATE :: " + ", ".join(private[i:i + 20]))
     body.append("\n".join(f08_generics))
     body.append("CONTAINS")
     body.append("\n".join(op_procs))
@@ -593,7 +694,8 @@ def main():
                f"procedures in scope with a Fortran binding: {len(procs)}",
                f"mpif.h / use mpi: generated C glue {n_glue}, hand-written glue {n_hand}, "
                f"interfaces {n_iface}",
-               f"mpi_f08: module procedures {n_f08}", ""] + report
+               f"mpi_f08: module procedures {n_f08}, large-count (MPI_<Name>_f08c) {n_f08c}",
+               ""] + report
     write(os.path.join(OUT, "bindings.txt"), "\n".join(summary) + "\n")
     print("\n".join(summary[2:5]))
 

@@ -17,6 +17,7 @@ struct ivc_mpi_op_s {
     MPI_User_function *fn;
     int predefined;
     int fortran; /* fn is a Fortran procedure: takes the datatype's Fortran handle (src/binding/fortran) */
+    int bigcount; /* fn is an MPI_User_function_c (MPI_Op_create_c): its len is an MPI_Count */
 };
 enum {
     OP_MAX,

@@ -1,7 +1,14 @@
 /* Internals of the collectives: per-communicator state, the shared-memory collective areas,
  * and the algorithm families (coll_shm.c over the areas, coll_p2p.c over point-to-point,
- * coll_nbc.c nonblocking schedules, coll_op.c reductions). mpi_coll.c checks arguments and
- * picks an algorithm.
+ * coll_op.c reductions). mpi_coll.c checks arguments of the blocking calls and picks an
+ * algorithm.
+ *
+ * Nonblocking, persistent, neighbourhood and intercommunicator collectives are schedules of
+ * point-to-point rounds: coll_nbc.c runs them, coll_sched.c (intracommunicators and
+ * neighbourhoods) and coll_inter.c (intercommunicators) build them from a coll_args_t;
+ * mpi_icoll.c (nonblocking calls and the shared argument checks), mpi_pcoll.c (persistent),
+ * mpi_neighbor.c (neighbourhoods) describe each call as one. The blocking
+ * intercommunicator calls run the same schedules to completion.
  *
  * Hierarchy: a communicator whose members all share this rank's region runs the
  * shared-memory algorithms. One that spans regions (hosts) runs Barrier, Bcast and
@@ -227,6 +234,10 @@ MPI_Comm nbc_comm(const nbc_t *s);
 /* Adds a send or a receive to the current round (dt retained until the schedule ends);
  * tagoff is added to the operation's tag. Return MPI_SUCCESS or MPI_ERR_NO_MEM. */
 int nbc_xfer(nbc_t *s, int kind, int peer, void *buf, int count, MPI_Datatype dt, int tagoff);
+/* The same on another communicator that lives at least as long as the schedule's (an
+ * intercommunicator's local_comm); the operation's tag is used there too. */
+int nbc_xfer_on(nbc_t *s, MPI_Comm comm, int kind, int peer, void *buf, int count,
+                MPI_Datatype dt, int tagoff);
 /* Local steps: inout = in op inout over count elements of the schedule's reduction type
  * (packed); memcpy of n bytes; unpack of count elements of dt at buf from packed src. */
 int nbc_reduce(nbc_t *s, const void *in, void *inout, uint64_t count);
@@ -283,6 +294,68 @@ typedef struct coll_args {
     MPI_Op op;
 } coll_args_t;
 
+/* ---- per-block accessors of coll_args_t ---- */
+
+static inline int ca_scount(const coll_args_t *a, int r)
+{
+    return a->scounts != NULL ? a->scounts[r] : a->scount;
+}
+
+static inline int ca_rcount(const coll_args_t *a, int r)
+{
+    return a->rcounts != NULL ? a->rcounts[r] : a->rcount;
+}
+
+static inline MPI_Datatype ca_sdt(const coll_args_t *a, int r)
+{
+    return a->sdts != NULL ? a->sdts[r] : a->sdt;
+}
+
+static inline MPI_Datatype ca_rdt(const coll_args_t *a, int r)
+{
+    return a->rdts != NULL ? a->rdts[r] : a->rdt;
+}
+
+static inline int64_t ca_disp(const int *d, const MPI_Aint *da, int bytes, int r, int count,
+                    MPI_Datatype dt)
+{
+    if (da != NULL)
+        return (int64_t)da[r];
+    if (d != NULL)
+        return bytes ? (int64_t)d[r] : (int64_t)d[r] * dt->map.extent;
+    return (int64_t)r * count * dt->map.extent;
+}
+
+static inline const char *ca_sptr(const coll_args_t *a, int r)
+{
+    return (const char *)a->sbuf +
+           ca_disp(a->sdispls, a->sdispls_a, a->disp_bytes, r, a->scount, ca_sdt(a, r));
+}
+
+static inline char *ca_rptr(const coll_args_t *a, int r)
+{
+    return (char *)a->rbuf +
+           ca_disp(a->rdispls, a->rdispls_a, a->disp_bytes, r, a->rcount, ca_rdt(a, r));
+}
+
+/* Building blocks of schedules (coll_sched.c), over comm (the schedule's or its local_comm):
+ * binomial broadcast of buf from root; binomial reduction of packed acc (count elements,
+ * `bytes` bytes; `in` is scratch of the same size) toward `top`, where acc ends up holding
+ * the result (ranks combine in the order of their distance from top, so top == 0 keeps
+ * rank order); dissemination barrier. Return MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int coll_tree_bcast(nbc_t *s, MPI_Comm comm, void *buf, int count, MPI_Datatype dt, int root);
+int coll_tree_reduce(nbc_t *s, MPI_Comm comm, uint8_t *acc, uint8_t *in, uint64_t count,
+                     uint64_t bytes, int top);
+int coll_dissemination(nbc_t *s, MPI_Comm comm);
+/* A packed scratch copy of count elements of dt at buf with `extra` bytes after it; NULL
+ * without memory. */
+uint8_t *coll_pack_new(nbc_t *s, const void *buf, uint64_t count, MPI_Datatype dt,
+                       uint64_t extra);
+/* Copies scount elements of sdt at sbuf into rcount elements of rdt at rbuf, now.
+ * Returns MPI_SUCCESS, MPI_ERR_TRUNCATE (more data than room) or MPI_ERR_NO_MEM. */
+int coll_local_copy(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                    MPI_Datatype rdt);
+
 /* Adds the rounds of operation a on s's communicator. Returns MPI_SUCCESS or an error
  * class (nothing has moved: schedules only run once started). */
 int coll_build(nbc_t *s, const coll_args_t *a);
@@ -298,6 +371,12 @@ int coll_run(MPI_Comm comm, const coll_args_t *a);
 /* Lengths of a's send-side and receive-side per-peer arrays on comm: the group size, the
  * remote group's on an intercommunicator, the out- and in-degree of a neighbourhood. */
 void coll_args_lengths(MPI_Comm comm, const coll_args_t *a, int *ns, int *nr);
+/* Schedules of the intercommunicator collectives (coll_inter.c); a->kind is not a scan or a
+ * neighbourhood collective. */
+int coll_build_inter(nbc_t *s, const coll_args_t *a);
+/* The blocking collective a on an intercommunicator: checks, runs. Returns MPI_SUCCESS or
+ * the raised error class. */
+int coll_inter_run(MPI_Comm comm, const coll_args_t *a, int v, const char *fn);
 /* Neighbours of comm's topology, in the order of the neighbourhood collectives: *in
  * (sources) and *out (destinations) malloc'ed, MPI_PROC_NULL where a Cartesian edge has
  * none. Returns MPI_SUCCESS, MPI_ERR_TOPOLOGY (no topology) or MPI_ERR_NO_MEM. */

@@ -18,6 +18,7 @@ typedef struct nbc_act {
     int kind;
     int peer;        /* send/recv: comm rank */
     int tag;         /* send/recv */
+    MPI_Comm comm;   /* send/recv: the schedule's communicator or its local_comm */
     void *buf;       /* send/recv: buffer; reduce: inout; copy, unpack: destination */
     const void *src; /* reduce: in; copy, unpack: source */
     int count;       /* send/recv: elements of dt */
@@ -67,13 +68,15 @@ MPI_Comm nbc_comm(const nbc_t *s)
     return s->comm;
 }
 
-int nbc_xfer(nbc_t *s, int kind, int peer, void *buf, int count, MPI_Datatype dt, int tagoff)
+int nbc_xfer_on(nbc_t *s, MPI_Comm comm, int kind, int peer, void *buf, int count,
+                MPI_Datatype dt, int tagoff)
 {
     if (peer == MPI_PROC_NULL)
         return MPI_SUCCESS;
     nbc_act_t *a = add(s, kind);
     if (a == NULL)
         return MPI_ERR_NO_MEM;
+    a->comm = comm;
     a->peer = peer;
     a->tag = s->tag + tagoff;
     a->buf = buf;
@@ -82,6 +85,11 @@ int nbc_xfer(nbc_t *s, int kind, int peer, void *buf, int count, MPI_Datatype dt
     /* The user may free the datatype before a later round posts this transfer. */
     ivc_mpi_dt_retain(dt);
     return MPI_SUCCESS;
+}
+
+int nbc_xfer(nbc_t *s, int kind, int peer, void *buf, int count, MPI_Datatype dt, int tagoff)
+{
+    return nbc_xfer_on(s, s->comm, kind, peer, buf, count, dt, tagoff);
 }
 
 int nbc_reduce(nbc_t *s, const void *in, void *inout, uint64_t count)
@@ -188,9 +196,9 @@ static int post_round(nbc_t *s)
         if (a->sub == NULL)
             return MPI_ERR_NO_MEM;
         int rc = a->kind == ACT_SEND ? ivc_mpi_start_send(a->sub, a->buf, a->count, a->dt, a->peer,
-                                                          a->tag, s->comm, 1, 0)
+                                                          a->tag, a->comm, 1, 0)
                                      : ivc_mpi_start_recv(a->sub, a->buf, a->count, a->dt, a->peer,
-                                                          a->tag, s->comm, 1);
+                                                          a->tag, a->comm, 1);
         if (rc != MPI_SUCCESS) {
             ivc_mpi_req_free(a->sub);
             a->sub = NULL;

@@ -26,6 +26,12 @@ static void dt_span(MPI_Datatype dt, uint64_t count, uint64_t *span, int64_t *sh
 /* Calls the user's function over count elements in dt's layout, in pieces that fit an int. */
 static void user_call(MPI_Op op, MPI_Datatype dt, void *in, void *inout, uint64_t count)
 {
+    if (op->bigcount && count > 0) { /* one call: len is an MPI_Count */
+        MPI_Count len = (MPI_Count)count;
+        MPI_Datatype d = dt;
+        ((MPI_User_function_c *)(void (*)(void))op->fn)(in, inout, &len, &d);
+        return;
+    }
     while (count > 0) {
         int n = count > INT_MAX / 2 ? INT_MAX / 2 : (int)count;
         MPI_Datatype d = dt;
@@ -122,24 +128,40 @@ int coll_op_apply(MPI_Op op, MPI_Datatype dt, const void *in, void *inout, uint6
     return MPI_SUCCESS;
 }
 
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* A user operation calling fn (an MPI_User_function, or an MPI_User_function_c when
+ * bigcount). Returns MPI_SUCCESS or the raised error class. */
+static int op_new(MPI_User_function *fn, int bigcount, int commute, MPI_Op *op, const char *name)
 {
-    int rc = ivc_mpi_check_init("MPI_Op_create");
+    int rc = ivc_mpi_check_init(name);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (user_fn == NULL || op == NULL)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_create", "NULL argument");
+    if (fn == NULL || op == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, name, "NULL argument");
     MPI_Op o = calloc(1, sizeof(*o));
     if (o == NULL)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Op_create", "out of memory");
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, name, "out of memory");
     o->magic = OP_MAGIC;
     o->id = OP_USER;
     o->commute = commute != 0;
-    o->fn = user_fn;
+    o->fn = fn;
+    o->bigcount = bigcount;
     *op = o;
     return MPI_SUCCESS;
 }
+
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    return op_new(user_fn, 0, commute, op, "MPI_Op_create");
+}
 IVC_MPI_WEAK(Op_create)
+
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    /* Stored in the one function slot; user_call() casts it back by op->bigcount. */
+    return op_new((MPI_User_function *)(void (*)(void))user_fn, 1, commute, op,
+                  "MPI_Op_create_c");
+}
+IVC_MPI_WEAK(Op_create_c)
 
 int PMPI_Op_free(MPI_Op *op)
 {

@@ -21,55 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- per-block accessors of coll_args_t ---- */
-
-static int ca_scount(const coll_args_t *a, int r)
-{
-    return a->scounts != NULL ? a->scounts[r] : a->scount;
-}
-
-static int ca_rcount(const coll_args_t *a, int r)
-{
-    return a->rcounts != NULL ? a->rcounts[r] : a->rcount;
-}
-
-static MPI_Datatype ca_sdt(const coll_args_t *a, int r)
-{
-    return a->sdts != NULL ? a->sdts[r] : a->sdt;
-}
-
-static MPI_Datatype ca_rdt(const coll_args_t *a, int r)
-{
-    return a->rdts != NULL ? a->rdts[r] : a->rdt;
-}
-
-static int64_t disp(const int *d, const MPI_Aint *da, int bytes, int r, int count,
-                    MPI_Datatype dt)
-{
-    if (da != NULL)
-        return (int64_t)da[r];
-    if (d != NULL)
-        return bytes ? (int64_t)d[r] : (int64_t)d[r] * dt->map.extent;
-    return (int64_t)r * count * dt->map.extent;
-}
-
-static const char *ca_sptr(const coll_args_t *a, int r)
-{
-    return (const char *)a->sbuf +
-           disp(a->sdispls, a->sdispls_a, a->disp_bytes, r, a->scount, ca_sdt(a, r));
-}
-
-static char *ca_rptr(const coll_args_t *a, int r)
-{
-    return (char *)a->rbuf +
-           disp(a->rdispls, a->rdispls_a, a->disp_bytes, r, a->rcount, ca_rdt(a, r));
-}
-
 /* ---- helpers ---- */
 
-/* Copies scount elements of sdt at sbuf into rcount elements of rdt at rbuf, now.
- * Returns MPI_SUCCESS, MPI_ERR_TRUNCATE (more data than room) or MPI_ERR_NO_MEM. */
-static int local_copy(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+int coll_local_copy(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
                       MPI_Datatype rdt)
 {
     ivc_data_t sd, rd;
@@ -86,10 +40,8 @@ static int local_copy(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf
     return MPI_SUCCESS;
 }
 
-/* A scratch copy of count elements of dt at buf, packed, with `extra` more bytes after it;
- * NULL without memory. */
-static uint8_t *pack_new(nbc_t *s, const void *buf, uint64_t count, MPI_Datatype dt,
-                         uint64_t extra)
+uint8_t *coll_pack_new(nbc_t *s, const void *buf, uint64_t count, MPI_Datatype dt,
+                       uint64_t extra)
 {
     uint64_t bytes = count * dt->map.size;
     uint8_t *p = nbc_scratch(s, bytes + extra);
@@ -103,15 +55,12 @@ static uint8_t *pack_new(nbc_t *s, const void *buf, uint64_t count, MPI_Datatype
     return p;
 }
 
-/* Binomial tree broadcast rounds of buf from root over ranks [0, size): receive from the
- * parent, then send to every child in one round. */
-static int tree_bcast(nbc_t *s, void *buf, int count, MPI_Datatype dt, int root)
+int coll_tree_bcast(nbc_t *s, MPI_Comm comm, void *buf, int count, MPI_Datatype dt, int root)
 {
-    MPI_Comm comm = nbc_comm(s);
     int size = comm->size, rel = (comm->rank - root + size) % size, mask = 1, rc;
     while (mask < size) {
         if (rel & mask) {
-            rc = nbc_xfer(s, NBC_RECV, (rel - mask + root) % size, buf, count, dt, 0);
+            rc = nbc_xfer_on(s, comm, NBC_RECV, (rel - mask + root) % size, buf, count, dt, 0);
             if (rc != MPI_SUCCESS)
                 return rc;
             nbc_end_round(s);
@@ -121,7 +70,7 @@ static int tree_bcast(nbc_t *s, void *buf, int count, MPI_Datatype dt, int root)
     }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         if (rel + mask < size) {
-            rc = nbc_xfer(s, NBC_SEND, (rel + mask + root) % size, buf, count, dt, 0);
+            rc = nbc_xfer_on(s, comm, NBC_SEND, (rel + mask + root) % size, buf, count, dt, 0);
             if (rc != MPI_SUCCESS)
                 return rc;
         }
@@ -130,23 +79,21 @@ static int tree_bcast(nbc_t *s, void *buf, int count, MPI_Datatype dt, int root)
     return MPI_SUCCESS;
 }
 
-/* Binomial reduction of packed acc (count elements, bytes each) toward `top`; `in` is
- * scratch of the same size. acc holds the result at top. Ranks combine in the order of
- * their distance from top, so top == 0 keeps rank order. */
-static int tree_reduce(nbc_t *s, uint8_t *acc, uint8_t *in, uint64_t count, uint64_t bytes,
-                       int top)
+int coll_tree_reduce(nbc_t *s, MPI_Comm comm, uint8_t *acc, uint8_t *in, uint64_t count,
+                     uint64_t bytes, int top)
 {
-    MPI_Comm comm = nbc_comm(s);
     int size = comm->size, rel = (comm->rank - top + size) % size, rc = MPI_SUCCESS;
     for (int mask = 1; mask < size && rc == MPI_SUCCESS; mask <<= 1) {
         if (rel & mask) {
-            rc = nbc_xfer(s, NBC_SEND, (rel - mask + top) % size, acc, (int)bytes, MPI_BYTE, 0);
+            rc = nbc_xfer_on(s, comm, NBC_SEND, (rel - mask + top) % size, acc, (int)bytes,
+                             MPI_BYTE, 0);
             nbc_end_round(s);
             break;
         }
         if (rel + mask < size) {
             /* in = acc op in (the partner holds higher ranks), then acc = in */
-            rc = nbc_xfer(s, NBC_RECV, (rel + mask + top) % size, in, (int)bytes, MPI_BYTE, 0);
+            rc = nbc_xfer_on(s, comm, NBC_RECV, (rel + mask + top) % size, in, (int)bytes,
+                             MPI_BYTE, 0);
             if (rc == MPI_SUCCESS)
                 rc = nbc_reduce(s, acc, in, count);
             if (rc == MPI_SUCCESS)
@@ -159,15 +106,14 @@ static int tree_reduce(nbc_t *s, uint8_t *acc, uint8_t *in, uint64_t count, uint
 
 /* ---- the collectives ---- */
 
-static int build_barrier(nbc_t *s)
+int coll_dissemination(nbc_t *s, MPI_Comm comm)
 {
-    MPI_Comm comm = nbc_comm(s);
     int size = comm->size, rank = comm->rank, rc = MPI_SUCCESS;
     /* Dissemination: round k signals rank + 2^k and hears from rank - 2^k. */
     for (int k = 1; k < size && rc == MPI_SUCCESS; k <<= 1) {
-        rc = nbc_xfer(s, NBC_SEND, (rank + k) % size, NULL, 0, MPI_BYTE, 0);
+        rc = nbc_xfer_on(s, comm, NBC_SEND, (rank + k) % size, NULL, 0, MPI_BYTE, 0);
         if (rc == MPI_SUCCESS)
-            rc = nbc_xfer(s, NBC_RECV, (rank - k + size) % size, NULL, 0, MPI_BYTE, 0);
+            rc = nbc_xfer_on(s, comm, NBC_RECV, (rank - k + size) % size, NULL, 0, MPI_BYTE, 0);
         nbc_end_round(s);
     }
     return rc;
@@ -194,13 +140,14 @@ static int build_reduction(nbc_t *s, const coll_args_t *a)
         return MPI_ERR_COUNT; /* moved as one message of bytes */
     nbc_set_op(s, a->op, dt);
     const void *src = a->sbuf == MPI_IN_PLACE ? a->rbuf : a->sbuf;
-    uint8_t *acc = pack_new(s, src, count, dt, bytes), *in = acc + bytes;
+    uint8_t *acc = coll_pack_new(s, src, count, dt, bytes);
     if (acc == NULL)
         return MPI_ERR_NO_MEM;
+    uint8_t *in = acc + bytes;
     switch (a->kind) {
     case CK_REDUCE: {
         int top = coll_op_commutes(a->op) ? a->root : 0;
-        rc = tree_reduce(s, acc, in, count, bytes, top);
+        rc = coll_tree_reduce(s, comm, acc, in, count, bytes, top);
         if (rc == MPI_SUCCESS && top != a->root && me == top)
             rc = nbc_xfer(s, NBC_SEND, a->root, acc, (int)bytes, MPI_BYTE, 0);
         else if (rc == MPI_SUCCESS && top != a->root && me == a->root)
@@ -212,9 +159,9 @@ static int build_reduction(nbc_t *s, const coll_args_t *a)
     }
     case CK_ALLREDUCE:
     case CK_REDUCE_SCATTER:
-        rc = tree_reduce(s, acc, in, count, bytes, 0);
+        rc = coll_tree_reduce(s, comm, acc, in, count, bytes, 0);
         if (rc == MPI_SUCCESS)
-            rc = tree_bcast(s, acc, (int)bytes, MPI_BYTE, 0);
+            rc = coll_tree_bcast(s, comm, acc, (int)bytes, MPI_BYTE, 0);
         if (rc == MPI_SUCCESS)
             rc = nbc_unpack(s, a->rbuf, mine, dt, acc + first * dt->map.size);
         break;
@@ -247,7 +194,8 @@ static int build_gather(nbc_t *s, const coll_args_t *a)
         if (r != me)
             rc = nbc_xfer(s, NBC_RECV, r, ca_rptr(a, r), ca_rcount(a, r), a->rdt, 0);
         else if (a->sbuf != MPI_IN_PLACE)
-            rc = local_copy(a->sbuf, a->scount, a->sdt, ca_rptr(a, r), ca_rcount(a, r), a->rdt);
+            rc = coll_local_copy(a->sbuf, a->scount, a->sdt, ca_rptr(a, r), ca_rcount(a, r),
+                                 a->rdt);
     }
     return rc;
 }
@@ -262,7 +210,8 @@ static int build_scatter(nbc_t *s, const coll_args_t *a)
         if (r != me)
             rc = nbc_xfer(s, NBC_SEND, r, (void *)ca_sptr(a, r), ca_scount(a, r), a->sdt, 0);
         else if (a->rbuf != MPI_IN_PLACE)
-            rc = local_copy(ca_sptr(a, r), ca_scount(a, r), a->sdt, a->rbuf, a->rcount, a->rdt);
+            rc = coll_local_copy(ca_sptr(a, r), ca_scount(a, r), a->sdt, a->rbuf, a->rcount,
+                                 a->rdt);
     }
     return rc;
 }
@@ -279,7 +228,7 @@ static int build_allgather(nbc_t *s, const coll_args_t *a)
         sc = ca_rcount(a, me);
         sdt = a->rdt;
     } else {
-        rc = local_copy(sb, sc, sdt, ca_rptr(a, me), ca_rcount(a, me), a->rdt);
+        rc = coll_local_copy(sb, sc, sdt, ca_rptr(a, me), ca_rcount(a, me), a->rdt);
     }
     for (int k = 1; k < n && rc == MPI_SUCCESS; k++) {
         int to = (me + k) % n, from = (me - k + n) % n;
@@ -316,7 +265,7 @@ static int build_alltoall(nbc_t *s, const coll_args_t *a)
             ivc_data_pack(&d, 0, copy + off[r], d.bytes);
         }
     } else {
-        rc = local_copy(ca_sptr(a, me), ca_scount(a, me), ca_sdt(a, me), ca_rptr(a, me),
+        rc = coll_local_copy(ca_sptr(a, me), ca_scount(a, me), ca_sdt(a, me), ca_rptr(a, me),
                         ca_rcount(a, me), ca_rdt(a, me));
     }
     for (int k = 1; k < n && rc == MPI_SUCCESS; k++) {
@@ -413,9 +362,11 @@ static int build_neighbor(nbc_t *s, const coll_args_t *a)
 
 int coll_build(nbc_t *s, const coll_args_t *a)
 {
+    if (nbc_comm(s)->inter)
+        return coll_build_inter(s, a);
     switch (a->kind) {
-    case CK_BARRIER: return build_barrier(s);
-    case CK_BCAST: return tree_bcast(s, a->rbuf, a->rcount, a->rdt, a->root);
+    case CK_BARRIER: return coll_dissemination(s, nbc_comm(s));
+    case CK_BCAST: return coll_tree_bcast(s, nbc_comm(s), a->rbuf, a->rcount, a->rdt, a->root);
     case CK_REDUCE:
     case CK_ALLREDUCE:
     case CK_REDUCE_SCATTER:
@@ -433,7 +384,9 @@ int coll_build(nbc_t *s, const coll_args_t *a)
 
 void coll_args_lengths(MPI_Comm comm, const coll_args_t *a, int *ns, int *nr)
 {
-    *ns = *nr = comm->size;
+    *ns = *nr = comm->size; /* the remote group's on an intercommunicator */
+    if (comm->inter && a->kind == CK_REDUCE_SCATTER)
+        *nr = comm->local_size;
     if (a->kind == CK_NB_ALLGATHER || a->kind == CK_NB_ALLTOALL) {
         int *in = NULL, *out;
         if (coll_neighbors(comm, nr, &in, ns, &out) != MPI_SUCCESS)

@@ -8,7 +8,9 @@
  * run ahead where the area would make it wait for every reader to be scheduled. The v/w
  * variants always run point-to-point: their block sizes differ per rank, and they are rare
  * on hot paths. Reduce_scatter(_block) is an allreduce followed by a local copy of this
- * rank's slice. */
+ * rank's slice. On an intercommunicator every call runs the schedule of coll_inter.c.
+ * Every rank checks that a reduction's operation is defined on its datatype before
+ * anything moves (coll_chk_op): a rank that only contributes would otherwise send. */
 #include "coll/coll_impl.h"
 
 #include <limits.h>
@@ -388,6 +390,10 @@ int PMPI_Barrier(MPI_Comm comm)
     int rc = coll_chk_comm(comm, "MPI_Barrier");
     if (rc != MPI_SUCCESS)
         return rc;
+    if (comm->inter) {
+        coll_args_t a = {.kind = CK_BARRIER};
+        return coll_inter_run(comm, &a, 0, "MPI_Barrier");
+    }
     return coll_done(comm, ivc_mpi_coll_barrier(comm), "MPI_Barrier");
 }
 IVC_MPI_WEAK(Barrier)
@@ -396,6 +402,14 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 {
     const char *fn = "MPI_Bcast";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_BCAST,
+                         .rbuf = buffer,
+                         .rcount = count,
+                         .rdt = datatype,
+                         .root = root};
+        return coll_inter_run(comm, &a, 0, fn);
+    }
     if (rc == MPI_SUCCESS)
         rc = coll_chk_buf(comm, count, datatype, fn);
     if (rc == MPI_SUCCESS)
@@ -411,6 +425,16 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 {
     const char *fn = "MPI_Reduce";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_REDUCE,
+                         .sbuf = sendbuf,
+                         .rbuf = recvbuf,
+                         .rcount = count,
+                         .rdt = datatype,
+                         .op = op,
+                         .root = root};
+        return coll_inter_run(comm, &a, 0, fn);
+    }
     if (rc == MPI_SUCCESS)
         rc = coll_chk_buf(comm, count, datatype, fn);
     if (rc == MPI_SUCCESS)
@@ -431,6 +455,15 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 {
     const char *fn = "MPI_Allreduce";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_ALLREDUCE,
+                         .sbuf = sendbuf,
+                         .rbuf = recvbuf,
+                         .rcount = count,
+                         .rdt = datatype,
+                         .op = op};
+        return coll_inter_run(comm, &a, 0, fn);
+    }
     if (rc == MPI_SUCCESS)
         rc = coll_chk_buf(comm, count, datatype, fn);
     if (rc == MPI_SUCCESS)
@@ -445,6 +478,15 @@ static int scan_common(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
                        MPI_Op op, MPI_Comm comm, int mode, const char *fn)
 {
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = mode == COLL_SCAN ? CK_SCAN : CK_EXSCAN,
+                         .sbuf = sendbuf,
+                         .rbuf = recvbuf,
+                         .rcount = count,
+                         .rdt = datatype,
+                         .op = op};
+        return coll_inter_run(comm, &a, 0, fn);
+    }
     if (rc == MPI_SUCCESS)
         rc = coll_chk_buf(comm, count, datatype, fn);
     if (rc == MPI_SUCCESS)
@@ -499,6 +541,15 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 {
     const char *fn = "MPI_Reduce_scatter_block";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_REDUCE_SCATTER,
+                         .sbuf = sendbuf,
+                         .rbuf = recvbuf,
+                         .rcount = recvcount,
+                         .rdt = datatype,
+                         .op = op};
+        return coll_inter_run(comm, &a, 0, fn);
+    }
     if (rc == MPI_SUCCESS)
         rc = coll_chk_buf(comm, recvcount, datatype, fn);
     if (rc == MPI_SUCCESS)
@@ -516,6 +567,15 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 {
     const char *fn = "MPI_Reduce_scatter";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_REDUCE_SCATTER,
+                         .sbuf = sendbuf,
+                         .rbuf = recvbuf,
+                         .rcounts = recvcounts,
+                         .rdt = datatype,
+                         .op = op};
+        return coll_inter_run(comm, &a, 1, fn);
+    }
     if (rc == MPI_SUCCESS)
         rc = coll_chk_counts(comm, recvcounts, comm->size, datatype, fn);
     if (rc == MPI_SUCCESS)
@@ -540,6 +600,17 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
 {
     const char *fn = "MPI_Gather";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_GATHER,
+                         .sbuf = sendbuf,
+                         .scount = sendcount,
+                         .sdt = sendtype,
+                         .rbuf = recvbuf,
+                         .rcount = recvcount,
+                         .rdt = recvtype,
+                         .root = root};
+        return coll_inter_run(comm, &a, 0, fn);
+    }
     if (rc == MPI_SUCCESS)
         rc = coll_chk_root(comm, root, fn);
     if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
@@ -562,6 +633,18 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     const char *fn = "MPI_Gatherv";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_GATHER,
+                         .sbuf = sendbuf,
+                         .scount = sendcount,
+                         .sdt = sendtype,
+                         .rbuf = recvbuf,
+                         .rcounts = recvcounts,
+                         .rdispls = displs,
+                         .rdt = recvtype,
+                         .root = root};
+        return coll_inter_run(comm, &a, 1, fn);
+    }
     if (rc == MPI_SUCCESS)
         rc = coll_chk_root(comm, root, fn);
     if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
@@ -587,6 +670,17 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 {
     const char *fn = "MPI_Scatter";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_SCATTER,
+                         .sbuf = sendbuf,
+                         .scount = sendcount,
+                         .sdt = sendtype,
+                         .rbuf = recvbuf,
+                         .rcount = recvcount,
+                         .rdt = recvtype,
+                         .root = root};
+        return coll_inter_run(comm, &a, 0, fn);
+    }
     if (rc == MPI_SUCCESS)
         rc = coll_chk_root(comm, root, fn);
     if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE && comm->rank != root)
@@ -634,6 +728,18 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
 {
     const char *fn = "MPI_Scatterv";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_SCATTER,
+                         .sbuf = sendbuf,
+                         .scounts = sendcounts,
+                         .sdispls = displs,
+                         .sdt = sendtype,
+                         .rbuf = recvbuf,
+                         .rcount = recvcount,
+                         .rdt = recvtype,
+                         .root = root};
+        return coll_inter_run(comm, &a, 1, fn);
+    }
     if (rc == MPI_SUCCESS)
         rc = coll_chk_root(comm, root, fn);
     if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE && comm->rank != root)
@@ -659,6 +765,16 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
     const char *fn = "MPI_Allgather";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_ALLGATHER,
+                         .sbuf = sendbuf,
+                         .scount = sendcount,
+                         .sdt = sendtype,
+                         .rbuf = recvbuf,
+                         .rcount = recvcount,
+                         .rdt = recvtype};
+        return coll_inter_run(comm, &a, 0, fn);
+    }
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
         rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS)
@@ -678,6 +794,17 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 {
     const char *fn = "MPI_Allgatherv";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_ALLGATHER,
+                         .sbuf = sendbuf,
+                         .scount = sendcount,
+                         .sdt = sendtype,
+                         .rbuf = recvbuf,
+                         .rcounts = recvcounts,
+                         .rdispls = displs,
+                         .rdt = recvtype};
+        return coll_inter_run(comm, &a, 1, fn);
+    }
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
         rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS)
@@ -698,6 +825,16 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 {
     const char *fn = "MPI_Alltoall";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_ALLTOALL,
+                         .sbuf = sendbuf,
+                         .scount = sendcount,
+                         .sdt = sendtype,
+                         .rbuf = recvbuf,
+                         .rcount = recvcount,
+                         .rdt = recvtype};
+        return coll_inter_run(comm, &a, 0, fn);
+    }
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
         rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS)
@@ -715,8 +852,9 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             data_n(&sd, sendbuf, (uint64_t)sendcount * n, sendtype);
         else
             sd = rd;
-        return coll_done(comm, coll_shm_alltoall(&sd, &rd, coll_bytes(recvcount, recvtype), comm, cc),
-                    fn);
+        return coll_done(comm,
+                         coll_shm_alltoall(&sd, &rd, coll_bytes(recvcount, recvtype), comm, cc),
+                         fn);
     }
     int *counts = malloc((size_t)n * 2 * sizeof(int));
     MPI_Aint *displs = malloc((size_t)n * 2 * sizeof(MPI_Aint));
@@ -750,6 +888,18 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 {
     const char *fn = "MPI_Alltoallv";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_ALLTOALL,
+                         .sbuf = sendbuf,
+                         .scounts = sendcounts,
+                         .sdispls = sdispls,
+                         .sdt = sendtype,
+                         .rbuf = recvbuf,
+                         .rcounts = recvcounts,
+                         .rdispls = rdispls,
+                         .rdt = recvtype};
+        return coll_inter_run(comm, &a, 1, fn);
+    }
     if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
         rc = coll_chk_counts(comm, sendcounts, comm->size, sendtype, fn);
     if (rc == MPI_SUCCESS)
@@ -786,6 +936,19 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 {
     const char *fn = "MPI_Alltoallw";
     int rc = coll_chk_comm(comm, fn);
+    if (rc == MPI_SUCCESS && comm->inter) {
+        coll_args_t a = {.kind = CK_ALLTOALL,
+                         .sbuf = sendbuf,
+                         .scounts = sendcounts,
+                         .sdispls = sdispls,
+                         .sdts = sendtypes,
+                         .rbuf = recvbuf,
+                         .rcounts = recvcounts,
+                         .rdispls = rdispls,
+                         .rdts = recvtypes,
+                         .disp_bytes = 1};
+        return coll_inter_run(comm, &a, 2, fn);
+    }
     if (rc != MPI_SUCCESS)
         return rc;
     int n = comm->size;

@@ -16,8 +16,9 @@ static int chk_vside(MPI_Comm comm, const coll_args_t *a, int s, int n, int v, c
         return coll_chk_buf(comm, s ? a->scount : a->rcount, dt, fn);
     const int *counts = s ? a->scounts : a->rcounts;
     const MPI_Datatype *dts = s ? a->sdts : a->rdts;
-    const void *d = s ? (a->sdispls != NULL ? (const void *)a->sdispls : (const void *)a->sdispls_a)
-                      : (a->rdispls != NULL ? (const void *)a->rdispls : (const void *)a->rdispls_a);
+    const void *sd = a->sdispls != NULL ? (const void *)a->sdispls : (const void *)a->sdispls_a;
+    const void *rd = a->rdispls != NULL ? (const void *)a->rdispls : (const void *)a->rdispls_a;
+    const void *d = s ? sd : rd;
     if (n > 0 && (counts == NULL || d == NULL || (v == 2 && dts == NULL)))
         return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL count, displacement or datatype array");
     for (int r = 0; r < n; r++) {
@@ -33,12 +34,76 @@ static int in_place_root_only(MPI_Comm comm, const char *fn)
     return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
 }
 
+/* The arguments of a on an intercommunicator: roots are MPI_ROOT, MPI_PROC_NULL (the
+ * root's group) or a rank of the remote group; MPI_IN_PLACE has no meaning there. */
+static int chk_inter(MPI_Comm comm, const coll_args_t *a, int v, const char *fn)
+{
+    int k = a->kind, n = comm->size, rc = MPI_SUCCESS;
+    int rooted = k == CK_BCAST || k == CK_REDUCE || k == CK_GATHER || k == CK_SCATTER;
+    if (k == CK_SCAN || k == CK_EXSCAN)
+        return ivc_mpi_raise(comm, MPI_ERR_COMM, fn, "not defined on an intercommunicator");
+    if (k == CK_NB_ALLGATHER || k == CK_NB_ALLTOALL)
+        return ivc_mpi_raise(comm, MPI_ERR_TOPOLOGY, fn, "an intercommunicator has no topology");
+    if (rooted && a->root != MPI_ROOT && a->root != MPI_PROC_NULL && (a->root < 0 || a->root >= n))
+        return ivc_mpi_raise(comm, MPI_ERR_ROOT, fn,
+                             "root %d is neither MPI_ROOT, MPI_PROC_NULL nor a remote rank",
+                             a->root);
+    if (rooted && a->root == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    int sends = k == CK_ALLGATHER || k == CK_ALLTOALL || k == CK_ALLREDUCE ||
+                k == CK_REDUCE_SCATTER || ((k == CK_GATHER || k == CK_REDUCE) && a->root >= 0) ||
+                (k == CK_SCATTER && a->root == MPI_ROOT);
+    int recvs = k != CK_BARRIER && k != CK_BCAST && !(k == CK_GATHER && a->root >= 0) &&
+                !(k == CK_REDUCE && a->root >= 0) && !(k == CK_SCATTER && a->root == MPI_ROOT);
+    if ((sends && a->sbuf == MPI_IN_PLACE && k != CK_BCAST) || (recvs && a->rbuf == MPI_IN_PLACE))
+        return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn,
+                             "MPI_IN_PLACE is not allowed on an intercommunicator");
+    switch (k) {
+    case CK_BARRIER: break;
+    case CK_BCAST: rc = coll_chk_buf(comm, a->rcount, a->rdt, fn); break;
+    case CK_REDUCE:
+    case CK_ALLREDUCE:
+        rc = coll_chk_buf(comm, a->rcount, a->rdt, fn);
+        if (rc == MPI_SUCCESS)
+            rc = coll_chk_op(comm, a->op, a->rdt, fn);
+        break;
+    case CK_REDUCE_SCATTER:
+        rc = v ? coll_chk_counts(comm, a->rcounts, comm->local_size, a->rdt, fn)
+               : coll_chk_buf(comm, a->rcount, a->rdt, fn);
+        if (rc == MPI_SUCCESS)
+            rc = coll_chk_op(comm, a->op, a->rdt, fn);
+        break;
+    case CK_GATHER:
+        rc = a->root == MPI_ROOT ? chk_vside(comm, a, 0, n, v, fn)
+                                 : coll_chk_buf(comm, a->scount, a->sdt, fn);
+        break;
+    case CK_SCATTER:
+        rc = a->root == MPI_ROOT ? chk_vside(comm, a, 1, n, v, fn)
+                                 : coll_chk_buf(comm, a->rcount, a->rdt, fn);
+        break;
+    case CK_ALLGATHER:
+        rc = coll_chk_buf(comm, a->scount, a->sdt, fn);
+        if (rc == MPI_SUCCESS)
+            rc = chk_vside(comm, a, 0, n, v, fn);
+        break;
+    case CK_ALLTOALL:
+        rc = chk_vside(comm, a, 1, n, v, fn);
+        if (rc == MPI_SUCCESS)
+            rc = chk_vside(comm, a, 0, n, v, fn);
+        break;
+    default: rc = ivc_mpi_raise(comm, MPI_ERR_INTERN, fn, "unknown collective");
+    }
+    return rc;
+}
+
 /* Checks a (its kind's arguments) on comm. v: 0 plain, 1 v form, 2 w form of the call
  * (chk_vside). Returns
  * MPI_SUCCESS or the raised error class. */
 int coll_chk_args(MPI_Comm comm, const coll_args_t *a, int v, const char *fn)
 {
     int rc = MPI_SUCCESS, n = comm->size, me = comm->rank;
+    if (comm->inter)
+        return chk_inter(comm, a, v, fn);
     switch (a->kind) {
     case CK_BARRIER: break;
     case CK_BCAST:

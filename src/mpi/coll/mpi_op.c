@@ -6,7 +6,8 @@
 #include <wchar.h>
 
 #define OP_DEFINE(NAME, low)                                                                       \
-    struct ivc_mpi_op_s ivc_obj_op_##low = {.magic = OP_MAGIC, .id = OP_##NAME, .commute = 1, .predefined = 1};
+    struct ivc_mpi_op_s ivc_obj_op_##low = {                                                       \
+        .magic = OP_MAGIC, .id = OP_##NAME, .commute = 1, .predefined = 1};
 IVC_MPI_OPS(OP_DEFINE)
 #undef OP_DEFINE
 

@@ -76,15 +76,21 @@ static size_t side_copy(const int *counts, const int *displs, const MPI_Aint *di
  * the single datatypes (*sd, *rd): only those were checked, the others may be anything. */
 static void sides_used(MPI_Comm comm, const coll_args_t *a, int *s, int *r, int *sd, int *rd)
 {
-    int root = comm->rank == a->root, k = a->kind, w = a->sdts != NULL || a->rdts != NULL;
+    int k = a->kind, w = a->sdts != NULL || a->rdts != NULL, inter = comm->inter;
+    int root = inter ? a->root == MPI_ROOT : comm->rank == a->root;
     int sin = a->sbuf == MPI_IN_PLACE, rin = a->rbuf == MPI_IN_PLACE;
-    *sd = !w && (((k == CK_GATHER || k == CK_ALLGATHER || k == CK_ALLTOALL) && !sin) ||
-                 (k == CK_SCATTER && root) || k == CK_NB_ALLGATHER || k == CK_NB_ALLTOALL);
-    *rd = !w && k != CK_BARRIER && (k != CK_GATHER || root) && (k != CK_SCATTER || !rin);
-    *s = (a->kind == CK_SCATTER && root) || a->kind == CK_NB_ALLTOALL ||
-         (a->kind == CK_ALLTOALL && a->sbuf != MPI_IN_PLACE);
-    *r = (a->kind == CK_GATHER && root) || a->kind == CK_ALLGATHER || a->kind == CK_ALLTOALL ||
-         a->kind == CK_REDUCE_SCATTER || a->kind == CK_NB_ALLGATHER || a->kind == CK_NB_ALLTOALL;
+    int rooted = k == CK_BCAST || k == CK_REDUCE || k == CK_GATHER || k == CK_SCATTER;
+    *s = *r = *sd = *rd = 0;
+    if (inter && rooted && a->root == MPI_PROC_NULL)
+        return; /* takes no part */
+    *s = (k == CK_SCATTER && root) || k == CK_NB_ALLTOALL || (k == CK_ALLTOALL && !sin);
+    *r = (k == CK_GATHER && root) || k == CK_ALLGATHER || k == CK_ALLTOALL ||
+         k == CK_REDUCE_SCATTER || k == CK_NB_ALLGATHER || k == CK_NB_ALLTOALL;
+    *sd = !w && (((k == CK_ALLGATHER || k == CK_ALLTOALL) && !sin) ||
+                 (k == CK_GATHER && !sin && !(inter && root)) || (k == CK_SCATTER && root) ||
+                 k == CK_NB_ALLGATHER || k == CK_NB_ALLTOALL);
+    *rd = !w && k != CK_BARRIER && (k != CK_GATHER || root) &&
+          (k != CK_SCATTER || (!rin && !(inter && root)));
 }
 
 int coll_persistent(MPI_Comm comm, const coll_args_t *a, int v, MPI_Info info,
@@ -154,7 +160,8 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 }
 IVC_MPI_WEAK(Barrier_init)
 
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_BCAST,
                      .rbuf = buffer,
@@ -165,7 +172,8 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
 }
 IVC_MPI_WEAK(Bcast_init)
 
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_REDUCE,
                      .sbuf = sendbuf,
@@ -178,7 +186,8 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 }
 IVC_MPI_WEAK(Reduce_init)
 
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_ALLREDUCE,
                      .sbuf = sendbuf,
@@ -190,7 +199,8 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 }
 IVC_MPI_WEAK(Allreduce_init)
 
-int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_SCAN,
                      .sbuf = sendbuf,
@@ -202,7 +212,8 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 }
 IVC_MPI_WEAK(Scan_init)
 
-int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_EXSCAN,
                      .sbuf = sendbuf,
@@ -214,7 +225,9 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 }
 IVC_MPI_WEAK(Exscan_init)
 
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_REDUCE_SCATTER,
                      .sbuf = sendbuf,
@@ -226,7 +239,9 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
 }
 IVC_MPI_WEAK(Reduce_scatter_block_init)
 
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_REDUCE_SCATTER,
                      .sbuf = sendbuf,
@@ -238,7 +253,9 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
 }
 IVC_MPI_WEAK(Reduce_scatter_init)
 
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_GATHER,
                      .sbuf = sendbuf,
@@ -252,7 +269,9 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 }
 IVC_MPI_WEAK(Gather_init)
 
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_GATHER,
                      .sbuf = sendbuf,
@@ -267,7 +286,9 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 }
 IVC_MPI_WEAK(Gatherv_init)
 
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_SCATTER,
                      .sbuf = sendbuf,
@@ -281,7 +302,9 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 }
 IVC_MPI_WEAK(Scatter_init)
 
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_SCATTER,
                      .sbuf = sendbuf,
@@ -296,7 +319,9 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
 }
 IVC_MPI_WEAK(Scatterv_init)
 
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_ALLGATHER,
                      .sbuf = sendbuf,
@@ -309,7 +334,9 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 }
 IVC_MPI_WEAK(Allgather_init)
 
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_ALLGATHER,
                      .sbuf = sendbuf,
@@ -323,7 +350,9 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
 }
 IVC_MPI_WEAK(Allgatherv_init)
 
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_ALLTOALL,
                      .sbuf = sendbuf,
@@ -336,7 +365,10 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 }
 IVC_MPI_WEAK(Alltoall_init)
 
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_ALLTOALL,
                      .sbuf = sendbuf,
@@ -351,7 +383,10 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
 }
 IVC_MPI_WEAK(Alltoallv_init)
 
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
 {
     coll_args_t a = {.kind = CK_ALLTOALL,
                      .sbuf = sendbuf,

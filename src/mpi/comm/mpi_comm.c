@@ -549,8 +549,14 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
 }
 IVC_MPI_WEAK(Comm_set_name)
 
+/* MPI-4.1: MPI_COMM_NULL is named "MPI_COMM_NULL". */
 int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
+    if (comm == MPI_COMM_NULL) {
+        snprintf(name, MPI_MAX_OBJECT_NAME, "MPI_COMM_NULL");
+        *resultlen = (int)strlen(name);
+        return MPI_SUCCESS;
+    }
     CHECK_COMM(comm, "MPI_Comm_get_name");
     snprintf(name, MPI_MAX_OBJECT_NAME, "%s", comm->name);
     *resultlen = (int)strlen(name);
@@ -613,7 +619,8 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     CHECK_COMM(comm, fn);
     if (info_used == NULL)
         return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL info_used");
-    int rc = comm->info != NULL ? PMPI_Info_dup(comm->info, info_used) : PMPI_Info_create(info_used);
+    int rc = comm->info != NULL ? PMPI_Info_dup(comm->info, info_used)
+                                : PMPI_Info_create(info_used);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "out of memory");
     return MPI_SUCCESS;

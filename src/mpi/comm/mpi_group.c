@@ -412,21 +412,85 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 }
 IVC_MPI_WEAK(Comm_create_group)
 
-/* MPI_COMM_TYPE_SHARED groups the ranks that share this rank's region (the coordinator's
- * locality detector): color = the lowest world rank of the region. Ranks reached through
- * another channel (other hosts) get other colors. */
+/* The one hardware resource IVC knows: the ranks that share this rank's region (the
+ * coordinator's locality detector), whichever VMs they run in. Its color is the lowest world
+ * rank of the region; ranks reached through another channel (other hosts) get other
+ * colors. */
+#define HW_SHARED_MEMORY "mpi_shared_memory"
+
+static int region_color(void)
+{
+    return ivc_coord.local != NULL && ivc_coord.nlocal > 0 ? (int)ivc_coord.local[0]
+                                                           : ivc_mpi_world_rank;
+}
+
+/* Whether every member of intracommunicator comm shares this rank's region. The same
+ * answer on every member, so MPI_COMM_TYPE_HW_UNGUIDED needs no extra agreement. */
+static int comm_in_region(MPI_Comm comm)
+{
+    for (int i = 0; i < comm->size; i++) {
+        int w = comm->world[i], in = w == ivc_mpi_world_rank;
+        for (uint32_t j = 0; !in && ivc_coord.local != NULL && j < ivc_coord.nlocal; j++)
+            in = (int)ivc_coord.local[j] == w;
+        if (!in)
+            return 0;
+    }
+    return 1;
+}
+
+/* Color of a guided split: the resource that info's "mpi_hw_resource_type" names
+ * (HW_SHARED_MEMORY) or, for RESOURCE_GUIDED, the process set "mpi_pset_name" names
+ * ("mpi://WORLD", "mpi://SELF", "ivc://host": mpi_session.c). MPI_UNDEFINED (newcomm
+ * MPI_COMM_NULL) without the key or for a value IVC does not know. */
+static int guided_color(MPI_Info info, int resource)
+{
+    char v[MPI_MAX_INFO_VAL + 1];
+    int len = (int)sizeof(v), flag = 0;
+    if (info == MPI_INFO_NULL)
+        return MPI_UNDEFINED;
+    if (PMPI_Info_get_string(info, "mpi_hw_resource_type", &len, v, &flag) == MPI_SUCCESS &&
+        flag && strcmp(v, HW_SHARED_MEMORY) == 0)
+        return region_color();
+    len = (int)sizeof(v);
+    flag = 0;
+    if (!resource || PMPI_Info_get_string(info, "mpi_pset_name", &len, v, &flag) != MPI_SUCCESS ||
+        !flag)
+        return MPI_UNDEFINED;
+    if (strcmp(v, "mpi://WORLD") == 0)
+        return 0;
+    if (strcmp(v, "mpi://SELF") == 0)
+        return ivc_mpi_world_rank;
+    if (strcmp(v, "ivc://host") == 0)
+        return region_color();
+    return MPI_UNDEFINED;
+}
+
+/* MPI_COMM_TYPE_SHARED and the guided types with HW_SHARED_MEMORY group the ranks of one
+ * region. MPI_COMM_TYPE_HW_UNGUIDED splits by region when comm spans several (and sets
+ * "mpi_hw_resource_type" in info to say so), else returns MPI_COMM_NULL: IVC knows no
+ * smaller resource, and the result must be a strict subset of comm. */
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split_type";
     CHECK_COMM(comm, fn);
+    if (info != MPI_INFO_NULL && (info == NULL || info->magic != INFO_MAGIC))
+        return ivc_mpi_raise(comm, MPI_ERR_INFO, fn, "invalid info");
     int color;
-    if (split_type == MPI_UNDEFINED)
-        color = MPI_UNDEFINED;
-    else if (split_type == MPI_COMM_TYPE_SHARED)
-        color = ivc_coord.local != NULL && ivc_coord.nlocal > 0 ? (int)ivc_coord.local[0]
-                                                                : ivc_mpi_world_rank;
-    else
-        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "unknown split type %d", split_type);
+    switch (split_type) {
+    case MPI_UNDEFINED: color = MPI_UNDEFINED; break;
+    case MPI_COMM_TYPE_SHARED: color = region_color(); break;
+    case MPI_COMM_TYPE_HW_GUIDED: color = guided_color(info, 0); break;
+    case MPI_COMM_TYPE_RESOURCE_GUIDED: color = guided_color(info, 1); break;
+    case MPI_COMM_TYPE_HW_UNGUIDED:
+        color = comm->inter || comm_in_region(comm) ? MPI_UNDEFINED : region_color();
+        if (color != MPI_UNDEFINED && info != MPI_INFO_NULL) {
+            int rc = PMPI_Info_set(info, "mpi_hw_resource_type", HW_SHARED_MEMORY);
+            if (rc != MPI_SUCCESS)
+                return ivc_mpi_raise(comm, rc, fn, "setting mpi_hw_resource_type failed");
+        }
+        break;
+    default: return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "unknown split type %d", split_type);
+    }
     return PMPI_Comm_split(comm, color, key, newcomm);
 }
 IVC_MPI_WEAK(Comm_split_type)

@@ -287,8 +287,9 @@ static int idup(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *re
         a->gathered = calloc((size_t)local->size * VEC, sizeof(uint64_t));
     }
     MPI_Comm c = MPI_COMM_NULL;
-    int rc = a == NULL || a->sub == NULL || a->gathered == NULL ? MPI_ERR_NO_MEM
-                                                                 : ivc_mpi_comm_dup_pending(comm, &c);
+    int rc = MPI_ERR_NO_MEM;
+    if (a != NULL && a->sub != NULL && a->gathered != NULL)
+        rc = ivc_mpi_comm_dup_pending(comm, &c);
     if (rc == MPI_SUCCESS && info != MPI_INFO_NULL)
         rc = ivc_mpi_comm_info_set(c, info, 1);
     MPI_Request r = rc == MPI_SUCCESS ? ivc_mpi_req_poll_new(comm, idup_poll, idup_drop, a) : NULL;

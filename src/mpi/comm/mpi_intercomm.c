@@ -58,7 +58,8 @@ static int leader_swap(link_t *l, const uint64_t *mask, const int *mine, int n, 
         return rc;
     if (rn < 0 || rn > 4 * ivc_mpi_world_size + 16)
         return MPI_ERR_INTERN; /* the other side is not running the same call */
-    int *out = malloc((size_t)(mw + n) * sizeof(int)), *in = malloc((size_t)(mw + rn) * sizeof(int));
+    int *out = malloc((size_t)(mw + n) * sizeof(int));
+    int *in = malloc((size_t)(mw + rn) * sizeof(int));
     if (out == NULL || in == NULL) {
         free(out);
         free(in);
@@ -260,7 +261,8 @@ int ivc_mpi_intercomm_dup(MPI_Comm comm, MPI_Comm *out)
     free(theirs);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "agreeing with the remote group failed");
-    int *lw = ints_dup(comm->local_world, comm->local_size), *rw = ints_dup(comm->world, comm->size);
+    int *lw = ints_dup(comm->local_world, comm->local_size);
+    int *rw = ints_dup(comm->world, comm->size);
     if (lw == NULL || rw == NULL) {
         free(lw);
         free(rw);

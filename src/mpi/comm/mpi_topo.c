@@ -91,23 +91,77 @@ static int topo_comm(MPI_Comm comm, int n, struct ivc_mpi_topo *t, MPI_Comm *out
 
 /* ---- Cartesian ---- */
 
+/* Best factorization search of Dims_create: the free dimensions take divisors of m in
+ * non-increasing order; the most balanced choice (smallest largest - smallest, then
+ * smallest largest) wins. f[k..n) are chosen from divs (descending) below `cap`, with
+ * product `rem`. */
+typedef struct dims_search {
+    int n, *f, *best;
+    const int *divs;
+    int ndivs;
+    long best_spread, best_max;
+} dims_search_t;
+
+static void dims_search(dims_search_t *s, int k, long rem, long cap)
+{
+    if (k == s->n - 1) {
+        if (rem > cap)
+            return;
+        s->f[k] = (int)rem;
+        long spread = s->f[0] - rem, mx = s->f[0];
+        if (spread < s->best_spread || (spread == s->best_spread && mx < s->best_max)) {
+            s->best_spread = spread;
+            s->best_max = mx;
+            memcpy(s->best, s->f, (size_t)s->n * sizeof(int));
+        }
+        return;
+    }
+    for (int i = 0; i < s->ndivs; i++) {
+        long d = s->divs[i];
+        if (d > cap || rem % d != 0)
+            continue;
+        /* The later factors are at most d, so the spread is at least f[0] - d, and the
+         * n - k factors left multiply to rem: d^(n-k) >= rem. */
+        if (k > 0 && s->f[0] - d > s->best_spread)
+            break;
+        long p = 1;
+        for (int j = 0; j < s->n - k && p < rem; j++)
+            p *= d;
+        if (p < rem)
+            break;
+        s->f[k] = (int)d;
+        dims_search(s, k + 1, rem / d, d);
+    }
+}
+
+/* Fills the zero entries of dims with a balanced factorization of nnodes / (product of
+ * the non-zero ones), in non-increasing order, as MPICH does: Dims_create(72, 2) = 9 x 8,
+ * (16, 3) = 4 x 2 x 2. MPI_ERR_DIMS for a negative entry or ndims, or when the fixed entries
+ * do not divide nnodes; MPI_ERR_ARG for nnodes < 1. */
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
     const char *fn = "MPI_Dims_create";
-    if (nnodes < 1 || ndims < 0)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn, "invalid nnodes %d / ndims %d",
-                             nnodes, ndims);
+    int rc = ivc_mpi_check_init(fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (nnodes < 1)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "nnodes %d < 1", nnodes);
+    if (ndims < 0 || (ndims > 0 && dims == NULL))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn, "invalid ndims %d", ndims);
     long fixed = 1;
     int nfree = 0;
     for (int i = 0; i < ndims; i++) {
         if (dims[i] < 0)
             return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn, "dims[%d] is negative", i);
-        if (dims[i] > 0)
+        if (dims[i] > 0) {
             fixed *= dims[i];
-        else
+            if (fixed > nnodes)
+                break;
+        } else {
             nfree++;
+        }
     }
-    if (nnodes % fixed != 0)
+    if (fixed > nnodes || nnodes % fixed != 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn,
                              "%d nodes cannot fill the fixed dimensions (product %ld)", nnodes,
                              fixed);
@@ -116,40 +170,29 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
         return m == 1 ? MPI_SUCCESS
                       : ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn,
                                       "dims multiply to %ld, not %d", fixed, nnodes);
-    /* Prime factors, largest first, each to the free dimension with the smallest product:
-     * as balanced as greedy gets, then sorted non-increasing as the standard asks. */
-    int f[32], nf = 0;
-    for (int p = 2; m > 1 && nf < 32;) {
-        if (m % p == 0) {
-            f[nf++] = p;
-            m /= p;
-        } else {
-            p = p * p > m ? m : p + 1;
-        }
-    }
-    int *fr = malloc((size_t)nfree * sizeof(int));
-    if (fr == NULL)
+    /* The divisors of m, descending (an int has at most 1600). */
+    int *buf = malloc(((size_t)nfree * 2 + 1600) * sizeof(int));
+    if (buf == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
-    for (int i = 0; i < nfree; i++)
-        fr[i] = 1;
-    for (int i = nf - 1; i >= 0; i--) {
-        int best = 0;
-        for (int j = 1; j < nfree; j++)
-            if (fr[j] < fr[best])
-                best = j;
-        fr[best] *= f[i];
+    int *divs = buf + 2 * nfree, nd = 0, nsmall = 0;
+    for (long d = 1; d * d <= m; d++)
+        if (m % d == 0)
+            divs[nd++] = (int)d;
+    nsmall = nd;
+    for (int i = nsmall - 1; i >= 0; i--) /* the large ones, ascending after the small ones */
+        if ((long)divs[i] * divs[i] != m)
+            divs[nd++] = m / divs[i];
+    for (int i = 0; i < nd / 2; i++) {
+        int t = divs[i];
+        divs[i] = divs[nd - 1 - i];
+        divs[nd - 1 - i] = t;
     }
-    for (int i = 0; i < nfree; i++) /* sort descending */
-        for (int j = i + 1; j < nfree; j++)
-            if (fr[j] > fr[i]) {
-                int t = fr[i];
-                fr[i] = fr[j];
-                fr[j] = t;
-            }
+    dims_search_t s = {nfree, buf, buf + nfree, divs, nd, (long)m + 1, (long)m + 1};
+    dims_search(&s, 0, m, m);
     for (int i = 0, k = 0; i < ndims; i++)
         if (dims[i] == 0)
-            dims[i] = fr[k++];
-    free(fr);
+            dims[i] = s.best[k++];
+    free(buf);
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Dims_create)
@@ -483,3 +526,149 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Dist_graph_neighbors)
+
+/* ---- mapping (no reordering: the first ranks take the nodes in order) ---- */
+
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
+{
+    const char *fn = "MPI_Cart_map";
+    CHECK_INTRA(comm, fn);
+    if (ndims < 0 || (ndims > 0 && dims == NULL))
+        return ivc_mpi_raise(comm, MPI_ERR_DIMS, fn, "invalid ndims %d", ndims);
+    long n = 1;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] <= 0)
+            return ivc_mpi_raise(comm, MPI_ERR_DIMS, fn, "dims[%d] = %d", i, dims[i]);
+        n *= dims[i];
+        if (n > comm->size)
+            return ivc_mpi_raise(comm, MPI_ERR_DIMS, fn,
+                                 "the grid has more points than the %d ranks", comm->size);
+    }
+    if (newrank == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL newrank");
+    *newrank = comm->rank < n ? comm->rank : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Cart_map)
+
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
+{
+    const char *fn = "MPI_Graph_map";
+    CHECK_INTRA(comm, fn);
+    if (nnodes < 1 || nnodes > comm->size)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "nnodes %d (communicator of %d)", nnodes,
+                             comm->size);
+    if (newrank == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL newrank");
+    *newrank = comm->rank < nnodes ? comm->rank : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Graph_map)
+
+/* ---- distributed graph from any rank's edges ---- */
+
+/* Every rank contributes the edges it names as (source, destination, weight) triples; an
+ * allgather of the counts and one of the triples let each rank pick its in- and
+ * out-edges, in the order of the contributing ranks, then of each rank's list. The graph
+ * is weighted unless every rank passed MPI_UNWEIGHTED. */
+int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                           const int destinations[], const int weights[], MPI_Info info,
+                           int reorder, MPI_Comm *comm_dist_graph)
+{
+    const char *fn = "MPI_Dist_graph_create";
+    CHECK_INTRA(comm_old, fn);
+    int size = comm_old->size, me = comm_old->rank;
+    if (n < 0)
+        return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "negative n %d", n);
+    if (comm_dist_graph == NULL)
+        return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "NULL comm_dist_graph");
+    int weighted = weights != MPI_UNWEIGHTED;
+    long ne = 0;
+    for (int i = 0; i < n; i++) {
+        if (sources[i] < 0 || sources[i] >= size)
+            return ivc_mpi_raise(comm_old, MPI_ERR_RANK, fn, "source %d", sources[i]);
+        if (degrees[i] < 0)
+            return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "negative degree %d", degrees[i]);
+        for (int k = 0; k < degrees[i]; k++, ne++) {
+            if (destinations[ne] < 0 || destinations[ne] >= size)
+                return ivc_mpi_raise(comm_old, MPI_ERR_RANK, fn, "destination %d",
+                                     destinations[ne]);
+            if (weighted && weights != MPI_WEIGHTS_EMPTY && weights[ne] < 0)
+                return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "negative weight %d",
+                                     weights[ne]);
+        }
+    }
+    if (ne > (INT32_MAX - 2) / 3)
+        return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "too many edges");
+    int mine[2] = {(int)ne, weighted}, *counts = malloc((size_t)size * 2 * sizeof(int));
+    int *cnt = malloc((size_t)size * 2 * sizeof(int));
+    int *trip = malloc((size_t)(3 * ne + 1) * sizeof(int));
+    int rc = counts && cnt && trip ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    for (int i = 0, e = 0; rc == MPI_SUCCESS && i < n; i++)
+        for (int k = 0; k < degrees[i]; k++, e++) {
+            trip[3 * e] = sources[i];
+            trip[3 * e + 1] = destinations[e];
+            trip[3 * e + 2] = weighted && weights != MPI_WEIGHTS_EMPTY ? weights[e] : 0;
+        }
+    if (rc == MPI_SUCCESS)
+        rc = ivc_mpi_coll_allgather(mine, 2, MPI_INT, counts, 2, MPI_INT, comm_old);
+    long total = 0;
+    int anyw = 0;
+    for (int r = 0; rc == MPI_SUCCESS && r < size; r++) {
+        cnt[r] = 3 * counts[2 * r];
+        cnt[size + r] = (int)(3 * total);
+        total += counts[2 * r];
+        anyw |= counts[2 * r + 1];
+        if (3 * total > INT32_MAX)
+            rc = MPI_ERR_ARG;
+    }
+    int *all = rc == MPI_SUCCESS ? malloc((size_t)(3 * total + 1) * sizeof(int)) : NULL;
+    if (rc == MPI_SUCCESS && all == NULL)
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Allgatherv(trip, (int)(3 * ne), MPI_INT, all, cnt, cnt + size, MPI_INT,
+                             comm_old);
+    free(counts);
+    free(cnt);
+    free(trip);
+    struct ivc_mpi_topo *t = NULL;
+    if (rc == MPI_SUCCESS && (t = calloc(1, sizeof(*t))) == NULL)
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS) {
+        int indeg = 0, outdeg = 0;
+        for (long e = 0; e < total; e++) {
+            indeg += all[3 * e + 1] == me;
+            outdeg += all[3 * e] == me;
+        }
+        t->kind = MPI_DIST_GRAPH;
+        t->weighted = anyw;
+        t->indeg = indeg;
+        t->outdeg = outdeg;
+        t->in = malloc((size_t)(indeg + 1) * sizeof(int));
+        t->inw = malloc((size_t)(indeg + 1) * sizeof(int));
+        t->out = malloc((size_t)(outdeg + 1) * sizeof(int));
+        t->outw = malloc((size_t)(outdeg + 1) * sizeof(int));
+        if (!t->in || !t->inw || !t->out || !t->outw) {
+            rc = MPI_ERR_NO_MEM;
+        } else {
+            int a = 0, b = 0;
+            for (long e = 0; e < total; e++) {
+                if (all[3 * e + 1] == me) {
+                    t->in[a] = all[3 * e];
+                    t->inw[a++] = all[3 * e + 2];
+                }
+                if (all[3 * e] == me) {
+                    t->out[b] = all[3 * e + 1];
+                    t->outw[b++] = all[3 * e + 2];
+                }
+            }
+        }
+    }
+    free(all);
+    if (rc != MPI_SUCCESS) {
+        ivc_mpi_topo_free(t);
+        return ivc_mpi_raise(comm_old, rc, fn, "exchanging the edges failed");
+    }
+    return topo_comm(comm_old, size, t, comm_dist_graph, fn);
+}
+IVC_MPI_WEAK(Dist_graph_create)

@@ -180,7 +180,9 @@ static int darray_runs(int gsize, int distrib, int darg, int psize, int coord, r
     /* Blocks of b start at (coord + k * psize) * b; a block distribution has at most one. */
     int64_t step = distrib == MPI_DISTRIBUTE_CYCLIC ? b * psize : INT64_MAX;
     int64_t first = (int64_t)coord * b;
-    int64_t n = first >= gsize ? 0 : distrib == MPI_DISTRIBUTE_CYCLIC ? (gsize - first + step - 1) / step : 1;
+    int64_t n = first >= gsize                       ? 0
+                : distrib == MPI_DISTRIBUTE_CYCLIC ? (gsize - first + step - 1) / step
+                                                   : 1;
     run_t *r = malloc((n ? (size_t)n : 1) * sizeof(*r));
     if (r == NULL)
         return MPI_ERR_NO_MEM;

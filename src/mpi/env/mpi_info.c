@@ -332,9 +332,7 @@ void ivc_mpi_info_env_clear(void)
     info_destroy(MPI_INFO_ENV);
 }
 
-/* The generated prototype declares `char argv[]`; the standard's C binding is `char *argv[]`,
- * which is what callers pass. */
-int PMPI_Info_create_env(int argc, char argv[], MPI_Info *info)
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
     const char *fn = "MPI_Info_create_env";
     CHECK_OUT(info, fn);
@@ -344,7 +342,7 @@ int PMPI_Info_create_env(int argc, char argv[], MPI_Info *info)
     int rc = PMPI_Info_create(&n);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = env_keys(n, argc, (char **)(void *)argv, -1);
+    rc = env_keys(n, argc, argv, -1);
     if (rc != MPI_SUCCESS) {
         info_destroy(n);
         return rc;

@@ -465,14 +465,18 @@ int ivc_mpi_recv_x(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_
 
 /* ---- probe and counts ---- */
 
-static int check_probe(int source, int tag, MPI_Comm comm, const char *fn)
+static int check_probe(int source, int tag, MPI_Comm comm, const MPI_Status *status,
+                       const char *fn)
 {
-    return check_p2p(NULL, comm, 0, MPI_BYTE, source, tag, PEER_RECV, fn);
+    int rc = check_p2p(NULL, comm, 0, MPI_BYTE, source, tag, PEER_RECV, fn);
+    if (rc == MPI_SUCCESS && status == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL status (MPI_STATUS_IGNORE ignores it)");
+    return rc;
 }
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
-    int rc = check_probe(source, tag, comm, "MPI_Iprobe");
+    int rc = check_probe(source, tag, comm, status, "MPI_Iprobe");
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
@@ -487,7 +491,7 @@ IVC_MPI_WEAK(Iprobe)
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    int rc = check_probe(source, tag, comm, "MPI_Probe");
+    int rc = check_probe(source, tag, comm, status, "MPI_Probe");
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {

@@ -1026,7 +1026,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     if (win->flavor != MPI_WIN_FLAVOR_DYNAMIC && (at > p->size || n > p->size - at))
         return raise_w(win, MPI_ERR_RMA_RANGE, fn, target_rank);
     if (p->direct) {
-        uint8_t *t = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? target_range(win, at, n) : p->base + at;
+        uint8_t *t =
+            win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? target_range(win, at, n) : p->base + at;
         if (t == NULL)
             return raise_w(win, MPI_ERR_RMA_RANGE, fn, target_rank);
         acc_lock(p->ctl);

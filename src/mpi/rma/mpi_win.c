@@ -327,9 +327,16 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     if (rank < 0 || rank >= win->comm->size)
         return ivc_mpi_raise(win->comm, MPI_ERR_RANK, fn, "rank %d", rank);
     win_peer_t *p = &win->peers[rank];
-    if (!p->direct || (p->base == NULL && p->size > 0) || win->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-        return ivc_mpi_raise(win->comm, MPI_ERR_RMA_SHARED, fn,
-                             "rank %d's window memory cannot be loaded from here", rank);
+    if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        return ivc_mpi_raise(win->comm, MPI_ERR_RMA_FLAVOR, fn, "a dynamic window has no segments");
+    if (!p->direct || (p->base == NULL && p->size > 0)) {
+        /* MPI-4.1: memory of a Win_create/Win_allocate window that this rank cannot load
+         * (malloc'ed, or on another host) is reported as size 0 and a NULL baseptr. */
+        *size = 0;
+        *disp_unit = (int)p->disp_unit;
+        *(void **)baseptr = NULL;
+        return MPI_SUCCESS;
+    }
     *size = (MPI_Aint)p->size;
     *disp_unit = (int)p->disp_unit;
     *(void **)baseptr = p->base;
@@ -543,8 +550,14 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 }
 IVC_MPI_WEAK(Win_set_name)
 
+/* MPI-4.1: MPI_WIN_NULL is named "MPI_WIN_NULL". */
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
+    if (win == MPI_WIN_NULL) {
+        snprintf(win_name, MPI_MAX_OBJECT_NAME, "MPI_WIN_NULL");
+        *resultlen = (int)strlen(win_name);
+        return MPI_SUCCESS;
+    }
     CHECK_WIN(win, "MPI_Win_get_name");
     snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", win->name);
     *resultlen = (int)strlen(win_name);

@@ -327,29 +327,46 @@ static uint32_t tag_hash(const char *s)
     return h;
 }
 
-/* Checks shared by both constructors; raises on the initial handler (no object yet). */
+/* Errors of the two constructors go to the handler they were given (MPI 4.1 sec. 7.4.2),
+ * called with MPI_COMM_NULL; without a usable one, to the initial handler. */
+static int from_group_raise(MPI_Errhandler errh, int cls, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int from_group_raise(MPI_Errhandler errh, int cls, const char *fn, const char *fmt, ...)
+{
+    char detail[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof(detail), fmt, ap);
+    va_end(ap);
+    if (!ivc_mpi_errh_usable(errh, ERRH_OBJ_COMM))
+        return ivc_mpi_raise(MPI_COMM_WORLD, cls, fn, "%s", detail);
+    MPI_Comm none = MPI_COMM_NULL;
+    return ivc_mpi_errh_invoke(errh, ERRH_OBJ_COMM, &none, cls, fn, detail);
+}
+
+/* Checks shared by both constructors. */
 static int check_from_group(MPI_Group g, const char *stringtag, MPI_Info info,
                             MPI_Errhandler errh, void *out, const char *fn)
 {
     int rc = ivc_mpi_check_init(fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (!ivc_mpi_group_valid(g))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_GROUP, fn, "invalid group");
-    if (stringtag == NULL || strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
-                             "the string tag must have fewer than %d characters",
-                             MPI_MAX_STRINGTAG_LEN);
-    if (info != MPI_INFO_NULL && (info == NULL || info->magic != INFO_MAGIC))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_INFO, fn, "invalid info");
     if (!ivc_mpi_errh_usable(errh, ERRH_OBJ_COMM))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ERRHANDLER, fn,
                              "not a predefined or communicator error handler");
+    if (!ivc_mpi_group_valid(g))
+        return from_group_raise(errh, MPI_ERR_GROUP, fn, "invalid group");
+    if (stringtag == NULL || strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN)
+        return from_group_raise(errh, MPI_ERR_ARG, fn,
+                                "the string tag must have fewer than %d characters",
+                                MPI_MAX_STRINGTAG_LEN);
+    if (info != MPI_INFO_NULL && (info == NULL || info->magic != INFO_MAGIC))
+        return from_group_raise(errh, MPI_ERR_INFO, fn, "invalid info");
     if (out == NULL)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL output argument");
+        return from_group_raise(errh, MPI_ERR_ARG, fn, "NULL output argument");
     if (g->rank == MPI_UNDEFINED)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_GROUP, fn,
-                             "the calling process is not a member of the group");
+        return from_group_raise(errh, MPI_ERR_GROUP, fn,
+                                "the calling process is not a member of the group");
     return MPI_SUCCESS;
 }
 
@@ -373,11 +390,11 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     tmp.predefined = 1; /* requests neither retain nor free it */
     int *w = malloc((size_t)group->size * sizeof(int));
     if (w == NULL)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+        return from_group_raise(errhandler, MPI_ERR_NO_MEM, fn, "out of memory");
     memcpy(w, group->world, (size_t)group->size * sizeof(int));
     rc = ivc_mpi_comm_make(&tmp, &tmp, 1, w, group->size, newcomm);
     if (rc != MPI_SUCCESS)
-        return ivc_mpi_raise(MPI_COMM_WORLD, rc, fn, "creating the communicator failed");
+        return from_group_raise(errhandler, rc, fn, "creating the communicator failed");
     if (info != MPI_INFO_NULL && (rc = ivc_mpi_comm_info_set(*newcomm, info, 1)) != MPI_SUCCESS)
         return ivc_mpi_raise(*newcomm, rc, fn, "storing the hints failed");
     return MPI_SUCCESS;
@@ -394,22 +411,22 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     if (rc != MPI_SUCCESS)
         return rc;
     if (!ivc_mpi_group_valid(remote_group))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_GROUP, fn, "invalid remote group");
+        return from_group_raise(errhandler, MPI_ERR_GROUP, fn, "invalid remote group");
     if (local_leader < 0 || local_leader >= local_group->size)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_RANK, fn, "local leader %d of %d",
-                             local_leader, local_group->size);
+        return from_group_raise(errhandler, MPI_ERR_RANK, fn, "local leader %d of %d",
+                                local_leader, local_group->size);
     if (remote_leader < 0 || remote_leader >= remote_group->size)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_RANK, fn, "remote leader %d of %d",
-                             remote_leader, remote_group->size);
+        return from_group_raise(errhandler, MPI_ERR_RANK, fn, "remote leader %d of %d",
+                                remote_leader, remote_group->size);
     if (remote_group->rank != MPI_UNDEFINED)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_GROUP, fn,
-                             "the local and remote groups overlap");
+        return from_group_raise(errhandler, MPI_ERR_GROUP, fn,
+                                "the local and remote groups overlap");
     rc = ivc_mpi_intercomm_from_worlds(local_group->world, local_group->size, local_leader,
                                        remote_group->world, remote_group->size, remote_leader,
                                        (int)(tag_hash(stringtag) & 0x7fffffffu), errhandler,
                                        newintercomm);
     if (rc != MPI_SUCCESS)
-        return ivc_mpi_raise(MPI_COMM_WORLD, rc, fn, "creating the intercommunicator failed");
+        return from_group_raise(errhandler, rc, fn, "creating the intercommunicator failed");
     if (info != MPI_INFO_NULL &&
         (rc = ivc_mpi_comm_info_set(*newintercomm, info, 1)) != MPI_SUCCESS)
         return ivc_mpi_raise(*newintercomm, rc, fn, "storing the hints failed");

@@ -284,7 +284,8 @@ int main(int argc, char **argv)
             CHECK_TRUE(cr == MPI_COMM_NULL, "Comm_create: a non-member gets COMM_NULL");
         } else {
             CHECK_TRUE(cr != MPI_COMM_NULL, "Comm_create: a member gets the intercomm");
-            check_inter(cr, lw + off, nl - off, rw + roff, nr - roff, "Comm_create of an intercomm");
+            check_inter(cr, lw + off, nl - off, rw + roff, nr - roff,
+                        "Comm_create of an intercomm");
             MPI_Comm_free(&cr);
         }
     }

@@ -3,3 +3,6 @@
 ivc_mpi_test(comm_intercomm SOURCES mpi/comm/intercomm.c NP 4 CONFIGS vms plain hosts)
 ivc_mpi_test(comm_intercomm_np5 SOURCES mpi/comm/intercomm.c NP 5 CONFIGS vms)
 ivc_mpi_test(comm_idup SOURCES mpi/comm/idup.c NP 4 CONFIGS vms plain hosts)
+ivc_mpi_test(comm_attrs SOURCES mpi/comm/attrs.c NP 2 CONFIGS vms plain hosts)
+ivc_mpi_test(comm_topo SOURCES mpi/comm/topo.c NP 4 CONFIGS vms plain hosts)
+ivc_mpi_test(comm_split_type SOURCES mpi/comm/split_type.c NP 4 CONFIGS vms plain hosts)

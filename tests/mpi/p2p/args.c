@@ -7,7 +7,7 @@
  *    arrives with count 0).
  *  - MPI_BOTTOM (== NULL) with a struct type of absolute addresses (Get_address) still
  *    sends and receives: the data lands at those addresses.
- *  - status == NULL: Recv, Sendrecv, Sendrecv_replace give MPI_ERR_ARG (MPI_STATUS_IGNORE
+ *  - status == NULL: Recv, Sendrecv, Sendrecv_replace, Probe give MPI_ERR_ARG (MPI_STATUS_IGNORE
  *    is the way to ignore it); a NULL request pointer for Isend/Irecv gives MPI_ERR_ARG.
  *  - After all of these, ordinary messages between the pair still arrive intact.
  */
@@ -56,6 +56,8 @@ int main(int argc, char **argv)
     CHECK_INT(MPI_ERR_ARG,
               MPI_Sendrecv_replace(x, 1, MPI_INT, peer, 0, peer, 0, MPI_COMM_WORLD, NULL),
               "Sendrecv_replace with status NULL");
+    CHECK_INT(MPI_ERR_ARG, MPI_Probe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, NULL),
+              "Probe with status NULL");
     CHECK_INT(MPI_ERR_ARG, MPI_Isend(x, 1, MPI_INT, peer, 0, MPI_COMM_WORLD, NULL),
               "Isend with a NULL request");
     CHECK_INT(MPI_ERR_ARG, MPI_Irecv(x, 1, MPI_INT, peer, 0, MPI_COMM_WORLD, NULL),

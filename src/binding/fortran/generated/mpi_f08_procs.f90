@@ -166,6 +166,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win
     INTEGER :: ierror
   END SUBROUTINE pmpi_accumulate
+  SUBROUTINE ivcf_mpi_accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    TYPE(*), DIMENSION(*) :: origin_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
+    TYPE(*), DIMENSION(*) :: origin_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
+    TYPE(*), DIMENSION(*) :: origin_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
+    TYPE(*), DIMENSION(*) :: target_rank
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
+    TYPE(*), DIMENSION(*) :: target_disp
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
+    TYPE(*), DIMENSION(*) :: target_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
+    TYPE(*), DIMENSION(*) :: target_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_accumulate_c
   SUBROUTINE pmpi_add_error_class(errorclass, ierror)
     IMPORT
     IMPLICIT NONE
@@ -226,6 +250,26 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_allgather
+  SUBROUTINE ivcf_mpi_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_allgather_c
   SUBROUTINE pmpi_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
       info, request, ierror)
     IMPORT
@@ -250,6 +294,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_allgather_init
+  SUBROUTINE ivcf_mpi_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_allgather_init_c
   SUBROUTINE pmpi_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       comm, ierror)
     IMPORT
@@ -272,6 +340,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_allgatherv
+  SUBROUTINE ivcf_mpi_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_allgatherv_c
   SUBROUTINE pmpi_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
       recvtype, comm, info, request, ierror)
     IMPORT
@@ -298,6 +388,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_allgatherv_init
+  SUBROUTINE ivcf_mpi_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_allgatherv_init_c
   SUBROUTINE pmpi_alloc_mem(size, info, baseptr, ierror)
     IMPORT
     IMPLICIT NONE
@@ -326,6 +442,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_allreduce
+  SUBROUTINE ivcf_mpi_allreduce_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_allreduce_c
   SUBROUTINE pmpi_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -347,6 +480,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_allreduce_init
+  SUBROUTINE ivcf_mpi_allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_allreduce_init_c
   SUBROUTINE pmpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -366,6 +521,26 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_alltoall
+  SUBROUTINE ivcf_mpi_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_alltoall_c
   SUBROUTINE pmpi_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
       info, request, ierror)
     IMPORT
@@ -390,6 +565,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_alltoall_init
+  SUBROUTINE ivcf_mpi_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_alltoall_init_c
   SUBROUTINE pmpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
       recvtype, comm, ierror)
     IMPORT
@@ -414,6 +613,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_alltoallv
+  SUBROUTINE ivcf_mpi_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_alltoallv_c
   SUBROUTINE pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
       rdispls, recvtype, comm, info, request, ierror)
     IMPORT
@@ -442,6 +665,34 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_alltoallv_init
+  SUBROUTINE ivcf_mpi_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_alltoallv_init_c
   SUBROUTINE pmpi_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
       recvtypes, comm, ierror)
     IMPORT
@@ -466,6 +717,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_alltoallw
+  SUBROUTINE ivcf_mpi_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+    TYPE(*), DIMENSION(*) :: sendtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+    TYPE(*), DIMENSION(*) :: recvtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_alltoallw_c
   SUBROUTINE pmpi_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
       rdispls, recvtypes, comm, info, request, ierror)
     IMPORT
@@ -494,6 +769,34 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_alltoallw_init
+  SUBROUTINE ivcf_mpi_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+    TYPE(*), DIMENSION(*) :: sendtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+    TYPE(*), DIMENSION(*) :: recvtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_alltoallw_init_c
   SUBROUTINE pmpi_barrier(comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -527,6 +830,21 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_bcast
+  SUBROUTINE ivcf_mpi_bcast_c(buffer, count, datatype, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_bcast_c
   SUBROUTINE pmpi_bcast_init(buffer, count, datatype, root, comm, info, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -546,6 +864,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_bcast_init
+  SUBROUTINE ivcf_mpi_bcast_init_c(buffer, count, datatype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_bcast_init_c
   SUBROUTINE pmpi_bsend(buf, count, datatype, dest, tag, comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -563,6 +900,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_bsend
+  SUBROUTINE ivcf_mpi_bsend_c(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_bsend_c
   SUBROUTINE pmpi_bsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -582,6 +936,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_bsend_init
+  SUBROUTINE ivcf_mpi_bsend_init_c(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_bsend_init_c
   SUBROUTINE pmpi_buffer_attach(buffer, size, ierror)
     IMPORT
     IMPLICIT NONE
@@ -591,7 +964,16 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
   END SUBROUTINE pmpi_buffer_attach
-  SUBROUTINE pmpi_buffer_detach(buffer_addr, size, ierror)
+  SUBROUTINE ivcf_mpi_buffer_attach_c(buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_buffer_attach_c
+  SUBROUTINE ivcf_mpi_buffer_detach_cptr(buffer_addr, size, ierror)
     IMPORT
     IMPLICIT NONE
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
@@ -599,7 +981,16 @@ INTERFACE
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
-  END SUBROUTINE pmpi_buffer_detach
+  END SUBROUTINE ivcf_mpi_buffer_detach_cptr
+  SUBROUTINE ivcf_mpi_buffer_detach_c_cptr(buffer_addr, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
+    TYPE(*), DIMENSION(*) :: buffer_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_buffer_detach_c_cptr
   SUBROUTINE pmpi_buffer_flush(ierror)
     IMPORT
     IMPLICIT NONE
@@ -736,6 +1127,17 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
   END SUBROUTINE pmpi_comm_attach_buffer
+  SUBROUTINE ivcf_mpi_comm_attach_buffer_c(comm, buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_comm_attach_buffer_c
   SUBROUTINE pmpi_comm_call_errhandler(comm, errorcode, ierror)
     IMPORT
     IMPLICIT NONE
@@ -823,7 +1225,7 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm_keyval
     INTEGER :: ierror
   END SUBROUTINE pmpi_comm_delete_attr
-  SUBROUTINE pmpi_comm_detach_buffer(comm, buffer_addr, size, ierror)
+  SUBROUTINE ivcf_mpi_comm_detach_buffer_cptr(comm, buffer_addr, size, ierror)
     IMPORT
     IMPLICIT NONE
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
@@ -833,7 +1235,18 @@ INTERFACE
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
-  END SUBROUTINE pmpi_comm_detach_buffer
+  END SUBROUTINE ivcf_mpi_comm_detach_buffer_cptr
+  SUBROUTINE ivcf_mpi_comm_detach_buffer_c_cptr(comm, buffer_addr, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
+    TYPE(*), DIMENSION(*) :: buffer_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_comm_detach_buffer_c_cptr
   SUBROUTINE pmpi_comm_dup(comm, newcomm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1225,6 +1638,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_exscan
+  SUBROUTINE ivcf_mpi_exscan_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_exscan_c
   SUBROUTINE pmpi_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1246,6 +1676,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_exscan_init
+  SUBROUTINE ivcf_mpi_exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_exscan_init_c
   SUBROUTINE pmpi_f_sync_reg(buf)
     IMPORT
     IMPLICIT NONE
@@ -1313,6 +1765,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_gather
+  SUBROUTINE ivcf_mpi_gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_gather_c
   SUBROUTINE pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       info, request, ierror)
     IMPORT
@@ -1339,6 +1813,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_gather_init
+  SUBROUTINE ivcf_mpi_gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_gather_init_c
   SUBROUTINE pmpi_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
       comm, ierror)
     IMPORT
@@ -1363,6 +1863,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_gatherv
+  SUBROUTINE ivcf_mpi_gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_gatherv_c
   SUBROUTINE pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       root, comm, info, request, ierror)
     IMPORT
@@ -1391,6 +1915,34 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_gatherv_init
+  SUBROUTINE ivcf_mpi_gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_gatherv_init_c
   SUBROUTINE pmpi_get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
       target_count, target_datatype, win, ierror)
     IMPORT
@@ -1413,6 +1965,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win
     INTEGER :: ierror
   END SUBROUTINE pmpi_get
+  SUBROUTINE ivcf_mpi_get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    TYPE(*), DIMENSION(*) :: origin_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
+    TYPE(*), DIMENSION(*) :: origin_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
+    TYPE(*), DIMENSION(*) :: origin_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
+    TYPE(*), DIMENSION(*) :: target_rank
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
+    TYPE(*), DIMENSION(*) :: target_disp
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
+    TYPE(*), DIMENSION(*) :: target_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
+    TYPE(*), DIMENSION(*) :: target_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_get_c
   SUBROUTINE pmpi_get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
       result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
       win, ierror)
@@ -1444,6 +2018,37 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win
     INTEGER :: ierror
   END SUBROUTINE pmpi_get_accumulate
+  SUBROUTINE ivcf_mpi_get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    TYPE(*), DIMENSION(*) :: origin_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
+    TYPE(*), DIMENSION(*) :: origin_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
+    TYPE(*), DIMENSION(*) :: origin_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+    TYPE(*), DIMENSION(*) :: result_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_count
+    TYPE(*), DIMENSION(*) :: result_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_datatype
+    TYPE(*), DIMENSION(*) :: result_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
+    TYPE(*), DIMENSION(*) :: target_rank
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
+    TYPE(*), DIMENSION(*) :: target_disp
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
+    TYPE(*), DIMENSION(*) :: target_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
+    TYPE(*), DIMENSION(*) :: target_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_get_accumulate_c
   SUBROUTINE pmpi_get_address(location, address, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1464,6 +2069,17 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: count
     INTEGER :: ierror
   END SUBROUTINE pmpi_get_count
+  SUBROUTINE ivcf_mpi_get_count_c(status, datatype, count, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_get_count_c
   SUBROUTINE pmpi_get_elements(status, datatype, count, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1475,6 +2091,17 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: count
     INTEGER :: ierror
   END SUBROUTINE pmpi_get_elements
+  SUBROUTINE ivcf_mpi_get_elements_c(status, datatype, count, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_get_elements_c
   SUBROUTINE pmpi_get_elements_x(status, datatype, count, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1787,6 +2414,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_iallgather
+  SUBROUTINE ivcf_mpi_iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_iallgather_c
   SUBROUTINE pmpi_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
       comm, request, ierror)
     IMPORT
@@ -1811,6 +2460,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_iallgatherv
+  SUBROUTINE ivcf_mpi_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_iallgatherv_c
   SUBROUTINE pmpi_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1830,6 +2503,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_iallreduce
+  SUBROUTINE ivcf_mpi_iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_iallreduce_c
   SUBROUTINE pmpi_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
       request, ierror)
     IMPORT
@@ -1852,6 +2544,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ialltoall
+  SUBROUTINE ivcf_mpi_ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ialltoall_c
   SUBROUTINE pmpi_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
       recvtype, comm, request, ierror)
     IMPORT
@@ -1878,6 +2592,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ialltoallv
+  SUBROUTINE ivcf_mpi_ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ialltoallv_c
   SUBROUTINE pmpi_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
       recvtypes, comm, request, ierror)
     IMPORT
@@ -1904,6 +2644,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ialltoallw
+  SUBROUTINE ivcf_mpi_ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+    TYPE(*), DIMENSION(*) :: sendtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+    TYPE(*), DIMENSION(*) :: recvtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ialltoallw_c
   SUBROUTINE pmpi_ibarrier(comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1930,6 +2696,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ibcast
+  SUBROUTINE ivcf_mpi_ibcast_c(buffer, count, datatype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ibcast_c
   SUBROUTINE pmpi_ibsend(buf, count, datatype, dest, tag, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1949,6 +2732,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ibsend
+  SUBROUTINE ivcf_mpi_ibsend_c(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ibsend_c
   SUBROUTINE pmpi_iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1968,6 +2770,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_iexscan
+  SUBROUTINE ivcf_mpi_iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_iexscan_c
   SUBROUTINE pmpi_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       request, ierror)
     IMPORT
@@ -1992,6 +2813,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_igather
+  SUBROUTINE ivcf_mpi_igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_igather_c
   SUBROUTINE pmpi_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
       comm, request, ierror)
     IMPORT
@@ -2018,6 +2863,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_igatherv
+  SUBROUTINE ivcf_mpi_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_igatherv_c
   SUBROUTINE pmpi_improbe(source, tag, comm, flag, message, status, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2050,6 +2921,21 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_imrecv
+  SUBROUTINE ivcf_mpi_imrecv_c(buf, count, datatype, message, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: message
+    TYPE(*), DIMENSION(*) :: message
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_imrecv_c
   SUBROUTINE pmpi_ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, request, ierror)
     IMPORT
@@ -2072,6 +2958,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ineighbor_allgather
+  SUBROUTINE ivcf_mpi_ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ineighbor_allgather_c
   SUBROUTINE pmpi_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
       recvtype, comm, request, ierror)
     IMPORT
@@ -2096,6 +3004,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ineighbor_allgatherv
+  SUBROUTINE ivcf_mpi_ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ineighbor_allgatherv_c
   SUBROUTINE pmpi_ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, request, ierror)
     IMPORT
@@ -2118,6 +3050,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ineighbor_alltoall
+  SUBROUTINE ivcf_mpi_ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ineighbor_alltoall_c
   SUBROUTINE pmpi_ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
       rdispls, recvtype, comm, request, ierror)
     IMPORT
@@ -2144,6 +3098,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ineighbor_alltoallv
+  SUBROUTINE ivcf_mpi_ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ineighbor_alltoallv_c
   SUBROUTINE pmpi_ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
       rdispls, recvtypes, comm, request, ierror)
     IMPORT
@@ -2170,6 +3150,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ineighbor_alltoallw
+  SUBROUTINE ivcf_mpi_ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+    TYPE(*), DIMENSION(*) :: sendtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+    TYPE(*), DIMENSION(*) :: recvtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ineighbor_alltoallw_c
   SUBROUTINE pmpi_info_create(info, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2379,6 +3385,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_irecv
+  SUBROUTINE ivcf_mpi_irecv_c(buf, count, datatype, source, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
+    TYPE(*), DIMENSION(*) :: source
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_irecv_c
   SUBROUTINE pmpi_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2400,6 +3425,27 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ireduce
+  SUBROUTINE ivcf_mpi_ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ireduce_c
   SUBROUTINE pmpi_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2419,6 +3465,26 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ireduce_scatter
+  SUBROUTINE ivcf_mpi_ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ireduce_scatter_c
   SUBROUTINE pmpi_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
       ierror)
     IMPORT
@@ -2439,6 +3505,26 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ireduce_scatter_block
+  SUBROUTINE ivcf_mpi_ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ireduce_scatter_block_c
   SUBROUTINE pmpi_irsend(buf, count, datatype, dest, tag, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2458,6 +3544,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_irsend
+  SUBROUTINE ivcf_mpi_irsend_c(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_irsend_c
   SUBROUTINE pmpi_is_thread_main(flag, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2484,6 +3589,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_iscan
+  SUBROUTINE ivcf_mpi_iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_iscan_c
   SUBROUTINE pmpi_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       request, ierror)
     IMPORT
@@ -2508,6 +3632,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_iscatter
+  SUBROUTINE ivcf_mpi_iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_iscatter_c
   SUBROUTINE pmpi_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
       root, comm, request, ierror)
     IMPORT
@@ -2534,6 +3682,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_iscatterv
+  SUBROUTINE ivcf_mpi_iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_iscatterv_c
   SUBROUTINE pmpi_isend(buf, count, datatype, dest, tag, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2553,6 +3727,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_isend
+  SUBROUTINE ivcf_mpi_isend_c(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_isend_c
   SUBROUTINE pmpi_isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
       recvtype, source, recvtag, comm, request, ierror)
     IMPORT
@@ -2583,6 +3776,36 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_isendrecv
+  SUBROUTINE ivcf_mpi_isendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
+    TYPE(*), DIMENSION(*) :: sendtag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
+    TYPE(*), DIMENSION(*) :: source
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
+    TYPE(*), DIMENSION(*) :: recvtag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_isendrecv_c
   SUBROUTINE pmpi_isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
       request, ierror)
     IMPORT
@@ -2607,6 +3830,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_isendrecv_replace
+  SUBROUTINE ivcf_mpi_isendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
+    TYPE(*), DIMENSION(*) :: sendtag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
+    TYPE(*), DIMENSION(*) :: source
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
+    TYPE(*), DIMENSION(*) :: recvtag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_isendrecv_replace_c
   SUBROUTINE pmpi_issend(buf, count, datatype, dest, tag, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2626,6 +3873,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_issend
+  SUBROUTINE ivcf_mpi_issend_c(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_issend_c
   SUBROUTINE pmpi_mprobe(source, tag, comm, message, status, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2656,6 +3922,21 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: status
     INTEGER :: ierror
   END SUBROUTINE pmpi_mrecv
+  SUBROUTINE ivcf_mpi_mrecv_c(buf, count, datatype, message, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: message
+    TYPE(*), DIMENSION(*) :: message
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_mrecv_c
   SUBROUTINE pmpi_neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, ierror)
     IMPORT
@@ -2676,6 +3957,26 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_neighbor_allgather
+  SUBROUTINE ivcf_mpi_neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_neighbor_allgather_c
   SUBROUTINE pmpi_neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, info, request, ierror)
     IMPORT
@@ -2700,6 +4001,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_neighbor_allgather_init
+  SUBROUTINE ivcf_mpi_neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_neighbor_allgather_init_c
   SUBROUTINE pmpi_neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
       recvtype, comm, ierror)
     IMPORT
@@ -2722,6 +4047,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_neighbor_allgatherv
+  SUBROUTINE ivcf_mpi_neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_neighbor_allgatherv_c
   SUBROUTINE pmpi_neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
       recvtype, comm, info, request, ierror)
     IMPORT
@@ -2748,6 +4095,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_neighbor_allgatherv_init
+  SUBROUTINE ivcf_mpi_neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_neighbor_allgatherv_init_c
   SUBROUTINE pmpi_neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
       ierror)
     IMPORT
@@ -2768,6 +4141,26 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_neighbor_alltoall
+  SUBROUTINE ivcf_mpi_neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_neighbor_alltoall_c
   SUBROUTINE pmpi_neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, info, request, ierror)
     IMPORT
@@ -2792,6 +4185,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_neighbor_alltoall_init
+  SUBROUTINE ivcf_mpi_neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_neighbor_alltoall_init_c
   SUBROUTINE pmpi_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
       rdispls, recvtype, comm, ierror)
     IMPORT
@@ -2816,6 +4233,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_neighbor_alltoallv
+  SUBROUTINE ivcf_mpi_neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_neighbor_alltoallv_c
   SUBROUTINE pmpi_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
       recvcounts, rdispls, recvtype, comm, info, request, ierror)
     IMPORT
@@ -2844,6 +4285,34 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_neighbor_alltoallv_init
+  SUBROUTINE ivcf_mpi_neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_neighbor_alltoallv_init_c
   SUBROUTINE pmpi_neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
       rdispls, recvtypes, comm, ierror)
     IMPORT
@@ -2868,6 +4337,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_neighbor_alltoallw
+  SUBROUTINE ivcf_mpi_neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+    TYPE(*), DIMENSION(*) :: sendtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+    TYPE(*), DIMENSION(*) :: recvtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_neighbor_alltoallw_c
   SUBROUTINE pmpi_neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
       recvcounts, rdispls, recvtypes, comm, info, request, ierror)
     IMPORT
@@ -2896,6 +4389,34 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_neighbor_alltoallw_init
+  SUBROUTINE ivcf_mpi_neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
+    TYPE(*), DIMENSION(*) :: sdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+    TYPE(*), DIMENSION(*) :: sendtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
+    TYPE(*), DIMENSION(*) :: rdispls
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+    TYPE(*), DIMENSION(*) :: recvtypes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_neighbor_alltoallw_init_c
   SUBROUTINE pmpi_op_commutative(op, commute, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2941,6 +4462,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_pack
+  SUBROUTINE ivcf_mpi_pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    TYPE(*), DIMENSION(*) :: inbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: incount
+    TYPE(*), DIMENSION(*) :: incount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    TYPE(*), DIMENSION(*) :: outbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outsize
+    TYPE(*), DIMENSION(*) :: outsize
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
+    TYPE(*), DIMENSION(*) :: position
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_pack_c
   SUBROUTINE pmpi_pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
       ierror)
     IMPORT
@@ -2960,6 +4500,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: position
     INTEGER :: ierror
   END SUBROUTINE pmpi_pack_external
+  SUBROUTINE ivcf_mpi_pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: datarep
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    TYPE(*), DIMENSION(*) :: inbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: incount
+    TYPE(*), DIMENSION(*) :: incount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    TYPE(*), DIMENSION(*) :: outbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outsize
+    TYPE(*), DIMENSION(*) :: outsize
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
+    TYPE(*), DIMENSION(*) :: position
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_pack_external_c
   SUBROUTINE pmpi_pack_external_size(datarep, incount, datatype, size, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2972,6 +4531,18 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
   END SUBROUTINE pmpi_pack_external_size
+  SUBROUTINE ivcf_mpi_pack_external_size_c(datarep, incount, datatype, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: datarep
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: incount
+    TYPE(*), DIMENSION(*) :: incount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_pack_external_size_c
   SUBROUTINE pmpi_pack_size(incount, datatype, comm, size, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2985,6 +4556,19 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
   END SUBROUTINE pmpi_pack_size
+  SUBROUTINE ivcf_mpi_pack_size_c(incount, datatype, comm, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: incount
+    TYPE(*), DIMENSION(*) :: incount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_pack_size_c
   SUBROUTINE pmpi_parrived(request, partition, flag, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3116,6 +4700,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win
     INTEGER :: ierror
   END SUBROUTINE pmpi_put
+  SUBROUTINE ivcf_mpi_put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    TYPE(*), DIMENSION(*) :: origin_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
+    TYPE(*), DIMENSION(*) :: origin_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
+    TYPE(*), DIMENSION(*) :: origin_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
+    TYPE(*), DIMENSION(*) :: target_rank
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
+    TYPE(*), DIMENSION(*) :: target_disp
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
+    TYPE(*), DIMENSION(*) :: target_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
+    TYPE(*), DIMENSION(*) :: target_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_put_c
   SUBROUTINE pmpi_query_thread(provided, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3149,6 +4755,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_raccumulate
+  SUBROUTINE ivcf_mpi_raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    TYPE(*), DIMENSION(*) :: origin_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
+    TYPE(*), DIMENSION(*) :: origin_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
+    TYPE(*), DIMENSION(*) :: origin_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
+    TYPE(*), DIMENSION(*) :: target_rank
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
+    TYPE(*), DIMENSION(*) :: target_disp
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
+    TYPE(*), DIMENSION(*) :: target_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
+    TYPE(*), DIMENSION(*) :: target_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_raccumulate_c
   SUBROUTINE pmpi_recv(buf, count, datatype, source, tag, comm, status, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3168,6 +4800,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: status
     INTEGER :: ierror
   END SUBROUTINE pmpi_recv
+  SUBROUTINE ivcf_mpi_recv_c(buf, count, datatype, source, tag, comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
+    TYPE(*), DIMENSION(*) :: source
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_recv_c
   SUBROUTINE pmpi_recv_init(buf, count, datatype, source, tag, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3187,6 +4838,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_recv_init
+  SUBROUTINE ivcf_mpi_recv_init_c(buf, count, datatype, source, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
+    TYPE(*), DIMENSION(*) :: source
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_recv_init_c
   SUBROUTINE pmpi_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3206,6 +4876,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_reduce
+  SUBROUTINE ivcf_mpi_reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_reduce_c
   SUBROUTINE pmpi_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
       ierror)
     IMPORT
@@ -3230,6 +4919,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_reduce_init
+  SUBROUTINE ivcf_mpi_reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_reduce_init_c
   SUBROUTINE pmpi_reduce_local(inbuf, inoutbuf, count, datatype, op, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3245,6 +4958,21 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: op
     INTEGER :: ierror
   END SUBROUTINE pmpi_reduce_local
+  SUBROUTINE ivcf_mpi_reduce_local_c(inbuf, inoutbuf, count, datatype, op, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    TYPE(*), DIMENSION(*) :: inbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
+    TYPE(*), DIMENSION(*) :: inoutbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_reduce_local_c
   SUBROUTINE pmpi_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3262,6 +4990,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_reduce_scatter
+  SUBROUTINE ivcf_mpi_reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_reduce_scatter_c
   SUBROUTINE pmpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3279,6 +5024,24 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_reduce_scatter_block
+  SUBROUTINE ivcf_mpi_reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_reduce_scatter_block_c
   SUBROUTINE pmpi_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
       request, ierror)
     IMPORT
@@ -3301,6 +5064,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_reduce_scatter_block_init
+  SUBROUTINE ivcf_mpi_reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_reduce_scatter_block_init_c
   SUBROUTINE pmpi_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
       request, ierror)
     IMPORT
@@ -3323,6 +5108,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_reduce_scatter_init
+  SUBROUTINE ivcf_mpi_reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+    TYPE(*), DIMENSION(*) :: recvcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_reduce_scatter_init_c
   SUBROUTINE pmpi_remove_error_class(errorclass, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3430,6 +5237,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_rget
+  SUBROUTINE ivcf_mpi_rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    TYPE(*), DIMENSION(*) :: origin_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
+    TYPE(*), DIMENSION(*) :: origin_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
+    TYPE(*), DIMENSION(*) :: origin_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
+    TYPE(*), DIMENSION(*) :: target_rank
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
+    TYPE(*), DIMENSION(*) :: target_disp
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
+    TYPE(*), DIMENSION(*) :: target_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
+    TYPE(*), DIMENSION(*) :: target_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_rget_c
   SUBROUTINE pmpi_rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
       result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
       win, request, ierror)
@@ -3463,6 +5294,39 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_rget_accumulate
+  SUBROUTINE ivcf_mpi_rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    TYPE(*), DIMENSION(*) :: origin_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
+    TYPE(*), DIMENSION(*) :: origin_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
+    TYPE(*), DIMENSION(*) :: origin_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+    TYPE(*), DIMENSION(*) :: result_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_count
+    TYPE(*), DIMENSION(*) :: result_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_datatype
+    TYPE(*), DIMENSION(*) :: result_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
+    TYPE(*), DIMENSION(*) :: target_rank
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
+    TYPE(*), DIMENSION(*) :: target_disp
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
+    TYPE(*), DIMENSION(*) :: target_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
+    TYPE(*), DIMENSION(*) :: target_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_rget_accumulate_c
   SUBROUTINE pmpi_rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
       target_count, target_datatype, win, request, ierror)
     IMPORT
@@ -3487,6 +5351,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_rput
+  SUBROUTINE ivcf_mpi_rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+    TYPE(*), DIMENSION(*) :: origin_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
+    TYPE(*), DIMENSION(*) :: origin_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
+    TYPE(*), DIMENSION(*) :: origin_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
+    TYPE(*), DIMENSION(*) :: target_rank
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
+    TYPE(*), DIMENSION(*) :: target_disp
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
+    TYPE(*), DIMENSION(*) :: target_count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
+    TYPE(*), DIMENSION(*) :: target_datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_rput_c
   SUBROUTINE pmpi_rsend(buf, count, datatype, dest, tag, comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3504,6 +5392,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_rsend
+  SUBROUTINE ivcf_mpi_rsend_c(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_rsend_c
   SUBROUTINE pmpi_rsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3523,6 +5428,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_rsend_init
+  SUBROUTINE ivcf_mpi_rsend_init_c(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_rsend_init_c
   SUBROUTINE pmpi_scan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3540,6 +5464,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_scan
+  SUBROUTINE ivcf_mpi_scan_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_scan_c
   SUBROUTINE pmpi_scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3561,6 +5502,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_scan_init
+  SUBROUTINE ivcf_mpi_scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
+    TYPE(*), DIMENSION(*) :: op
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_scan_init_c
   SUBROUTINE pmpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
       ierror)
     IMPORT
@@ -3583,6 +5546,28 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_scatter
+  SUBROUTINE ivcf_mpi_scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_scatter_c
   SUBROUTINE pmpi_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
       comm, info, request, ierror)
     IMPORT
@@ -3609,6 +5594,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_scatter_init
+  SUBROUTINE ivcf_mpi_scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_scatter_init_c
   SUBROUTINE pmpi_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, &
       comm, ierror)
     IMPORT
@@ -3633,6 +5644,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_scatterv
+  SUBROUTINE ivcf_mpi_scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_scatterv_c
   SUBROUTINE pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
       root, comm, info, request, ierror)
     IMPORT
@@ -3661,6 +5696,34 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_scatterv_init
+  SUBROUTINE ivcf_mpi_scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+    TYPE(*), DIMENSION(*) :: sendcounts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
+    TYPE(*), DIMENSION(*) :: displs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_scatterv_init_c
   SUBROUTINE pmpi_send(buf, count, datatype, dest, tag, comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3678,6 +5741,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_send
+  SUBROUTINE ivcf_mpi_send_c(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_send_c
   SUBROUTINE pmpi_send_init(buf, count, datatype, dest, tag, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3697,6 +5777,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_send_init
+  SUBROUTINE ivcf_mpi_send_init_c(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_send_init_c
   SUBROUTINE pmpi_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, &
       source, recvtag, comm, status, ierror)
     IMPORT
@@ -3727,6 +5826,36 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: status
     INTEGER :: ierror
   END SUBROUTINE pmpi_sendrecv
+  SUBROUTINE ivcf_mpi_sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+    TYPE(*), DIMENSION(*) :: sendbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
+    TYPE(*), DIMENSION(*) :: sendcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
+    TYPE(*), DIMENSION(*) :: sendtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
+    TYPE(*), DIMENSION(*) :: sendtag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+    TYPE(*), DIMENSION(*) :: recvbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
+    TYPE(*), DIMENSION(*) :: recvcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
+    TYPE(*), DIMENSION(*) :: recvtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
+    TYPE(*), DIMENSION(*) :: source
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
+    TYPE(*), DIMENSION(*) :: recvtag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_sendrecv_c
   SUBROUTINE pmpi_sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
       status, ierror)
     IMPORT
@@ -3751,6 +5880,30 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: status
     INTEGER :: ierror
   END SUBROUTINE pmpi_sendrecv_replace
+  SUBROUTINE ivcf_mpi_sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
+    TYPE(*), DIMENSION(*) :: sendtag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
+    TYPE(*), DIMENSION(*) :: source
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
+    TYPE(*), DIMENSION(*) :: recvtag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_sendrecv_replace_c
   SUBROUTINE pmpi_session_attach_buffer(session, buffer, size, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3762,6 +5915,17 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
   END SUBROUTINE pmpi_session_attach_buffer
+  SUBROUTINE ivcf_mpi_session_attach_buffer_c(session, buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: session
+    TYPE(*), DIMENSION(*) :: session
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+    TYPE(*), DIMENSION(*) :: buffer
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_session_attach_buffer_c
   SUBROUTINE pmpi_session_call_errhandler(session, errorcode, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3779,7 +5943,7 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: errhandler
     INTEGER :: ierror
   END SUBROUTINE pmpi_session_create_errhandler
-  SUBROUTINE pmpi_session_detach_buffer(session, buffer_addr, size, ierror)
+  SUBROUTINE ivcf_mpi_session_detach_buffer_cptr(session, buffer_addr, size, ierror)
     IMPORT
     IMPLICIT NONE
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: session
@@ -3789,7 +5953,18 @@ INTERFACE
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
-  END SUBROUTINE pmpi_session_detach_buffer
+  END SUBROUTINE ivcf_mpi_session_detach_buffer_cptr
+  SUBROUTINE ivcf_mpi_session_detach_buffer_c_cptr(session, buffer_addr, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: session
+    TYPE(*), DIMENSION(*) :: session
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
+    TYPE(*), DIMENSION(*) :: buffer_addr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_session_detach_buffer_c_cptr
   SUBROUTINE pmpi_session_finalize(session, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3903,6 +6078,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_ssend
+  SUBROUTINE ivcf_mpi_ssend_c(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ssend_c
   SUBROUTINE pmpi_ssend_init(buf, count, datatype, dest, tag, comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3922,6 +6114,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ssend_init
+  SUBROUTINE ivcf_mpi_ssend_init_c(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
+    TYPE(*), DIMENSION(*) :: dest
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
+    TYPE(*), DIMENSION(*) :: tag
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_ssend_init_c
   SUBROUTINE pmpi_start(request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4003,6 +6214,17 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: count
     INTEGER :: ierror
   END SUBROUTINE pmpi_status_set_elements
+  SUBROUTINE ivcf_mpi_status_set_elements_c(status, datatype, count, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_status_set_elements_c
   SUBROUTINE pmpi_status_set_elements_x(status, datatype, count, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4132,6 +6354,17 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_contiguous
+  SUBROUTINE ivcf_mpi_type_contiguous_c(count, oldtype, newtype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: oldtype
+    TYPE(*), DIMENSION(*) :: oldtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newtype
+    TYPE(*), DIMENSION(*) :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_contiguous_c
   SUBROUTINE pmpi_type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, &
       array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
     IMPORT
@@ -4158,6 +6391,32 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_create_darray
+  SUBROUTINE ivcf_mpi_type_create_darray_c(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+      array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rank
+    TYPE(*), DIMENSION(*) :: rank
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: ndims
+    TYPE(*), DIMENSION(*) :: ndims
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_gsizes
+    TYPE(*), DIMENSION(*) :: array_of_gsizes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_distribs
+    TYPE(*), DIMENSION(*) :: array_of_distribs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_dargs
+    TYPE(*), DIMENSION(*) :: array_of_dargs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_psizes
+    TYPE(*), DIMENSION(*) :: array_of_psizes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: order
+    TYPE(*), DIMENSION(*) :: order
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: oldtype
+    TYPE(*), DIMENSION(*) :: oldtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newtype
+    TYPE(*), DIMENSION(*) :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_create_darray_c
   SUBROUTINE pmpi_type_create_f90_complex(p, r, newtype, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4205,6 +6464,22 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_create_hindexed
+  SUBROUTINE ivcf_mpi_type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, &
+      oldtype, newtype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_blocklengths
+    TYPE(*), DIMENSION(*) :: array_of_blocklengths
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_displacements
+    TYPE(*), DIMENSION(*) :: array_of_displacements
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: oldtype
+    TYPE(*), DIMENSION(*) :: oldtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newtype
+    TYPE(*), DIMENSION(*) :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_create_hindexed_c
   SUBROUTINE pmpi_type_create_hindexed_block(count, blocklength, array_of_displacements, oldtype, &
       newtype, ierror)
     IMPORT
@@ -4221,6 +6496,22 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_create_hindexed_block
+  SUBROUTINE ivcf_mpi_type_create_hindexed_block_c(count, blocklength, array_of_displacements, &
+      oldtype, newtype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: blocklength
+    TYPE(*), DIMENSION(*) :: blocklength
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_displacements
+    TYPE(*), DIMENSION(*) :: array_of_displacements
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: oldtype
+    TYPE(*), DIMENSION(*) :: oldtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newtype
+    TYPE(*), DIMENSION(*) :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_create_hindexed_block_c
   SUBROUTINE pmpi_type_create_hvector(count, blocklength, stride, oldtype, newtype, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4236,6 +6527,21 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_create_hvector
+  SUBROUTINE ivcf_mpi_type_create_hvector_c(count, blocklength, stride, oldtype, newtype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: blocklength
+    TYPE(*), DIMENSION(*) :: blocklength
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: stride
+    TYPE(*), DIMENSION(*) :: stride
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: oldtype
+    TYPE(*), DIMENSION(*) :: oldtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newtype
+    TYPE(*), DIMENSION(*) :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_create_hvector_c
   SUBROUTINE pmpi_type_create_indexed_block(count, blocklength, array_of_displacements, oldtype, &
       newtype, ierror)
     IMPORT
@@ -4252,6 +6558,22 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_create_indexed_block
+  SUBROUTINE ivcf_mpi_type_create_indexed_block_c(count, blocklength, array_of_displacements, &
+      oldtype, newtype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: blocklength
+    TYPE(*), DIMENSION(*) :: blocklength
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_displacements
+    TYPE(*), DIMENSION(*) :: array_of_displacements
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: oldtype
+    TYPE(*), DIMENSION(*) :: oldtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newtype
+    TYPE(*), DIMENSION(*) :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_create_indexed_block_c
   SUBROUTINE pmpi_type_create_keyval(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
       extra_state, ierror)
     IMPORT
@@ -4293,6 +6615,22 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_create_struct
+  SUBROUTINE ivcf_mpi_type_create_struct_c(count, array_of_blocklengths, array_of_displacements, &
+      array_of_types, newtype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_blocklengths
+    TYPE(*), DIMENSION(*) :: array_of_blocklengths
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_displacements
+    TYPE(*), DIMENSION(*) :: array_of_displacements
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_types
+    TYPE(*), DIMENSION(*) :: array_of_types
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newtype
+    TYPE(*), DIMENSION(*) :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_create_struct_c
   SUBROUTINE pmpi_type_create_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
       order, oldtype, newtype, ierror)
     IMPORT
@@ -4313,6 +6651,26 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_create_subarray
+  SUBROUTINE ivcf_mpi_type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, &
+      array_of_starts, order, oldtype, newtype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: ndims
+    TYPE(*), DIMENSION(*) :: ndims
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_sizes
+    TYPE(*), DIMENSION(*) :: array_of_sizes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_subsizes
+    TYPE(*), DIMENSION(*) :: array_of_subsizes
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_starts
+    TYPE(*), DIMENSION(*) :: array_of_starts
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: order
+    TYPE(*), DIMENSION(*) :: order
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: oldtype
+    TYPE(*), DIMENSION(*) :: oldtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newtype
+    TYPE(*), DIMENSION(*) :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_create_subarray_c
   SUBROUTINE pmpi_type_delete_attr(datatype, type_keyval, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4475,6 +6833,22 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_indexed
+  SUBROUTINE ivcf_mpi_type_indexed_c(count, array_of_blocklengths, array_of_displacements, oldtype, &
+      newtype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_blocklengths
+    TYPE(*), DIMENSION(*) :: array_of_blocklengths
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_displacements
+    TYPE(*), DIMENSION(*) :: array_of_displacements
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: oldtype
+    TYPE(*), DIMENSION(*) :: oldtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newtype
+    TYPE(*), DIMENSION(*) :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_indexed_c
   SUBROUTINE pmpi_type_match_size(typeclass, size, datatype, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4514,6 +6888,15 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_size
+  SUBROUTINE ivcf_mpi_type_size_c(datatype, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_size_c
   SUBROUTINE pmpi_type_size_x(datatype, size, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4538,6 +6921,21 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE pmpi_type_vector
+  SUBROUTINE ivcf_mpi_type_vector_c(count, blocklength, stride, oldtype, newtype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: blocklength
+    TYPE(*), DIMENSION(*) :: blocklength
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: stride
+    TYPE(*), DIMENSION(*) :: stride
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: oldtype
+    TYPE(*), DIMENSION(*) :: oldtype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newtype
+    TYPE(*), DIMENSION(*) :: newtype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_type_vector_c
   SUBROUTINE pmpi_unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4557,6 +6955,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: comm
     INTEGER :: ierror
   END SUBROUTINE pmpi_unpack
+  SUBROUTINE ivcf_mpi_unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    TYPE(*), DIMENSION(*) :: inbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: insize
+    TYPE(*), DIMENSION(*) :: insize
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
+    TYPE(*), DIMENSION(*) :: position
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    TYPE(*), DIMENSION(*) :: outbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outcount
+    TYPE(*), DIMENSION(*) :: outcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_unpack_c
   SUBROUTINE pmpi_unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
       ierror)
     IMPORT
@@ -4576,6 +6993,25 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: datatype
     INTEGER :: ierror
   END SUBROUTINE pmpi_unpack_external
+  SUBROUTINE ivcf_mpi_unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: datarep
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+    TYPE(*), DIMENSION(*) :: inbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: insize
+    TYPE(*), DIMENSION(*) :: insize
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
+    TYPE(*), DIMENSION(*) :: position
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+    TYPE(*), DIMENSION(*) :: outbuf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outcount
+    TYPE(*), DIMENSION(*) :: outcount
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_unpack_external_c
   SUBROUTINE pmpi_wait(request, status, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4642,6 +7078,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win
     INTEGER :: ierror
   END SUBROUTINE pmpi_win_allocate
+  SUBROUTINE ivcf_mpi_win_allocate_c(size, disp_unit, info, comm, baseptr, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: disp_unit
+    TYPE(*), DIMENSION(*) :: disp_unit
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: baseptr
+    TYPE(*), DIMENSION(*) :: baseptr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_win_allocate_c
   SUBROUTINE pmpi_win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4659,6 +7112,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win
     INTEGER :: ierror
   END SUBROUTINE pmpi_win_allocate_shared
+  SUBROUTINE ivcf_mpi_win_allocate_shared_c(size, disp_unit, info, comm, baseptr, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: disp_unit
+    TYPE(*), DIMENSION(*) :: disp_unit
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: baseptr
+    TYPE(*), DIMENSION(*) :: baseptr
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_win_allocate_shared_c
   SUBROUTINE pmpi_win_attach(win, base, size, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4703,6 +7173,23 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win
     INTEGER :: ierror
   END SUBROUTINE pmpi_win_create
+  SUBROUTINE ivcf_mpi_win_create_c(base, size, disp_unit, info, comm, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+    TYPE(*), DIMENSION(*) :: base
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: disp_unit
+    TYPE(*), DIMENSION(*) :: disp_unit
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_win_create_c
   SUBROUTINE pmpi_win_create_dynamic(info, comm, win, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4942,6 +7429,21 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: baseptr
     INTEGER :: ierror
   END SUBROUTINE pmpi_win_shared_query
+  SUBROUTINE ivcf_mpi_win_shared_query_c(win, rank, size, disp_unit, baseptr, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
+    TYPE(*), DIMENSION(*) :: win
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rank
+    TYPE(*), DIMENSION(*) :: rank
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: disp_unit
+    TYPE(*), DIMENSION(*) :: disp_unit
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: baseptr
+    TYPE(*), DIMENSION(*) :: baseptr
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_win_shared_query_c
   SUBROUTINE pmpi_win_start(group, assert, win, ierror)
     IMPORT
     IMPLICIT NONE
@@ -5005,88 +7507,138 @@ PRIVATE :: pmpi_abort, pmpi_accumulate, pmpi_add_error_class, pmpi_add_error_cod
     pmpi_add_error_string, pmpi_aint_add, pmpi_aint_diff, pmpi_allgather, pmpi_allgather_init, &
     pmpi_allgatherv, pmpi_allgatherv_init, pmpi_alloc_mem, pmpi_allreduce, pmpi_allreduce_init, &
     pmpi_alltoall, pmpi_alltoall_init, pmpi_alltoallv, pmpi_alltoallv_init, pmpi_alltoallw, &
-    pmpi_alltoallw_init, pmpi_barrier, pmpi_barrier_init, pmpi_bcast, pmpi_bcast_init, pmpi_bsend, &
-    pmpi_bsend_init, pmpi_buffer_attach, pmpi_buffer_detach, pmpi_buffer_flush, pmpi_buffer_iflush, &
+    pmpi_alltoallw_init
+PRIVATE :: pmpi_barrier, pmpi_barrier_init, pmpi_bcast, pmpi_bcast_init, pmpi_bsend, pmpi_bsend_init, &
+    pmpi_buffer_attach, ivcf_mpi_buffer_detach_cptr, pmpi_buffer_flush, pmpi_buffer_iflush, &
     pmpi_cancel, pmpi_cart_coords, pmpi_cart_create, pmpi_cart_get, pmpi_cart_map, pmpi_cart_rank, &
-    pmpi_cart_shift, pmpi_cart_sub, pmpi_cartdim_get, pmpi_comm_attach_buffer, &
-    pmpi_comm_call_errhandler, pmpi_comm_compare, pmpi_comm_create, pmpi_comm_create_errhandler, &
-    pmpi_comm_create_from_group, pmpi_comm_create_group, pmpi_comm_create_keyval, &
-    pmpi_comm_delete_attr, pmpi_comm_detach_buffer, pmpi_comm_dup, pmpi_comm_dup_with_info, &
-    pmpi_comm_flush_buffer, pmpi_comm_free, pmpi_comm_free_keyval, pmpi_comm_get_attr, &
-    pmpi_comm_get_errhandler, pmpi_comm_get_info, pmpi_comm_get_name, pmpi_comm_group, &
-    pmpi_comm_idup, pmpi_comm_idup_with_info, pmpi_comm_iflush_buffer, pmpi_comm_rank, &
-    pmpi_comm_remote_group, pmpi_comm_remote_size, pmpi_comm_set_attr, pmpi_comm_set_errhandler, &
-    pmpi_comm_set_info, pmpi_comm_set_name, pmpi_comm_size, pmpi_comm_split, pmpi_comm_split_type, &
-    pmpi_comm_test_inter, pmpi_compare_and_swap, pmpi_dims_create, pmpi_dist_graph_create, &
-    pmpi_dist_graph_create_adjacent, pmpi_dist_graph_neighbors, pmpi_dist_graph_neighbors_count, &
-    pmpi_errhandler_free, pmpi_error_class, pmpi_error_string, pmpi_exscan, pmpi_exscan_init, &
-    pmpi_f_sync_reg, pmpi_fetch_and_op, pmpi_finalize, pmpi_finalized, pmpi_free_mem, pmpi_gather, &
-    pmpi_gather_init, pmpi_gatherv, pmpi_gatherv_init, pmpi_get, pmpi_get_accumulate, &
-    pmpi_get_address, pmpi_get_count, pmpi_get_elements, pmpi_get_elements_x, &
-    pmpi_get_hw_resource_info, pmpi_get_library_version, pmpi_get_processor_name, pmpi_get_version, &
-    pmpi_graph_create, pmpi_graph_get, pmpi_graph_map, pmpi_graph_neighbors, &
-    pmpi_graph_neighbors_count, pmpi_graphdims_get, pmpi_grequest_complete, pmpi_grequest_start, &
-    pmpi_group_compare, pmpi_group_difference, pmpi_group_excl, pmpi_group_free, &
-    pmpi_group_from_session_pset, pmpi_group_incl, pmpi_group_intersection, pmpi_group_range_excl, &
-    pmpi_group_range_incl, pmpi_group_rank, pmpi_group_size, pmpi_group_translate_ranks, &
-    pmpi_group_union, pmpi_iallgather, pmpi_iallgatherv, pmpi_iallreduce, pmpi_ialltoall, &
-    pmpi_ialltoallv, pmpi_ialltoallw, pmpi_ibarrier, pmpi_ibcast, pmpi_ibsend, pmpi_iexscan, &
-    pmpi_igather, pmpi_igatherv, pmpi_improbe, pmpi_imrecv, pmpi_ineighbor_allgather, &
-    pmpi_ineighbor_allgatherv, pmpi_ineighbor_alltoall, pmpi_ineighbor_alltoallv, &
-    pmpi_ineighbor_alltoallw, pmpi_info_create, pmpi_info_create_env, pmpi_info_delete, &
-    pmpi_info_dup, pmpi_info_free, pmpi_info_get, pmpi_info_get_nkeys, pmpi_info_get_nthkey, &
-    pmpi_info_get_string, pmpi_info_get_valuelen, pmpi_info_set, pmpi_init, pmpi_init_thread, &
-    pmpi_initialized, pmpi_intercomm_create, pmpi_intercomm_create_from_groups, pmpi_intercomm_merge, &
-    pmpi_iprobe, pmpi_irecv, pmpi_ireduce, pmpi_ireduce_scatter, pmpi_ireduce_scatter_block, &
+    pmpi_cart_shift, pmpi_cart_sub, pmpi_cartdim_get, pmpi_comm_attach_buffer
+PRIVATE :: pmpi_comm_call_errhandler, pmpi_comm_compare, pmpi_comm_create, &
+    pmpi_comm_create_errhandler, pmpi_comm_create_from_group, pmpi_comm_create_group, &
+    pmpi_comm_create_keyval, pmpi_comm_delete_attr, ivcf_mpi_comm_detach_buffer_cptr, pmpi_comm_dup, &
+    pmpi_comm_dup_with_info, pmpi_comm_flush_buffer, pmpi_comm_free, pmpi_comm_free_keyval, &
+    pmpi_comm_get_attr, pmpi_comm_get_errhandler, pmpi_comm_get_info, pmpi_comm_get_name, &
+    pmpi_comm_group, pmpi_comm_idup
+PRIVATE :: pmpi_comm_idup_with_info, pmpi_comm_iflush_buffer, pmpi_comm_rank, pmpi_comm_remote_group, &
+    pmpi_comm_remote_size, pmpi_comm_set_attr, pmpi_comm_set_errhandler, pmpi_comm_set_info, &
+    pmpi_comm_set_name, pmpi_comm_size, pmpi_comm_split, pmpi_comm_split_type, pmpi_comm_test_inter, &
+    pmpi_compare_and_swap, pmpi_dims_create, pmpi_dist_graph_create, pmpi_dist_graph_create_adjacent, &
+    pmpi_dist_graph_neighbors, pmpi_dist_graph_neighbors_count, pmpi_errhandler_free
+PRIVATE :: pmpi_error_class, pmpi_error_string, pmpi_exscan, pmpi_exscan_init, pmpi_f_sync_reg, &
+    pmpi_fetch_and_op, pmpi_finalize, pmpi_finalized, pmpi_free_mem, pmpi_gather, pmpi_gather_init, &
+    pmpi_gatherv, pmpi_gatherv_init, pmpi_get, pmpi_get_accumulate, pmpi_get_address, pmpi_get_count, &
+    pmpi_get_elements, pmpi_get_elements_x, pmpi_get_hw_resource_info
+PRIVATE :: pmpi_get_library_version, pmpi_get_processor_name, pmpi_get_version, pmpi_graph_create, &
+    pmpi_graph_get, pmpi_graph_map, pmpi_graph_neighbors, pmpi_graph_neighbors_count, &
+    pmpi_graphdims_get, pmpi_grequest_complete, pmpi_grequest_start, pmpi_group_compare, &
+    pmpi_group_difference, pmpi_group_excl, pmpi_group_free, pmpi_group_from_session_pset, &
+    pmpi_group_incl, pmpi_group_intersection, pmpi_group_range_excl, pmpi_group_range_incl
+PRIVATE :: pmpi_group_rank, pmpi_group_size, pmpi_group_translate_ranks, pmpi_group_union, &
+    pmpi_iallgather, pmpi_iallgatherv, pmpi_iallreduce, pmpi_ialltoall, pmpi_ialltoallv, &
+    pmpi_ialltoallw, pmpi_ibarrier, pmpi_ibcast, pmpi_ibsend, pmpi_iexscan, pmpi_igather, &
+    pmpi_igatherv, pmpi_improbe, pmpi_imrecv, pmpi_ineighbor_allgather, pmpi_ineighbor_allgatherv
+PRIVATE :: pmpi_ineighbor_alltoall, pmpi_ineighbor_alltoallv, pmpi_ineighbor_alltoallw, &
+    pmpi_info_create, pmpi_info_create_env, pmpi_info_delete, pmpi_info_dup, pmpi_info_free, &
+    pmpi_info_get, pmpi_info_get_nkeys, pmpi_info_get_nthkey, pmpi_info_get_string, &
+    pmpi_info_get_valuelen, pmpi_info_set, pmpi_init, pmpi_init_thread, pmpi_initialized, &
+    pmpi_intercomm_create, pmpi_intercomm_create_from_groups, pmpi_intercomm_merge
+PRIVATE :: pmpi_iprobe, pmpi_irecv, pmpi_ireduce, pmpi_ireduce_scatter, pmpi_ireduce_scatter_block, &
     pmpi_irsend, pmpi_is_thread_main, pmpi_iscan, pmpi_iscatter, pmpi_iscatterv, pmpi_isend, &
     pmpi_isendrecv, pmpi_isendrecv_replace, pmpi_issend, pmpi_mprobe, pmpi_mrecv, &
     pmpi_neighbor_allgather, pmpi_neighbor_allgather_init, pmpi_neighbor_allgatherv, &
-    pmpi_neighbor_allgatherv_init, pmpi_neighbor_alltoall, pmpi_neighbor_alltoall_init, &
-    pmpi_neighbor_alltoallv, pmpi_neighbor_alltoallv_init, pmpi_neighbor_alltoallw, &
-    pmpi_neighbor_alltoallw_init, pmpi_op_commutative, pmpi_op_create, pmpi_op_free, pmpi_pack, &
-    pmpi_pack_external, pmpi_pack_external_size, pmpi_pack_size, pmpi_parrived, pmpi_pcontrol, &
-    pmpi_pready, pmpi_pready_list, pmpi_pready_range, pmpi_precv_init, pmpi_probe, pmpi_psend_init, &
-    pmpi_put, pmpi_query_thread, pmpi_raccumulate, pmpi_recv, pmpi_recv_init, pmpi_reduce, &
-    pmpi_reduce_init, pmpi_reduce_local, pmpi_reduce_scatter, pmpi_reduce_scatter_block, &
+    pmpi_neighbor_allgatherv_init
+PRIVATE :: pmpi_neighbor_alltoall, pmpi_neighbor_alltoall_init, pmpi_neighbor_alltoallv, &
+    pmpi_neighbor_alltoallv_init, pmpi_neighbor_alltoallw, pmpi_neighbor_alltoallw_init, &
+    pmpi_op_commutative, pmpi_op_create, pmpi_op_free, pmpi_pack, pmpi_pack_external, &
+    pmpi_pack_external_size, pmpi_pack_size, pmpi_parrived, pmpi_pcontrol, pmpi_pready, &
+    pmpi_pready_list, pmpi_pready_range, pmpi_precv_init, pmpi_probe
+PRIVATE :: pmpi_psend_init, pmpi_put, pmpi_query_thread, pmpi_raccumulate, pmpi_recv, pmpi_recv_init, &
+    pmpi_reduce, pmpi_reduce_init, pmpi_reduce_local, pmpi_reduce_scatter, pmpi_reduce_scatter_block, &
     pmpi_reduce_scatter_block_init, pmpi_reduce_scatter_init, pmpi_remove_error_class, &
     pmpi_remove_error_code, pmpi_remove_error_string, pmpi_request_free, pmpi_request_get_status, &
-    pmpi_request_get_status_all, pmpi_request_get_status_any, pmpi_request_get_status_some, &
-    pmpi_rget, pmpi_rget_accumulate, pmpi_rput, pmpi_rsend, pmpi_rsend_init, pmpi_scan, &
-    pmpi_scan_init, pmpi_scatter, pmpi_scatter_init, pmpi_scatterv, pmpi_scatterv_init, pmpi_send, &
-    pmpi_send_init, pmpi_sendrecv, pmpi_sendrecv_replace, pmpi_session_attach_buffer, &
-    pmpi_session_call_errhandler, pmpi_session_create_errhandler, pmpi_session_detach_buffer, &
-    pmpi_session_finalize, pmpi_session_flush_buffer, pmpi_session_get_errhandler, &
+    pmpi_request_get_status_all, pmpi_request_get_status_any
+PRIVATE :: pmpi_request_get_status_some, pmpi_rget, pmpi_rget_accumulate, pmpi_rput, pmpi_rsend, &
+    pmpi_rsend_init, pmpi_scan, pmpi_scan_init, pmpi_scatter, pmpi_scatter_init, pmpi_scatterv, &
+    pmpi_scatterv_init, pmpi_send, pmpi_send_init, pmpi_sendrecv, pmpi_sendrecv_replace, &
+    pmpi_session_attach_buffer, pmpi_session_call_errhandler, pmpi_session_create_errhandler, &
+    ivcf_mpi_session_detach_buffer_cptr
+PRIVATE :: pmpi_session_finalize, pmpi_session_flush_buffer, pmpi_session_get_errhandler, &
     pmpi_session_get_info, pmpi_session_get_nth_pset, pmpi_session_get_num_psets, &
     pmpi_session_get_pset_info, pmpi_session_iflush_buffer, pmpi_session_init, &
     pmpi_session_set_errhandler, pmpi_ssend, pmpi_ssend_init, pmpi_start, pmpi_startall, &
     pmpi_status_f082f, pmpi_status_f2f08, pmpi_status_get_error, pmpi_status_get_source, &
-    pmpi_status_get_tag, pmpi_status_set_cancelled, pmpi_status_set_elements, &
-    pmpi_status_set_elements_x, pmpi_status_set_error, pmpi_status_set_source, pmpi_status_set_tag, &
-    pmpi_test, pmpi_test_cancelled, pmpi_testall, pmpi_testany, pmpi_testsome, pmpi_topo_test, &
-    pmpi_type_commit, pmpi_type_contiguous, pmpi_type_create_darray, pmpi_type_create_f90_complex, &
-    pmpi_type_create_f90_integer, pmpi_type_create_f90_real, pmpi_type_create_hindexed, &
-    pmpi_type_create_hindexed_block, pmpi_type_create_hvector, pmpi_type_create_indexed_block, &
-    pmpi_type_create_keyval, pmpi_type_create_resized, pmpi_type_create_struct, &
-    pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, pmpi_type_free, &
-    pmpi_type_free_keyval, pmpi_type_get_attr, pmpi_type_get_contents, pmpi_type_get_envelope, &
-    pmpi_type_get_extent, pmpi_type_get_extent_x, pmpi_type_get_name, pmpi_type_get_true_extent, &
-    pmpi_type_get_true_extent_x, pmpi_type_get_value_index, pmpi_type_indexed, pmpi_type_match_size, &
-    pmpi_type_set_attr, pmpi_type_set_name, pmpi_type_size, pmpi_type_size_x, pmpi_type_vector, &
-    pmpi_unpack, pmpi_unpack_external, pmpi_wait, pmpi_waitall, pmpi_waitany, pmpi_waitsome, &
-    pmpi_win_allocate, pmpi_win_allocate_shared, pmpi_win_attach, pmpi_win_call_errhandler, &
-    pmpi_win_complete, pmpi_win_create, pmpi_win_create_dynamic, pmpi_win_create_errhandler, &
-    pmpi_win_create_keyval, pmpi_win_delete_attr, pmpi_win_detach, pmpi_win_fence, pmpi_win_flush, &
-    pmpi_win_flush_all, pmpi_win_flush_local, pmpi_win_flush_local_all, pmpi_win_free, &
-    pmpi_win_free_keyval, pmpi_win_get_attr, pmpi_win_get_errhandler, pmpi_win_get_group, &
-    pmpi_win_get_info, pmpi_win_get_name, pmpi_win_lock, pmpi_win_lock_all, pmpi_win_post, &
-    pmpi_win_set_attr, pmpi_win_set_errhandler, pmpi_win_set_info, pmpi_win_set_name, &
-    pmpi_win_shared_query, pmpi_win_start, pmpi_win_sync, pmpi_win_test, pmpi_win_unlock, &
-    pmpi_win_unlock_all, pmpi_win_wait, pmpi_wtick, pmpi_wtime
+    pmpi_status_get_tag, pmpi_status_set_cancelled
+PRIVATE :: pmpi_status_set_elements, pmpi_status_set_elements_x, pmpi_status_set_error, &
+    pmpi_status_set_source, pmpi_status_set_tag, pmpi_test, pmpi_test_cancelled, pmpi_testall, &
+    pmpi_testany, pmpi_testsome, pmpi_topo_test, pmpi_type_commit, pmpi_type_contiguous, &
+    pmpi_type_create_darray, pmpi_type_create_f90_complex, pmpi_type_create_f90_integer, &
+    pmpi_type_create_f90_real, pmpi_type_create_hindexed, pmpi_type_create_hindexed_block, &
+    pmpi_type_create_hvector
+PRIVATE :: pmpi_type_create_indexed_block, pmpi_type_create_keyval, pmpi_type_create_resized, &
+    pmpi_type_create_struct, pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, &
+    pmpi_type_free, pmpi_type_free_keyval, pmpi_type_get_attr, pmpi_type_get_contents, &
+    pmpi_type_get_envelope, pmpi_type_get_extent, pmpi_type_get_extent_x, pmpi_type_get_name, &
+    pmpi_type_get_true_extent, pmpi_type_get_true_extent_x, pmpi_type_get_value_index, &
+    pmpi_type_indexed, pmpi_type_match_size
+PRIVATE :: pmpi_type_set_attr, pmpi_type_set_name, pmpi_type_size, pmpi_type_size_x, &
+    pmpi_type_vector, pmpi_unpack, pmpi_unpack_external, pmpi_wait, pmpi_waitall, pmpi_waitany, &
+    pmpi_waitsome, pmpi_win_allocate, pmpi_win_allocate_shared, pmpi_win_attach, &
+    pmpi_win_call_errhandler, pmpi_win_complete, pmpi_win_create, pmpi_win_create_dynamic, &
+    pmpi_win_create_errhandler, pmpi_win_create_keyval
+PRIVATE :: pmpi_win_delete_attr, pmpi_win_detach, pmpi_win_fence, pmpi_win_flush, pmpi_win_flush_all, &
+    pmpi_win_flush_local, pmpi_win_flush_local_all, pmpi_win_free, pmpi_win_free_keyval, &
+    pmpi_win_get_attr, pmpi_win_get_errhandler, pmpi_win_get_group, pmpi_win_get_info, &
+    pmpi_win_get_name, pmpi_win_lock, pmpi_win_lock_all, pmpi_win_post, pmpi_win_set_attr, &
+    pmpi_win_set_errhandler, pmpi_win_set_info
+PRIVATE :: pmpi_win_set_name, pmpi_win_shared_query, pmpi_win_start, pmpi_win_sync, pmpi_win_test, &
+    pmpi_win_unlock, pmpi_win_unlock_all, pmpi_win_wait, pmpi_wtick, pmpi_wtime, &
+    ivcf_mpi_accumulate_c, ivcf_mpi_allgather_c, ivcf_mpi_allgather_init_c, ivcf_mpi_allgatherv_c, &
+    ivcf_mpi_allgatherv_init_c, ivcf_mpi_allreduce_c, ivcf_mpi_allreduce_init_c, ivcf_mpi_alltoall_c, &
+    ivcf_mpi_alltoall_init_c, ivcf_mpi_alltoallv_c
+PRIVATE :: ivcf_mpi_alltoallv_init_c, ivcf_mpi_alltoallw_c, ivcf_mpi_alltoallw_init_c, &
+    ivcf_mpi_bcast_c, ivcf_mpi_bcast_init_c, ivcf_mpi_bsend_c, ivcf_mpi_bsend_init_c, &
+    ivcf_mpi_buffer_attach_c, ivcf_mpi_buffer_detach_c_cptr, ivcf_mpi_comm_attach_buffer_c, &
+    ivcf_mpi_comm_detach_buffer_c_cptr, ivcf_mpi_exscan_c, ivcf_mpi_exscan_init_c, ivcf_mpi_gather_c, &
+    ivcf_mpi_gather_init_c, ivcf_mpi_gatherv_c, ivcf_mpi_gatherv_init_c, ivcf_mpi_get_c, &
+    ivcf_mpi_get_accumulate_c, ivcf_mpi_get_count_c
+PRIVATE :: ivcf_mpi_get_elements_c, ivcf_mpi_iallgather_c, ivcf_mpi_iallgatherv_c, &
+    ivcf_mpi_iallreduce_c, ivcf_mpi_ialltoall_c, ivcf_mpi_ialltoallv_c, ivcf_mpi_ialltoallw_c, &
+    ivcf_mpi_ibcast_c, ivcf_mpi_ibsend_c, ivcf_mpi_iexscan_c, ivcf_mpi_igather_c, &
+    ivcf_mpi_igatherv_c, ivcf_mpi_imrecv_c, ivcf_mpi_ineighbor_allgather_c, &
+    ivcf_mpi_ineighbor_allgatherv_c, ivcf_mpi_ineighbor_alltoall_c, ivcf_mpi_ineighbor_alltoallv_c, &
+    ivcf_mpi_ineighbor_alltoallw_c, ivcf_mpi_irecv_c, ivcf_mpi_ireduce_c
+PRIVATE :: ivcf_mpi_ireduce_scatter_c, ivcf_mpi_ireduce_scatter_block_c, ivcf_mpi_irsend_c, &
+    ivcf_mpi_iscan_c, ivcf_mpi_iscatter_c, ivcf_mpi_iscatterv_c, ivcf_mpi_isend_c, &
+    ivcf_mpi_isendrecv_c, ivcf_mpi_isendrecv_replace_c, ivcf_mpi_issend_c, ivcf_mpi_mrecv_c, &
+    ivcf_mpi_neighbor_allgather_c, ivcf_mpi_neighbor_allgather_init_c, &
+    ivcf_mpi_neighbor_allgatherv_c, ivcf_mpi_neighbor_allgatherv_init_c, &
+    ivcf_mpi_neighbor_alltoall_c, ivcf_mpi_neighbor_alltoall_init_c, ivcf_mpi_neighbor_alltoallv_c, &
+    ivcf_mpi_neighbor_alltoallv_init_c, ivcf_mpi_neighbor_alltoallw_c
+PRIVATE :: ivcf_mpi_neighbor_alltoallw_init_c, ivcf_mpi_pack_c, ivcf_mpi_pack_external_c, &
+    ivcf_mpi_pack_external_size_c, ivcf_mpi_pack_size_c, ivcf_mpi_put_c, ivcf_mpi_raccumulate_c, &
+    ivcf_mpi_recv_c, ivcf_mpi_recv_init_c, ivcf_mpi_reduce_c, ivcf_mpi_reduce_init_c, &
+    ivcf_mpi_reduce_local_c, ivcf_mpi_reduce_scatter_c, ivcf_mpi_reduce_scatter_block_c, &
+    ivcf_mpi_reduce_scatter_block_init_c, ivcf_mpi_reduce_scatter_init_c, ivcf_mpi_rget_c, &
+    ivcf_mpi_rget_accumulate_c, ivcf_mpi_rput_c, ivcf_mpi_rsend_c
+PRIVATE :: ivcf_mpi_rsend_init_c, ivcf_mpi_scan_c, ivcf_mpi_scan_init_c, ivcf_mpi_scatter_c, &
+    ivcf_mpi_scatter_init_c, ivcf_mpi_scatterv_c, ivcf_mpi_scatterv_init_c, ivcf_mpi_send_c, &
+    ivcf_mpi_send_init_c, ivcf_mpi_sendrecv_c, ivcf_mpi_sendrecv_replace_c, &
+    ivcf_mpi_session_attach_buffer_c, ivcf_mpi_session_detach_buffer_c_cptr, ivcf_mpi_ssend_c, &
+    ivcf_mpi_ssend_init_c, ivcf_mpi_status_set_elements_c, ivcf_mpi_type_contiguous_c, &
+    ivcf_mpi_type_create_darray_c, ivcf_mpi_type_create_hindexed_c, &
+    ivcf_mpi_type_create_hindexed_block_c
+PRIVATE :: ivcf_mpi_type_create_hvector_c, ivcf_mpi_type_create_indexed_block_c, &
+    ivcf_mpi_type_create_struct_c, ivcf_mpi_type_create_subarray_c, ivcf_mpi_type_indexed_c, &
+    ivcf_mpi_type_size_c, ivcf_mpi_type_vector_c, ivcf_mpi_unpack_c, ivcf_mpi_unpack_external_c, &
+    ivcf_mpi_win_allocate_c, ivcf_mpi_win_allocate_shared_c, ivcf_mpi_win_create_c, &
+    ivcf_mpi_win_shared_query_c
 INTERFACE MPI_Abort
   MODULE PROCEDURE MPI_Abort_f08
 END INTERFACE MPI_Abort
 INTERFACE MPI_Accumulate
   MODULE PROCEDURE MPI_Accumulate_f08
+END INTERFACE MPI_Accumulate
+INTERFACE MPI_Accumulate
+  MODULE PROCEDURE MPI_Accumulate_f08c
 END INTERFACE MPI_Accumulate
 INTERFACE MPI_Add_error_class
   MODULE PROCEDURE MPI_Add_error_class_f08
@@ -5106,14 +7658,26 @@ END INTERFACE MPI_Aint_diff
 INTERFACE MPI_Allgather
   MODULE PROCEDURE MPI_Allgather_f08
 END INTERFACE MPI_Allgather
+INTERFACE MPI_Allgather
+  MODULE PROCEDURE MPI_Allgather_f08c
+END INTERFACE MPI_Allgather
 INTERFACE MPI_Allgather_init
   MODULE PROCEDURE MPI_Allgather_init_f08
+END INTERFACE MPI_Allgather_init
+INTERFACE MPI_Allgather_init
+  MODULE PROCEDURE MPI_Allgather_init_f08c
 END INTERFACE MPI_Allgather_init
 INTERFACE MPI_Allgatherv
   MODULE PROCEDURE MPI_Allgatherv_f08
 END INTERFACE MPI_Allgatherv
+INTERFACE MPI_Allgatherv
+  MODULE PROCEDURE MPI_Allgatherv_f08c
+END INTERFACE MPI_Allgatherv
 INTERFACE MPI_Allgatherv_init
   MODULE PROCEDURE MPI_Allgatherv_init_f08
+END INTERFACE MPI_Allgatherv_init
+INTERFACE MPI_Allgatherv_init
+  MODULE PROCEDURE MPI_Allgatherv_init_f08c
 END INTERFACE MPI_Allgatherv_init
 INTERFACE MPI_Alloc_mem
   MODULE PROCEDURE MPI_Alloc_mem_f08
@@ -5121,26 +7685,50 @@ END INTERFACE MPI_Alloc_mem
 INTERFACE MPI_Allreduce
   MODULE PROCEDURE MPI_Allreduce_f08
 END INTERFACE MPI_Allreduce
+INTERFACE MPI_Allreduce
+  MODULE PROCEDURE MPI_Allreduce_f08c
+END INTERFACE MPI_Allreduce
 INTERFACE MPI_Allreduce_init
   MODULE PROCEDURE MPI_Allreduce_init_f08
+END INTERFACE MPI_Allreduce_init
+INTERFACE MPI_Allreduce_init
+  MODULE PROCEDURE MPI_Allreduce_init_f08c
 END INTERFACE MPI_Allreduce_init
 INTERFACE MPI_Alltoall
   MODULE PROCEDURE MPI_Alltoall_f08
 END INTERFACE MPI_Alltoall
+INTERFACE MPI_Alltoall
+  MODULE PROCEDURE MPI_Alltoall_f08c
+END INTERFACE MPI_Alltoall
 INTERFACE MPI_Alltoall_init
   MODULE PROCEDURE MPI_Alltoall_init_f08
+END INTERFACE MPI_Alltoall_init
+INTERFACE MPI_Alltoall_init
+  MODULE PROCEDURE MPI_Alltoall_init_f08c
 END INTERFACE MPI_Alltoall_init
 INTERFACE MPI_Alltoallv
   MODULE PROCEDURE MPI_Alltoallv_f08
 END INTERFACE MPI_Alltoallv
+INTERFACE MPI_Alltoallv
+  MODULE PROCEDURE MPI_Alltoallv_f08c
+END INTERFACE MPI_Alltoallv
 INTERFACE MPI_Alltoallv_init
   MODULE PROCEDURE MPI_Alltoallv_init_f08
+END INTERFACE MPI_Alltoallv_init
+INTERFACE MPI_Alltoallv_init
+  MODULE PROCEDURE MPI_Alltoallv_init_f08c
 END INTERFACE MPI_Alltoallv_init
 INTERFACE MPI_Alltoallw
   MODULE PROCEDURE MPI_Alltoallw_f08
 END INTERFACE MPI_Alltoallw
+INTERFACE MPI_Alltoallw
+  MODULE PROCEDURE MPI_Alltoallw_f08c
+END INTERFACE MPI_Alltoallw
 INTERFACE MPI_Alltoallw_init
   MODULE PROCEDURE MPI_Alltoallw_init_f08
+END INTERFACE MPI_Alltoallw_init
+INTERFACE MPI_Alltoallw_init
+  MODULE PROCEDURE MPI_Alltoallw_init_f08c
 END INTERFACE MPI_Alltoallw_init
 INTERFACE MPI_Barrier
   MODULE PROCEDURE MPI_Barrier_f08
@@ -5151,20 +7739,38 @@ END INTERFACE MPI_Barrier_init
 INTERFACE MPI_Bcast
   MODULE PROCEDURE MPI_Bcast_f08
 END INTERFACE MPI_Bcast
+INTERFACE MPI_Bcast
+  MODULE PROCEDURE MPI_Bcast_f08c
+END INTERFACE MPI_Bcast
 INTERFACE MPI_Bcast_init
   MODULE PROCEDURE MPI_Bcast_init_f08
+END INTERFACE MPI_Bcast_init
+INTERFACE MPI_Bcast_init
+  MODULE PROCEDURE MPI_Bcast_init_f08c
 END INTERFACE MPI_Bcast_init
 INTERFACE MPI_Bsend
   MODULE PROCEDURE MPI_Bsend_f08
 END INTERFACE MPI_Bsend
+INTERFACE MPI_Bsend
+  MODULE PROCEDURE MPI_Bsend_f08c
+END INTERFACE MPI_Bsend
 INTERFACE MPI_Bsend_init
   MODULE PROCEDURE MPI_Bsend_init_f08
+END INTERFACE MPI_Bsend_init
+INTERFACE MPI_Bsend_init
+  MODULE PROCEDURE MPI_Bsend_init_f08c
 END INTERFACE MPI_Bsend_init
 INTERFACE MPI_Buffer_attach
   MODULE PROCEDURE MPI_Buffer_attach_f08
 END INTERFACE MPI_Buffer_attach
+INTERFACE MPI_Buffer_attach
+  MODULE PROCEDURE MPI_Buffer_attach_f08c
+END INTERFACE MPI_Buffer_attach
 INTERFACE MPI_Buffer_detach
   MODULE PROCEDURE MPI_Buffer_detach_f08
+END INTERFACE MPI_Buffer_detach
+INTERFACE MPI_Buffer_detach
+  MODULE PROCEDURE MPI_Buffer_detach_f08c
 END INTERFACE MPI_Buffer_detach
 INTERFACE MPI_Buffer_flush
   MODULE PROCEDURE MPI_Buffer_flush_f08
@@ -5202,6 +7808,9 @@ END INTERFACE MPI_Cartdim_get
 INTERFACE MPI_Comm_attach_buffer
   MODULE PROCEDURE MPI_Comm_attach_buffer_f08
 END INTERFACE MPI_Comm_attach_buffer
+INTERFACE MPI_Comm_attach_buffer
+  MODULE PROCEDURE MPI_Comm_attach_buffer_f08c
+END INTERFACE MPI_Comm_attach_buffer
 INTERFACE MPI_Comm_call_errhandler
   MODULE PROCEDURE MPI_Comm_call_errhandler_f08
 END INTERFACE MPI_Comm_call_errhandler
@@ -5228,6 +7837,9 @@ INTERFACE MPI_Comm_delete_attr
 END INTERFACE MPI_Comm_delete_attr
 INTERFACE MPI_Comm_detach_buffer
   MODULE PROCEDURE MPI_Comm_detach_buffer_f08
+END INTERFACE MPI_Comm_detach_buffer
+INTERFACE MPI_Comm_detach_buffer
+  MODULE PROCEDURE MPI_Comm_detach_buffer_f08c
 END INTERFACE MPI_Comm_detach_buffer
 INTERFACE MPI_Comm_dup
   MODULE PROCEDURE MPI_Comm_dup_f08
@@ -5331,8 +7943,14 @@ END INTERFACE MPI_Error_string
 INTERFACE MPI_Exscan
   MODULE PROCEDURE MPI_Exscan_f08
 END INTERFACE MPI_Exscan
+INTERFACE MPI_Exscan
+  MODULE PROCEDURE MPI_Exscan_f08c
+END INTERFACE MPI_Exscan
 INTERFACE MPI_Exscan_init
   MODULE PROCEDURE MPI_Exscan_init_f08
+END INTERFACE MPI_Exscan_init
+INTERFACE MPI_Exscan_init
+  MODULE PROCEDURE MPI_Exscan_init_f08c
 END INTERFACE MPI_Exscan_init
 INTERFACE MPI_F_sync_reg
   MODULE PROCEDURE MPI_F_sync_reg_f08
@@ -5352,20 +7970,38 @@ END INTERFACE MPI_Free_mem
 INTERFACE MPI_Gather
   MODULE PROCEDURE MPI_Gather_f08
 END INTERFACE MPI_Gather
+INTERFACE MPI_Gather
+  MODULE PROCEDURE MPI_Gather_f08c
+END INTERFACE MPI_Gather
 INTERFACE MPI_Gather_init
   MODULE PROCEDURE MPI_Gather_init_f08
+END INTERFACE MPI_Gather_init
+INTERFACE MPI_Gather_init
+  MODULE PROCEDURE MPI_Gather_init_f08c
 END INTERFACE MPI_Gather_init
 INTERFACE MPI_Gatherv
   MODULE PROCEDURE MPI_Gatherv_f08
 END INTERFACE MPI_Gatherv
+INTERFACE MPI_Gatherv
+  MODULE PROCEDURE MPI_Gatherv_f08c
+END INTERFACE MPI_Gatherv
 INTERFACE MPI_Gatherv_init
   MODULE PROCEDURE MPI_Gatherv_init_f08
+END INTERFACE MPI_Gatherv_init
+INTERFACE MPI_Gatherv_init
+  MODULE PROCEDURE MPI_Gatherv_init_f08c
 END INTERFACE MPI_Gatherv_init
 INTERFACE MPI_Get
   MODULE PROCEDURE MPI_Get_f08
 END INTERFACE MPI_Get
+INTERFACE MPI_Get
+  MODULE PROCEDURE MPI_Get_f08c
+END INTERFACE MPI_Get
 INTERFACE MPI_Get_accumulate
   MODULE PROCEDURE MPI_Get_accumulate_f08
+END INTERFACE MPI_Get_accumulate
+INTERFACE MPI_Get_accumulate
+  MODULE PROCEDURE MPI_Get_accumulate_f08c
 END INTERFACE MPI_Get_accumulate
 INTERFACE MPI_Get_address
   MODULE PROCEDURE MPI_Get_address_f08
@@ -5373,8 +8009,14 @@ END INTERFACE MPI_Get_address
 INTERFACE MPI_Get_count
   MODULE PROCEDURE MPI_Get_count_f08
 END INTERFACE MPI_Get_count
+INTERFACE MPI_Get_count
+  MODULE PROCEDURE MPI_Get_count_f08c
+END INTERFACE MPI_Get_count
 INTERFACE MPI_Get_elements
   MODULE PROCEDURE MPI_Get_elements_f08
+END INTERFACE MPI_Get_elements
+INTERFACE MPI_Get_elements
+  MODULE PROCEDURE MPI_Get_elements_f08c
 END INTERFACE MPI_Get_elements
 INTERFACE MPI_Get_elements_x
   MODULE PROCEDURE MPI_Get_elements_x_f08
@@ -5457,20 +8099,38 @@ END INTERFACE MPI_Group_union
 INTERFACE MPI_Iallgather
   MODULE PROCEDURE MPI_Iallgather_f08
 END INTERFACE MPI_Iallgather
+INTERFACE MPI_Iallgather
+  MODULE PROCEDURE MPI_Iallgather_f08c
+END INTERFACE MPI_Iallgather
 INTERFACE MPI_Iallgatherv
   MODULE PROCEDURE MPI_Iallgatherv_f08
+END INTERFACE MPI_Iallgatherv
+INTERFACE MPI_Iallgatherv
+  MODULE PROCEDURE MPI_Iallgatherv_f08c
 END INTERFACE MPI_Iallgatherv
 INTERFACE MPI_Iallreduce
   MODULE PROCEDURE MPI_Iallreduce_f08
 END INTERFACE MPI_Iallreduce
+INTERFACE MPI_Iallreduce
+  MODULE PROCEDURE MPI_Iallreduce_f08c
+END INTERFACE MPI_Iallreduce
 INTERFACE MPI_Ialltoall
   MODULE PROCEDURE MPI_Ialltoall_f08
+END INTERFACE MPI_Ialltoall
+INTERFACE MPI_Ialltoall
+  MODULE PROCEDURE MPI_Ialltoall_f08c
 END INTERFACE MPI_Ialltoall
 INTERFACE MPI_Ialltoallv
   MODULE PROCEDURE MPI_Ialltoallv_f08
 END INTERFACE MPI_Ialltoallv
+INTERFACE MPI_Ialltoallv
+  MODULE PROCEDURE MPI_Ialltoallv_f08c
+END INTERFACE MPI_Ialltoallv
 INTERFACE MPI_Ialltoallw
   MODULE PROCEDURE MPI_Ialltoallw_f08
+END INTERFACE MPI_Ialltoallw
+INTERFACE MPI_Ialltoallw
+  MODULE PROCEDURE MPI_Ialltoallw_f08c
 END INTERFACE MPI_Ialltoallw
 INTERFACE MPI_Ibarrier
   MODULE PROCEDURE MPI_Ibarrier_f08
@@ -5478,17 +8138,32 @@ END INTERFACE MPI_Ibarrier
 INTERFACE MPI_Ibcast
   MODULE PROCEDURE MPI_Ibcast_f08
 END INTERFACE MPI_Ibcast
+INTERFACE MPI_Ibcast
+  MODULE PROCEDURE MPI_Ibcast_f08c
+END INTERFACE MPI_Ibcast
 INTERFACE MPI_Ibsend
   MODULE PROCEDURE MPI_Ibsend_f08
+END INTERFACE MPI_Ibsend
+INTERFACE MPI_Ibsend
+  MODULE PROCEDURE MPI_Ibsend_f08c
 END INTERFACE MPI_Ibsend
 INTERFACE MPI_Iexscan
   MODULE PROCEDURE MPI_Iexscan_f08
 END INTERFACE MPI_Iexscan
+INTERFACE MPI_Iexscan
+  MODULE PROCEDURE MPI_Iexscan_f08c
+END INTERFACE MPI_Iexscan
 INTERFACE MPI_Igather
   MODULE PROCEDURE MPI_Igather_f08
 END INTERFACE MPI_Igather
+INTERFACE MPI_Igather
+  MODULE PROCEDURE MPI_Igather_f08c
+END INTERFACE MPI_Igather
 INTERFACE MPI_Igatherv
   MODULE PROCEDURE MPI_Igatherv_f08
+END INTERFACE MPI_Igatherv
+INTERFACE MPI_Igatherv
+  MODULE PROCEDURE MPI_Igatherv_f08c
 END INTERFACE MPI_Igatherv
 INTERFACE MPI_Improbe
   MODULE PROCEDURE MPI_Improbe_f08
@@ -5496,20 +8171,38 @@ END INTERFACE MPI_Improbe
 INTERFACE MPI_Imrecv
   MODULE PROCEDURE MPI_Imrecv_f08
 END INTERFACE MPI_Imrecv
+INTERFACE MPI_Imrecv
+  MODULE PROCEDURE MPI_Imrecv_f08c
+END INTERFACE MPI_Imrecv
 INTERFACE MPI_Ineighbor_allgather
   MODULE PROCEDURE MPI_Ineighbor_allgather_f08
+END INTERFACE MPI_Ineighbor_allgather
+INTERFACE MPI_Ineighbor_allgather
+  MODULE PROCEDURE MPI_Ineighbor_allgather_f08c
 END INTERFACE MPI_Ineighbor_allgather
 INTERFACE MPI_Ineighbor_allgatherv
   MODULE PROCEDURE MPI_Ineighbor_allgatherv_f08
 END INTERFACE MPI_Ineighbor_allgatherv
+INTERFACE MPI_Ineighbor_allgatherv
+  MODULE PROCEDURE MPI_Ineighbor_allgatherv_f08c
+END INTERFACE MPI_Ineighbor_allgatherv
 INTERFACE MPI_Ineighbor_alltoall
   MODULE PROCEDURE MPI_Ineighbor_alltoall_f08
+END INTERFACE MPI_Ineighbor_alltoall
+INTERFACE MPI_Ineighbor_alltoall
+  MODULE PROCEDURE MPI_Ineighbor_alltoall_f08c
 END INTERFACE MPI_Ineighbor_alltoall
 INTERFACE MPI_Ineighbor_alltoallv
   MODULE PROCEDURE MPI_Ineighbor_alltoallv_f08
 END INTERFACE MPI_Ineighbor_alltoallv
+INTERFACE MPI_Ineighbor_alltoallv
+  MODULE PROCEDURE MPI_Ineighbor_alltoallv_f08c
+END INTERFACE MPI_Ineighbor_alltoallv
 INTERFACE MPI_Ineighbor_alltoallw
   MODULE PROCEDURE MPI_Ineighbor_alltoallw_f08
+END INTERFACE MPI_Ineighbor_alltoallw
+INTERFACE MPI_Ineighbor_alltoallw
+  MODULE PROCEDURE MPI_Ineighbor_alltoallw_f08c
 END INTERFACE MPI_Ineighbor_alltoallw
 INTERFACE MPI_Info_create
   MODULE PROCEDURE MPI_Info_create_f08
@@ -5568,17 +8261,32 @@ END INTERFACE MPI_Iprobe
 INTERFACE MPI_Irecv
   MODULE PROCEDURE MPI_Irecv_f08
 END INTERFACE MPI_Irecv
+INTERFACE MPI_Irecv
+  MODULE PROCEDURE MPI_Irecv_f08c
+END INTERFACE MPI_Irecv
 INTERFACE MPI_Ireduce
   MODULE PROCEDURE MPI_Ireduce_f08
+END INTERFACE MPI_Ireduce
+INTERFACE MPI_Ireduce
+  MODULE PROCEDURE MPI_Ireduce_f08c
 END INTERFACE MPI_Ireduce
 INTERFACE MPI_Ireduce_scatter
   MODULE PROCEDURE MPI_Ireduce_scatter_f08
 END INTERFACE MPI_Ireduce_scatter
+INTERFACE MPI_Ireduce_scatter
+  MODULE PROCEDURE MPI_Ireduce_scatter_f08c
+END INTERFACE MPI_Ireduce_scatter
 INTERFACE MPI_Ireduce_scatter_block
   MODULE PROCEDURE MPI_Ireduce_scatter_block_f08
 END INTERFACE MPI_Ireduce_scatter_block
+INTERFACE MPI_Ireduce_scatter_block
+  MODULE PROCEDURE MPI_Ireduce_scatter_block_f08c
+END INTERFACE MPI_Ireduce_scatter_block
 INTERFACE MPI_Irsend
   MODULE PROCEDURE MPI_Irsend_f08
+END INTERFACE MPI_Irsend
+INTERFACE MPI_Irsend
+  MODULE PROCEDURE MPI_Irsend_f08c
 END INTERFACE MPI_Irsend
 INTERFACE MPI_Is_thread_main
   MODULE PROCEDURE MPI_Is_thread_main_f08
@@ -5586,23 +8294,44 @@ END INTERFACE MPI_Is_thread_main
 INTERFACE MPI_Iscan
   MODULE PROCEDURE MPI_Iscan_f08
 END INTERFACE MPI_Iscan
+INTERFACE MPI_Iscan
+  MODULE PROCEDURE MPI_Iscan_f08c
+END INTERFACE MPI_Iscan
 INTERFACE MPI_Iscatter
   MODULE PROCEDURE MPI_Iscatter_f08
+END INTERFACE MPI_Iscatter
+INTERFACE MPI_Iscatter
+  MODULE PROCEDURE MPI_Iscatter_f08c
 END INTERFACE MPI_Iscatter
 INTERFACE MPI_Iscatterv
   MODULE PROCEDURE MPI_Iscatterv_f08
 END INTERFACE MPI_Iscatterv
+INTERFACE MPI_Iscatterv
+  MODULE PROCEDURE MPI_Iscatterv_f08c
+END INTERFACE MPI_Iscatterv
 INTERFACE MPI_Isend
   MODULE PROCEDURE MPI_Isend_f08
+END INTERFACE MPI_Isend
+INTERFACE MPI_Isend
+  MODULE PROCEDURE MPI_Isend_f08c
 END INTERFACE MPI_Isend
 INTERFACE MPI_Isendrecv
   MODULE PROCEDURE MPI_Isendrecv_f08
 END INTERFACE MPI_Isendrecv
+INTERFACE MPI_Isendrecv
+  MODULE PROCEDURE MPI_Isendrecv_f08c
+END INTERFACE MPI_Isendrecv
 INTERFACE MPI_Isendrecv_replace
   MODULE PROCEDURE MPI_Isendrecv_replace_f08
 END INTERFACE MPI_Isendrecv_replace
+INTERFACE MPI_Isendrecv_replace
+  MODULE PROCEDURE MPI_Isendrecv_replace_f08c
+END INTERFACE MPI_Isendrecv_replace
 INTERFACE MPI_Issend
   MODULE PROCEDURE MPI_Issend_f08
+END INTERFACE MPI_Issend
+INTERFACE MPI_Issend
+  MODULE PROCEDURE MPI_Issend_f08c
 END INTERFACE MPI_Issend
 INTERFACE MPI_Mprobe
   MODULE PROCEDURE MPI_Mprobe_f08
@@ -5610,35 +8339,68 @@ END INTERFACE MPI_Mprobe
 INTERFACE MPI_Mrecv
   MODULE PROCEDURE MPI_Mrecv_f08
 END INTERFACE MPI_Mrecv
+INTERFACE MPI_Mrecv
+  MODULE PROCEDURE MPI_Mrecv_f08c
+END INTERFACE MPI_Mrecv
 INTERFACE MPI_Neighbor_allgather
   MODULE PROCEDURE MPI_Neighbor_allgather_f08
+END INTERFACE MPI_Neighbor_allgather
+INTERFACE MPI_Neighbor_allgather
+  MODULE PROCEDURE MPI_Neighbor_allgather_f08c
 END INTERFACE MPI_Neighbor_allgather
 INTERFACE MPI_Neighbor_allgather_init
   MODULE PROCEDURE MPI_Neighbor_allgather_init_f08
 END INTERFACE MPI_Neighbor_allgather_init
+INTERFACE MPI_Neighbor_allgather_init
+  MODULE PROCEDURE MPI_Neighbor_allgather_init_f08c
+END INTERFACE MPI_Neighbor_allgather_init
 INTERFACE MPI_Neighbor_allgatherv
   MODULE PROCEDURE MPI_Neighbor_allgatherv_f08
+END INTERFACE MPI_Neighbor_allgatherv
+INTERFACE MPI_Neighbor_allgatherv
+  MODULE PROCEDURE MPI_Neighbor_allgatherv_f08c
 END INTERFACE MPI_Neighbor_allgatherv
 INTERFACE MPI_Neighbor_allgatherv_init
   MODULE PROCEDURE MPI_Neighbor_allgatherv_init_f08
 END INTERFACE MPI_Neighbor_allgatherv_init
+INTERFACE MPI_Neighbor_allgatherv_init
+  MODULE PROCEDURE MPI_Neighbor_allgatherv_init_f08c
+END INTERFACE MPI_Neighbor_allgatherv_init
 INTERFACE MPI_Neighbor_alltoall
   MODULE PROCEDURE MPI_Neighbor_alltoall_f08
+END INTERFACE MPI_Neighbor_alltoall
+INTERFACE MPI_Neighbor_alltoall
+  MODULE PROCEDURE MPI_Neighbor_alltoall_f08c
 END INTERFACE MPI_Neighbor_alltoall
 INTERFACE MPI_Neighbor_alltoall_init
   MODULE PROCEDURE MPI_Neighbor_alltoall_init_f08
 END INTERFACE MPI_Neighbor_alltoall_init
+INTERFACE MPI_Neighbor_alltoall_init
+  MODULE PROCEDURE MPI_Neighbor_alltoall_init_f08c
+END INTERFACE MPI_Neighbor_alltoall_init
 INTERFACE MPI_Neighbor_alltoallv
   MODULE PROCEDURE MPI_Neighbor_alltoallv_f08
+END INTERFACE MPI_Neighbor_alltoallv
+INTERFACE MPI_Neighbor_alltoallv
+  MODULE PROCEDURE MPI_Neighbor_alltoallv_f08c
 END INTERFACE MPI_Neighbor_alltoallv
 INTERFACE MPI_Neighbor_alltoallv_init
   MODULE PROCEDURE MPI_Neighbor_alltoallv_init_f08
 END INTERFACE MPI_Neighbor_alltoallv_init
+INTERFACE MPI_Neighbor_alltoallv_init
+  MODULE PROCEDURE MPI_Neighbor_alltoallv_init_f08c
+END INTERFACE MPI_Neighbor_alltoallv_init
 INTERFACE MPI_Neighbor_alltoallw
   MODULE PROCEDURE MPI_Neighbor_alltoallw_f08
 END INTERFACE MPI_Neighbor_alltoallw
+INTERFACE MPI_Neighbor_alltoallw
+  MODULE PROCEDURE MPI_Neighbor_alltoallw_f08c
+END INTERFACE MPI_Neighbor_alltoallw
 INTERFACE MPI_Neighbor_alltoallw_init
   MODULE PROCEDURE MPI_Neighbor_alltoallw_init_f08
+END INTERFACE MPI_Neighbor_alltoallw_init
+INTERFACE MPI_Neighbor_alltoallw_init
+  MODULE PROCEDURE MPI_Neighbor_alltoallw_init_f08c
 END INTERFACE MPI_Neighbor_alltoallw_init
 INTERFACE MPI_Op_commutative
   MODULE PROCEDURE MPI_Op_commutative_f08
@@ -5652,14 +8414,26 @@ END INTERFACE MPI_Op_free
 INTERFACE MPI_Pack
   MODULE PROCEDURE MPI_Pack_f08
 END INTERFACE MPI_Pack
+INTERFACE MPI_Pack
+  MODULE PROCEDURE MPI_Pack_f08c
+END INTERFACE MPI_Pack
 INTERFACE MPI_Pack_external
   MODULE PROCEDURE MPI_Pack_external_f08
+END INTERFACE MPI_Pack_external
+INTERFACE MPI_Pack_external
+  MODULE PROCEDURE MPI_Pack_external_f08c
 END INTERFACE MPI_Pack_external
 INTERFACE MPI_Pack_external_size
   MODULE PROCEDURE MPI_Pack_external_size_f08
 END INTERFACE MPI_Pack_external_size
+INTERFACE MPI_Pack_external_size
+  MODULE PROCEDURE MPI_Pack_external_size_f08c
+END INTERFACE MPI_Pack_external_size
 INTERFACE MPI_Pack_size
   MODULE PROCEDURE MPI_Pack_size_f08
+END INTERFACE MPI_Pack_size
+INTERFACE MPI_Pack_size
+  MODULE PROCEDURE MPI_Pack_size_f08c
 END INTERFACE MPI_Pack_size
 INTERFACE MPI_Parrived
   MODULE PROCEDURE MPI_Parrived_f08
@@ -5688,38 +8462,71 @@ END INTERFACE MPI_Psend_init
 INTERFACE MPI_Put
   MODULE PROCEDURE MPI_Put_f08
 END INTERFACE MPI_Put
+INTERFACE MPI_Put
+  MODULE PROCEDURE MPI_Put_f08c
+END INTERFACE MPI_Put
 INTERFACE MPI_Query_thread
   MODULE PROCEDURE MPI_Query_thread_f08
 END INTERFACE MPI_Query_thread
 INTERFACE MPI_Raccumulate
   MODULE PROCEDURE MPI_Raccumulate_f08
 END INTERFACE MPI_Raccumulate
+INTERFACE MPI_Raccumulate
+  MODULE PROCEDURE MPI_Raccumulate_f08c
+END INTERFACE MPI_Raccumulate
 INTERFACE MPI_Recv
   MODULE PROCEDURE MPI_Recv_f08
+END INTERFACE MPI_Recv
+INTERFACE MPI_Recv
+  MODULE PROCEDURE MPI_Recv_f08c
 END INTERFACE MPI_Recv
 INTERFACE MPI_Recv_init
   MODULE PROCEDURE MPI_Recv_init_f08
 END INTERFACE MPI_Recv_init
+INTERFACE MPI_Recv_init
+  MODULE PROCEDURE MPI_Recv_init_f08c
+END INTERFACE MPI_Recv_init
 INTERFACE MPI_Reduce
   MODULE PROCEDURE MPI_Reduce_f08
+END INTERFACE MPI_Reduce
+INTERFACE MPI_Reduce
+  MODULE PROCEDURE MPI_Reduce_f08c
 END INTERFACE MPI_Reduce
 INTERFACE MPI_Reduce_init
   MODULE PROCEDURE MPI_Reduce_init_f08
 END INTERFACE MPI_Reduce_init
+INTERFACE MPI_Reduce_init
+  MODULE PROCEDURE MPI_Reduce_init_f08c
+END INTERFACE MPI_Reduce_init
 INTERFACE MPI_Reduce_local
   MODULE PROCEDURE MPI_Reduce_local_f08
+END INTERFACE MPI_Reduce_local
+INTERFACE MPI_Reduce_local
+  MODULE PROCEDURE MPI_Reduce_local_f08c
 END INTERFACE MPI_Reduce_local
 INTERFACE MPI_Reduce_scatter
   MODULE PROCEDURE MPI_Reduce_scatter_f08
 END INTERFACE MPI_Reduce_scatter
+INTERFACE MPI_Reduce_scatter
+  MODULE PROCEDURE MPI_Reduce_scatter_f08c
+END INTERFACE MPI_Reduce_scatter
 INTERFACE MPI_Reduce_scatter_block
   MODULE PROCEDURE MPI_Reduce_scatter_block_f08
+END INTERFACE MPI_Reduce_scatter_block
+INTERFACE MPI_Reduce_scatter_block
+  MODULE PROCEDURE MPI_Reduce_scatter_block_f08c
 END INTERFACE MPI_Reduce_scatter_block
 INTERFACE MPI_Reduce_scatter_block_init
   MODULE PROCEDURE MPI_Reduce_scatter_block_init_f08
 END INTERFACE MPI_Reduce_scatter_block_init
+INTERFACE MPI_Reduce_scatter_block_init
+  MODULE PROCEDURE MPI_Reduce_scatter_block_init_f08c
+END INTERFACE MPI_Reduce_scatter_block_init
 INTERFACE MPI_Reduce_scatter_init
   MODULE PROCEDURE MPI_Reduce_scatter_init_f08
+END INTERFACE MPI_Reduce_scatter_init
+INTERFACE MPI_Reduce_scatter_init
+  MODULE PROCEDURE MPI_Reduce_scatter_init_f08c
 END INTERFACE MPI_Reduce_scatter_init
 INTERFACE MPI_Remove_error_class
   MODULE PROCEDURE MPI_Remove_error_class_f08
@@ -5748,50 +8555,98 @@ END INTERFACE MPI_Request_get_status_some
 INTERFACE MPI_Rget
   MODULE PROCEDURE MPI_Rget_f08
 END INTERFACE MPI_Rget
+INTERFACE MPI_Rget
+  MODULE PROCEDURE MPI_Rget_f08c
+END INTERFACE MPI_Rget
 INTERFACE MPI_Rget_accumulate
   MODULE PROCEDURE MPI_Rget_accumulate_f08
+END INTERFACE MPI_Rget_accumulate
+INTERFACE MPI_Rget_accumulate
+  MODULE PROCEDURE MPI_Rget_accumulate_f08c
 END INTERFACE MPI_Rget_accumulate
 INTERFACE MPI_Rput
   MODULE PROCEDURE MPI_Rput_f08
 END INTERFACE MPI_Rput
+INTERFACE MPI_Rput
+  MODULE PROCEDURE MPI_Rput_f08c
+END INTERFACE MPI_Rput
 INTERFACE MPI_Rsend
   MODULE PROCEDURE MPI_Rsend_f08
+END INTERFACE MPI_Rsend
+INTERFACE MPI_Rsend
+  MODULE PROCEDURE MPI_Rsend_f08c
 END INTERFACE MPI_Rsend
 INTERFACE MPI_Rsend_init
   MODULE PROCEDURE MPI_Rsend_init_f08
 END INTERFACE MPI_Rsend_init
+INTERFACE MPI_Rsend_init
+  MODULE PROCEDURE MPI_Rsend_init_f08c
+END INTERFACE MPI_Rsend_init
 INTERFACE MPI_Scan
   MODULE PROCEDURE MPI_Scan_f08
+END INTERFACE MPI_Scan
+INTERFACE MPI_Scan
+  MODULE PROCEDURE MPI_Scan_f08c
 END INTERFACE MPI_Scan
 INTERFACE MPI_Scan_init
   MODULE PROCEDURE MPI_Scan_init_f08
 END INTERFACE MPI_Scan_init
+INTERFACE MPI_Scan_init
+  MODULE PROCEDURE MPI_Scan_init_f08c
+END INTERFACE MPI_Scan_init
 INTERFACE MPI_Scatter
   MODULE PROCEDURE MPI_Scatter_f08
+END INTERFACE MPI_Scatter
+INTERFACE MPI_Scatter
+  MODULE PROCEDURE MPI_Scatter_f08c
 END INTERFACE MPI_Scatter
 INTERFACE MPI_Scatter_init
   MODULE PROCEDURE MPI_Scatter_init_f08
 END INTERFACE MPI_Scatter_init
+INTERFACE MPI_Scatter_init
+  MODULE PROCEDURE MPI_Scatter_init_f08c
+END INTERFACE MPI_Scatter_init
 INTERFACE MPI_Scatterv
   MODULE PROCEDURE MPI_Scatterv_f08
+END INTERFACE MPI_Scatterv
+INTERFACE MPI_Scatterv
+  MODULE PROCEDURE MPI_Scatterv_f08c
 END INTERFACE MPI_Scatterv
 INTERFACE MPI_Scatterv_init
   MODULE PROCEDURE MPI_Scatterv_init_f08
 END INTERFACE MPI_Scatterv_init
+INTERFACE MPI_Scatterv_init
+  MODULE PROCEDURE MPI_Scatterv_init_f08c
+END INTERFACE MPI_Scatterv_init
 INTERFACE MPI_Send
   MODULE PROCEDURE MPI_Send_f08
+END INTERFACE MPI_Send
+INTERFACE MPI_Send
+  MODULE PROCEDURE MPI_Send_f08c
 END INTERFACE MPI_Send
 INTERFACE MPI_Send_init
   MODULE PROCEDURE MPI_Send_init_f08
 END INTERFACE MPI_Send_init
+INTERFACE MPI_Send_init
+  MODULE PROCEDURE MPI_Send_init_f08c
+END INTERFACE MPI_Send_init
 INTERFACE MPI_Sendrecv
   MODULE PROCEDURE MPI_Sendrecv_f08
+END INTERFACE MPI_Sendrecv
+INTERFACE MPI_Sendrecv
+  MODULE PROCEDURE MPI_Sendrecv_f08c
 END INTERFACE MPI_Sendrecv
 INTERFACE MPI_Sendrecv_replace
   MODULE PROCEDURE MPI_Sendrecv_replace_f08
 END INTERFACE MPI_Sendrecv_replace
+INTERFACE MPI_Sendrecv_replace
+  MODULE PROCEDURE MPI_Sendrecv_replace_f08c
+END INTERFACE MPI_Sendrecv_replace
 INTERFACE MPI_Session_attach_buffer
   MODULE PROCEDURE MPI_Session_attach_buffer_f08
+END INTERFACE MPI_Session_attach_buffer
+INTERFACE MPI_Session_attach_buffer
+  MODULE PROCEDURE MPI_Session_attach_buffer_f08c
 END INTERFACE MPI_Session_attach_buffer
 INTERFACE MPI_Session_call_errhandler
   MODULE PROCEDURE MPI_Session_call_errhandler_f08
@@ -5801,6 +8656,9 @@ INTERFACE MPI_Session_create_errhandler
 END INTERFACE MPI_Session_create_errhandler
 INTERFACE MPI_Session_detach_buffer
   MODULE PROCEDURE MPI_Session_detach_buffer_f08
+END INTERFACE MPI_Session_detach_buffer
+INTERFACE MPI_Session_detach_buffer
+  MODULE PROCEDURE MPI_Session_detach_buffer_f08c
 END INTERFACE MPI_Session_detach_buffer
 INTERFACE MPI_Session_finalize
   MODULE PROCEDURE MPI_Session_finalize_f08
@@ -5835,8 +8693,14 @@ END INTERFACE MPI_Session_set_errhandler
 INTERFACE MPI_Ssend
   MODULE PROCEDURE MPI_Ssend_f08
 END INTERFACE MPI_Ssend
+INTERFACE MPI_Ssend
+  MODULE PROCEDURE MPI_Ssend_f08c
+END INTERFACE MPI_Ssend
 INTERFACE MPI_Ssend_init
   MODULE PROCEDURE MPI_Ssend_init_f08
+END INTERFACE MPI_Ssend_init
+INTERFACE MPI_Ssend_init
+  MODULE PROCEDURE MPI_Ssend_init_f08c
 END INTERFACE MPI_Ssend_init
 INTERFACE MPI_Start
   MODULE PROCEDURE MPI_Start_f08
@@ -5864,6 +8728,9 @@ INTERFACE MPI_Status_set_cancelled
 END INTERFACE MPI_Status_set_cancelled
 INTERFACE MPI_Status_set_elements
   MODULE PROCEDURE MPI_Status_set_elements_f08
+END INTERFACE MPI_Status_set_elements
+INTERFACE MPI_Status_set_elements
+  MODULE PROCEDURE MPI_Status_set_elements_f08c
 END INTERFACE MPI_Status_set_elements
 INTERFACE MPI_Status_set_elements_x
   MODULE PROCEDURE MPI_Status_set_elements_x_f08
@@ -5901,8 +8768,14 @@ END INTERFACE MPI_Type_commit
 INTERFACE MPI_Type_contiguous
   MODULE PROCEDURE MPI_Type_contiguous_f08
 END INTERFACE MPI_Type_contiguous
+INTERFACE MPI_Type_contiguous
+  MODULE PROCEDURE MPI_Type_contiguous_f08c
+END INTERFACE MPI_Type_contiguous
 INTERFACE MPI_Type_create_darray
   MODULE PROCEDURE MPI_Type_create_darray_f08
+END INTERFACE MPI_Type_create_darray
+INTERFACE MPI_Type_create_darray
+  MODULE PROCEDURE MPI_Type_create_darray_f08c
 END INTERFACE MPI_Type_create_darray
 INTERFACE MPI_Type_create_f90_complex
   MODULE PROCEDURE MPI_Type_create_f90_complex_f08
@@ -5916,14 +8789,26 @@ END INTERFACE MPI_Type_create_f90_real
 INTERFACE MPI_Type_create_hindexed
   MODULE PROCEDURE MPI_Type_create_hindexed_f08
 END INTERFACE MPI_Type_create_hindexed
+INTERFACE MPI_Type_create_hindexed
+  MODULE PROCEDURE MPI_Type_create_hindexed_f08c
+END INTERFACE MPI_Type_create_hindexed
 INTERFACE MPI_Type_create_hindexed_block
   MODULE PROCEDURE MPI_Type_create_hindexed_block_f08
+END INTERFACE MPI_Type_create_hindexed_block
+INTERFACE MPI_Type_create_hindexed_block
+  MODULE PROCEDURE MPI_Type_create_hindexed_block_f08c
 END INTERFACE MPI_Type_create_hindexed_block
 INTERFACE MPI_Type_create_hvector
   MODULE PROCEDURE MPI_Type_create_hvector_f08
 END INTERFACE MPI_Type_create_hvector
+INTERFACE MPI_Type_create_hvector
+  MODULE PROCEDURE MPI_Type_create_hvector_f08c
+END INTERFACE MPI_Type_create_hvector
 INTERFACE MPI_Type_create_indexed_block
   MODULE PROCEDURE MPI_Type_create_indexed_block_f08
+END INTERFACE MPI_Type_create_indexed_block
+INTERFACE MPI_Type_create_indexed_block
+  MODULE PROCEDURE MPI_Type_create_indexed_block_f08c
 END INTERFACE MPI_Type_create_indexed_block
 INTERFACE MPI_Type_create_keyval
   MODULE PROCEDURE MPI_Type_create_keyval_f08
@@ -5934,8 +8819,14 @@ END INTERFACE MPI_Type_create_resized
 INTERFACE MPI_Type_create_struct
   MODULE PROCEDURE MPI_Type_create_struct_f08
 END INTERFACE MPI_Type_create_struct
+INTERFACE MPI_Type_create_struct
+  MODULE PROCEDURE MPI_Type_create_struct_f08c
+END INTERFACE MPI_Type_create_struct
 INTERFACE MPI_Type_create_subarray
   MODULE PROCEDURE MPI_Type_create_subarray_f08
+END INTERFACE MPI_Type_create_subarray
+INTERFACE MPI_Type_create_subarray
+  MODULE PROCEDURE MPI_Type_create_subarray_f08c
 END INTERFACE MPI_Type_create_subarray
 INTERFACE MPI_Type_delete_attr
   MODULE PROCEDURE MPI_Type_delete_attr_f08
@@ -5979,6 +8870,9 @@ END INTERFACE MPI_Type_get_value_index
 INTERFACE MPI_Type_indexed
   MODULE PROCEDURE MPI_Type_indexed_f08
 END INTERFACE MPI_Type_indexed
+INTERFACE MPI_Type_indexed
+  MODULE PROCEDURE MPI_Type_indexed_f08c
+END INTERFACE MPI_Type_indexed
 INTERFACE MPI_Type_match_size
   MODULE PROCEDURE MPI_Type_match_size_f08
 END INTERFACE MPI_Type_match_size
@@ -5991,17 +8885,29 @@ END INTERFACE MPI_Type_set_name
 INTERFACE MPI_Type_size
   MODULE PROCEDURE MPI_Type_size_f08
 END INTERFACE MPI_Type_size
+INTERFACE MPI_Type_size
+  MODULE PROCEDURE MPI_Type_size_f08c
+END INTERFACE MPI_Type_size
 INTERFACE MPI_Type_size_x
   MODULE PROCEDURE MPI_Type_size_x_f08
 END INTERFACE MPI_Type_size_x
 INTERFACE MPI_Type_vector
   MODULE PROCEDURE MPI_Type_vector_f08
 END INTERFACE MPI_Type_vector
+INTERFACE MPI_Type_vector
+  MODULE PROCEDURE MPI_Type_vector_f08c
+END INTERFACE MPI_Type_vector
 INTERFACE MPI_Unpack
   MODULE PROCEDURE MPI_Unpack_f08
 END INTERFACE MPI_Unpack
+INTERFACE MPI_Unpack
+  MODULE PROCEDURE MPI_Unpack_f08c
+END INTERFACE MPI_Unpack
 INTERFACE MPI_Unpack_external
   MODULE PROCEDURE MPI_Unpack_external_f08
+END INTERFACE MPI_Unpack_external
+INTERFACE MPI_Unpack_external
+  MODULE PROCEDURE MPI_Unpack_external_f08c
 END INTERFACE MPI_Unpack_external
 INTERFACE MPI_Wait
   MODULE PROCEDURE MPI_Wait_f08
@@ -6018,8 +8924,14 @@ END INTERFACE MPI_Waitsome
 INTERFACE MPI_Win_allocate
   MODULE PROCEDURE MPI_Win_allocate_f08
 END INTERFACE MPI_Win_allocate
+INTERFACE MPI_Win_allocate
+  MODULE PROCEDURE MPI_Win_allocate_f08c
+END INTERFACE MPI_Win_allocate
 INTERFACE MPI_Win_allocate_shared
   MODULE PROCEDURE MPI_Win_allocate_shared_f08
+END INTERFACE MPI_Win_allocate_shared
+INTERFACE MPI_Win_allocate_shared
+  MODULE PROCEDURE MPI_Win_allocate_shared_f08c
 END INTERFACE MPI_Win_allocate_shared
 INTERFACE MPI_Win_attach
   MODULE PROCEDURE MPI_Win_attach_f08
@@ -6032,6 +8944,9 @@ INTERFACE MPI_Win_complete
 END INTERFACE MPI_Win_complete
 INTERFACE MPI_Win_create
   MODULE PROCEDURE MPI_Win_create_f08
+END INTERFACE MPI_Win_create
+INTERFACE MPI_Win_create
+  MODULE PROCEDURE MPI_Win_create_f08c
 END INTERFACE MPI_Win_create
 INTERFACE MPI_Win_create_dynamic
   MODULE PROCEDURE MPI_Win_create_dynamic_f08
@@ -6107,6 +9022,9 @@ INTERFACE MPI_Win_set_name
 END INTERFACE MPI_Win_set_name
 INTERFACE MPI_Win_shared_query
   MODULE PROCEDURE MPI_Win_shared_query_f08
+END INTERFACE MPI_Win_shared_query
+INTERFACE MPI_Win_shared_query
+  MODULE PROCEDURE MPI_Win_shared_query_f08c
 END INTERFACE MPI_Win_shared_query
 INTERFACE MPI_Win_start
   MODULE PROCEDURE MPI_Win_start_f08
@@ -6247,6 +9165,24 @@ SUBROUTINE MPI_Accumulate_f08(origin_addr, origin_count, origin_datatype, target
       target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Accumulate_f08
+SUBROUTINE MPI_Accumulate_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+    target_count, target_datatype, op, win, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Win), INTENT(IN) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_accumulate_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+      target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Accumulate_f08c
 SUBROUTINE MPI_Add_error_class_f08(errorclass, ierror)
   INTEGER, INTENT(OUT) :: errorclass
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -6299,6 +9235,23 @@ SUBROUTINE MPI_Allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
       comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Allgather_f08
+SUBROUTINE MPI_Allgather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_allgather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Allgather_f08c
 SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6318,6 +9271,25 @@ SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcou
       recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Allgather_init_f08
+SUBROUTINE MPI_Allgather_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+    info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_allgather_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Allgather_init_f08c
 SUBROUTINE MPI_Allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
     comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6336,6 +9308,24 @@ SUBROUTINE MPI_Allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
       recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Allgatherv_f08
+SUBROUTINE MPI_Allgatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+    comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_allgatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Allgatherv_f08c
 SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6356,6 +9346,26 @@ SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvco
       recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Allgatherv_init_f08
+SUBROUTINE MPI_Allgatherv_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+    recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_allgatherv_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Allgatherv_init_f08c
 SUBROUTINE MPI_Alloc_mem_f08(size, info, baseptr, ierror)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -6379,6 +9389,21 @@ SUBROUTINE MPI_Allreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror
   CALL pmpi_allreduce(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Allreduce_f08
+SUBROUTINE MPI_Allreduce_f08c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_allreduce_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Allreduce_f08c
 SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
     ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6397,6 +9422,24 @@ SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, i
       info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Allreduce_init_f08
+SUBROUTINE MPI_Allreduce_init_f08c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_allreduce_init_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Allreduce_init_f08c
 SUBROUTINE MPI_Alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6414,6 +9457,23 @@ SUBROUTINE MPI_Alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
       comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Alltoall_f08
+SUBROUTINE MPI_Alltoall_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_alltoall_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Alltoall_f08c
 SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6433,6 +9493,25 @@ SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcoun
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Alltoall_init_f08
+SUBROUTINE MPI_Alltoall_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+    info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_alltoall_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Alltoall_init_f08c
 SUBROUTINE MPI_Alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
     recvtype, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6452,6 +9531,25 @@ SUBROUTINE MPI_Alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, re
       recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Alltoallv_f08
+SUBROUTINE MPI_Alltoallv_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+    recvtype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Alltoallv_f08c
 SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6473,6 +9571,27 @@ SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbu
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Alltoallv_init_f08
+SUBROUTINE MPI_Alltoallv_init_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+    rdispls, recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Alltoallv_init_f08c
 SUBROUTINE MPI_Alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
     recvtypes, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6492,6 +9611,25 @@ SUBROUTINE MPI_Alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, r
       recvtypes, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Alltoallw_f08
+SUBROUTINE MPI_Alltoallw_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+    recvtypes, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Alltoallw_f08c
 SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -6513,6 +9651,27 @@ SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvb
       recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Alltoallw_init_f08
+SUBROUTINE MPI_Alltoallw_init_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+    rdispls, recvtypes, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Alltoallw_init_f08c
 SUBROUTINE MPI_Barrier_f08(comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -6541,6 +9700,18 @@ SUBROUTINE MPI_Bcast_f08(buffer, count, datatype, root, comm, ierror)
   CALL pmpi_bcast(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Bcast_f08
+SUBROUTINE MPI_Bcast_f08c(buffer, count, datatype, root, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*) :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_bcast_c(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Bcast_f08c
 SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
   TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
@@ -6556,6 +9727,21 @@ SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request
       request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Bcast_init_f08
+SUBROUTINE MPI_Bcast_init_f08c(buffer, count, datatype, root, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_bcast_init_c(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, &
+      request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Bcast_init_f08c
 SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN) :: buf
@@ -6569,6 +9755,19 @@ SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   CALL pmpi_bsend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Bsend_f08
+SUBROUTINE MPI_Bsend_f08c(buf, count, datatype, dest, tag, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_bsend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Bsend_f08c
 SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
@@ -6584,6 +9783,21 @@ SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Bsend_init_f08
+SUBROUTINE MPI_Bsend_init_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_bsend_init_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Bsend_init_f08c
 SUBROUTINE MPI_Buffer_attach_f08(buffer, size, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
   TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
@@ -6593,14 +9807,31 @@ SUBROUTINE MPI_Buffer_attach_f08(buffer, size, ierror)
   CALL pmpi_buffer_attach(buffer, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Buffer_attach_f08
+SUBROUTINE MPI_Buffer_attach_f08c(buffer, size, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_buffer_attach_c(buffer, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Buffer_attach_f08c
 SUBROUTINE MPI_Buffer_detach_f08(buffer_addr, size, ierror)
   TYPE(C_PTR), INTENT(OUT) :: buffer_addr
   INTEGER, INTENT(OUT) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierror_c
-  CALL pmpi_buffer_detach(buffer_addr, size, ierror_c)
+  CALL ivcf_mpi_buffer_detach_cptr(buffer_addr, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Buffer_detach_f08
+SUBROUTINE MPI_Buffer_detach_f08c(buffer_addr, size, ierror)
+  TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_buffer_detach_c_cptr(buffer_addr, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Buffer_detach_f08c
 SUBROUTINE MPI_Buffer_flush_f08(ierror)
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierror_c
@@ -6713,6 +9944,16 @@ SUBROUTINE MPI_Comm_attach_buffer_f08(comm, buffer, size, ierror)
   CALL pmpi_comm_attach_buffer(comm%MPI_VAL, buffer, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Comm_attach_buffer_f08
+SUBROUTINE MPI_Comm_attach_buffer_f08c(comm, buffer, size, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_comm_attach_buffer_c(comm%MPI_VAL, buffer, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Comm_attach_buffer_f08c
 SUBROUTINE MPI_Comm_call_errhandler_f08(comm, errorcode, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, INTENT(IN) :: errorcode
@@ -6795,9 +10036,18 @@ SUBROUTINE MPI_Comm_detach_buffer_f08(comm, buffer_addr, size, ierror)
   INTEGER, INTENT(OUT) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierror_c
-  CALL pmpi_comm_detach_buffer(comm%MPI_VAL, buffer_addr, size, ierror_c)
+  CALL ivcf_mpi_comm_detach_buffer_cptr(comm%MPI_VAL, buffer_addr, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Comm_detach_buffer_f08
+SUBROUTINE MPI_Comm_detach_buffer_f08c(comm, buffer_addr, size, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_comm_detach_buffer_c_cptr(comm%MPI_VAL, buffer_addr, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Comm_detach_buffer_f08c
 SUBROUTINE MPI_Comm_dup_f08(comm, newcomm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Comm), INTENT(OUT) :: newcomm
@@ -7126,6 +10376,21 @@ SUBROUTINE MPI_Exscan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
   CALL pmpi_exscan(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Exscan_f08
+SUBROUTINE MPI_Exscan_f08c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_exscan_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Exscan_f08c
 SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
@@ -7143,6 +10408,23 @@ SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info
       info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Exscan_init_f08
+SUBROUTINE MPI_Exscan_init_f08c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_exscan_init_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Exscan_init_f08c
 SUBROUTINE MPI_F_sync_reg_f08(buf)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
@@ -7204,6 +10486,24 @@ SUBROUTINE MPI_Gather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recv
       comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Gather_f08
+SUBROUTINE MPI_Gather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_gather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+      root, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Gather_f08c
 SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7224,6 +10524,26 @@ SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount,
       root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Gather_init_f08
+SUBROUTINE MPI_Gather_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+    comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_gather_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Gather_init_f08c
 SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
     comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7243,6 +10563,25 @@ SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, di
       recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Gatherv_f08
+SUBROUTINE MPI_Gatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+    root, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_gatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Gatherv_f08c
 SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
     root, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7264,6 +10603,27 @@ SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Gatherv_init_f08
+SUBROUTINE MPI_Gatherv_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+    root, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_gatherv_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Gatherv_init_f08c
 SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
@@ -7281,6 +10641,23 @@ SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, 
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Get_f08
+SUBROUTINE MPI_Get_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+    target_count, target_datatype, win, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Win), INTENT(IN) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_get_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+      target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Get_f08c
 SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, &
     ierror)
@@ -7305,6 +10682,30 @@ SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, re
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Get_accumulate_f08
+SUBROUTINE MPI_Get_accumulate_f08c(origin_addr, origin_count, origin_datatype, result_addr, &
+    result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: result_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+  TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Win), INTENT(IN) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_get_accumulate_c(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
+      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Get_accumulate_f08c
 SUBROUTINE MPI_Get_address_f08(location, address, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
   TYPE(*), DIMENSION(*), ASYNCHRONOUS :: location
@@ -7323,6 +10724,15 @@ SUBROUTINE MPI_Get_count_f08(status, datatype, count, ierror)
   CALL pmpi_get_count(status, datatype%MPI_VAL, count, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Get_count_f08
+SUBROUTINE MPI_Get_count_f08c(status, datatype, count, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: status
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_get_count_c(status, datatype%MPI_VAL, count, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Get_count_f08c
 SUBROUTINE MPI_Get_elements_f08(status, datatype, count, ierror)
   TYPE(MPI_Status), INTENT(IN) :: status
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -7332,6 +10742,15 @@ SUBROUTINE MPI_Get_elements_f08(status, datatype, count, ierror)
   CALL pmpi_get_elements(status, datatype%MPI_VAL, count, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Get_elements_f08
+SUBROUTINE MPI_Get_elements_f08c(status, datatype, count, ierror)
+  TYPE(MPI_Status), INTENT(IN) :: status
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: count
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_get_elements_c(status, datatype%MPI_VAL, count, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Get_elements_f08c
 SUBROUTINE MPI_Get_elements_x_f08(status, datatype, count, ierror)
   TYPE(MPI_Status), INTENT(IN) :: status
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -7590,6 +11009,24 @@ SUBROUTINE MPI_Iallgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, 
       comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Iallgather_f08
+SUBROUTINE MPI_Iallgather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+    request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_iallgather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Iallgather_f08c
 SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
     comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7609,6 +11046,25 @@ SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Iallgatherv_f08
+SUBROUTINE MPI_Iallgatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+    comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_iallgatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Iallgatherv_f08c
 SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
@@ -7625,6 +11081,22 @@ SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, reque
       request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Iallreduce_f08
+SUBROUTINE MPI_Iallreduce_f08c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_iallreduce_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Iallreduce_f08c
 SUBROUTINE MPI_Ialltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
     request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7643,6 +11115,24 @@ SUBROUTINE MPI_Ialltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, r
       comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ialltoall_f08
+SUBROUTINE MPI_Ialltoall_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+    request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ialltoall_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ialltoall_f08c
 SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
     recvtype, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7663,6 +11153,26 @@ SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, r
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ialltoallv_f08
+SUBROUTINE MPI_Ialltoallv_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+    recvtype, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
+      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ialltoallv_f08c
 SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
     recvtypes, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7683,6 +11193,26 @@ SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, 
       recvtypes, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ialltoallw_f08
+SUBROUTINE MPI_Ialltoallw_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+    recvtypes, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ialltoallw_f08c
 SUBROUTINE MPI_Ibarrier_f08(comm, request, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
@@ -7704,6 +11234,20 @@ SUBROUTINE MPI_Ibcast_f08(buffer, count, datatype, root, comm, request, ierror)
   CALL pmpi_ibcast(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ibcast_f08
+SUBROUTINE MPI_Ibcast_f08c(buffer, count, datatype, root, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ibcast_c(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ibcast_f08c
 SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
@@ -7718,6 +11262,21 @@ SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   CALL pmpi_ibsend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ibsend_f08
+SUBROUTINE MPI_Ibsend_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ibsend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ibsend_f08c
 SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
@@ -7734,6 +11293,22 @@ SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request,
       request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Iexscan_f08
+SUBROUTINE MPI_Iexscan_f08c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_iexscan_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Iexscan_f08c
 SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
     request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7753,6 +11328,25 @@ SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, rec
       comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Igather_f08
+SUBROUTINE MPI_Igather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+    request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_igather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+      root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Igather_f08c
 SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
     root, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7773,6 +11367,26 @@ SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, d
       recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Igatherv_f08
+SUBROUTINE MPI_Igatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+    root, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_igatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Igatherv_f08c
 SUBROUTINE MPI_Improbe_f08(source, tag, comm, flag, message, status, ierror)
   INTEGER, INTENT(IN) :: source
   INTEGER, INTENT(IN) :: tag
@@ -7797,6 +11411,18 @@ SUBROUTINE MPI_Imrecv_f08(buf, count, datatype, message, request, ierror)
   CALL pmpi_imrecv(buf, count, datatype%MPI_VAL, message%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Imrecv_f08
+SUBROUTINE MPI_Imrecv_f08c(buf, count, datatype, message, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Message), INTENT(INOUT) :: message
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_imrecv_c(buf, count, datatype%MPI_VAL, message%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Imrecv_f08c
 SUBROUTINE MPI_Ineighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7815,6 +11441,24 @@ SUBROUTINE MPI_Ineighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, re
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ineighbor_allgather_f08
+SUBROUTINE MPI_Ineighbor_allgather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ineighbor_allgather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ineighbor_allgather_f08c
 SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7834,6 +11478,25 @@ SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, r
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ineighbor_allgatherv_f08
+SUBROUTINE MPI_Ineighbor_allgatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+    recvtype, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ineighbor_allgatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+      displs, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ineighbor_allgatherv_f08c
 SUBROUTINE MPI_Ineighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7852,6 +11515,24 @@ SUBROUTINE MPI_Ineighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, rec
       recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ineighbor_alltoall_f08
+SUBROUTINE MPI_Ineighbor_alltoall_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ineighbor_alltoall_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ineighbor_alltoall_f08c
 SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7872,6 +11553,26 @@ SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, r
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ineighbor_alltoallv_f08
+SUBROUTINE MPI_Ineighbor_alltoallv_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+    rdispls, recvtype, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ineighbor_alltoallv_f08c
 SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -7892,6 +11593,26 @@ SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, 
       rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ineighbor_alltoallw_f08
+SUBROUTINE MPI_Ineighbor_alltoallw_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+    rdispls, recvtypes, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ineighbor_alltoallw_f08c
 SUBROUTINE MPI_Info_create_f08(info, ierror)
   TYPE(MPI_Info), INTENT(OUT) :: info
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -8073,6 +11794,21 @@ SUBROUTINE MPI_Irecv_f08(buf, count, datatype, source, tag, comm, request, ierro
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Irecv_f08
+SUBROUTINE MPI_Irecv_f08c(buf, count, datatype, source, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_irecv_c(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Irecv_f08c
 SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
@@ -8090,6 +11826,23 @@ SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, re
       request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ireduce_f08
+SUBROUTINE MPI_Ireduce_f08c(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ireduce_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
+      request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ireduce_f08c
 SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
     ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8107,6 +11860,23 @@ SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, c
       request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ireduce_scatter_f08
+SUBROUTINE MPI_Ireduce_scatter_f08c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ireduce_scatter_f08c
 SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
     ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8124,6 +11894,23 @@ SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, 
       comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ireduce_scatter_block_f08
+SUBROUTINE MPI_Ireduce_scatter_block_f08c(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ireduce_scatter_block_f08c
 SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
@@ -8138,6 +11925,21 @@ SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   CALL pmpi_irsend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Irsend_f08
+SUBROUTINE MPI_Irsend_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_irsend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Irsend_f08c
 SUBROUTINE MPI_Is_thread_main_f08(flag, ierror)
   LOGICAL, INTENT(OUT) :: flag
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -8161,6 +11963,22 @@ SUBROUTINE MPI_Iscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, i
       request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Iscan_f08
+SUBROUTINE MPI_Iscan_f08c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_iscan_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Iscan_f08c
 SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
     request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8180,6 +11998,25 @@ SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, re
       root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Iscatter_f08
+SUBROUTINE MPI_Iscatter_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+    request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_iscatter_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Iscatter_f08c
 SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8200,6 +12037,26 @@ SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, rec
       recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Iscatterv_f08
+SUBROUTINE MPI_Iscatterv_f08c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+    root, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_iscatterv_c(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Iscatterv_f08c
 SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
@@ -8214,6 +12071,21 @@ SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   CALL pmpi_isend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Isend_f08
+SUBROUTINE MPI_Isend_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_isend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Isend_f08c
 SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8236,6 +12108,28 @@ SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbu
       recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Isendrecv_f08
+SUBROUTINE MPI_Isendrecv_f08c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+    recvtype, source, recvtag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: sendtag
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: recvtag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_isendrecv_c(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
+      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Isendrecv_f08c
 SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
     request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -8254,6 +12148,24 @@ SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source
       comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Isendrecv_replace_f08
+SUBROUTINE MPI_Isendrecv_replace_f08c(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+    request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: sendtag
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: recvtag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_isendrecv_replace_c(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+      comm%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Isendrecv_replace_f08c
 SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
@@ -8268,6 +12180,21 @@ SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror
   CALL pmpi_issend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Issend_f08
+SUBROUTINE MPI_Issend_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_issend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Issend_f08c
 SUBROUTINE MPI_Mprobe_f08(source, tag, comm, message, status, ierror)
   INTEGER, INTENT(IN) :: source
   INTEGER, INTENT(IN) :: tag
@@ -8291,6 +12218,18 @@ SUBROUTINE MPI_Mrecv_f08(buf, count, datatype, message, status, ierror)
   CALL pmpi_mrecv(buf, count, datatype%MPI_VAL, message%MPI_VAL, status, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Mrecv_f08
+SUBROUTINE MPI_Mrecv_f08c(buf, count, datatype, message, status, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Message), INTENT(INOUT) :: message
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_mrecv_c(buf, count, datatype%MPI_VAL, message%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Mrecv_f08c
 SUBROUTINE MPI_Neighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8308,6 +12247,23 @@ SUBROUTINE MPI_Neighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, rec
       recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Neighbor_allgather_f08
+SUBROUTINE MPI_Neighbor_allgather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_neighbor_allgather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Neighbor_allgather_f08c
 SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
     recvtype, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8327,6 +12283,25 @@ SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf
       recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Neighbor_allgather_init_f08
+SUBROUTINE MPI_Neighbor_allgather_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+    recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_neighbor_allgather_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Neighbor_allgather_init_f08c
 SUBROUTINE MPI_Neighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
     recvtype, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8345,6 +12320,24 @@ SUBROUTINE MPI_Neighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, re
       recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Neighbor_allgatherv_f08
+SUBROUTINE MPI_Neighbor_allgatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+    recvtype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_neighbor_allgatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+      displs, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Neighbor_allgatherv_f08c
 SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
     displs, recvtype, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8365,6 +12358,26 @@ SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbu
       displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Neighbor_allgatherv_init_f08
+SUBROUTINE MPI_Neighbor_allgatherv_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+    displs, recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
+      displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Neighbor_allgatherv_init_f08c
 SUBROUTINE MPI_Neighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8382,6 +12395,23 @@ SUBROUTINE MPI_Neighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recv
       recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Neighbor_alltoall_f08
+SUBROUTINE MPI_Neighbor_alltoall_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+    comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_neighbor_alltoall_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Neighbor_alltoall_f08c
 SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
     comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8401,6 +12431,25 @@ SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf,
       recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Neighbor_alltoall_init_f08
+SUBROUTINE MPI_Neighbor_alltoall_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+    recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_neighbor_alltoall_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Neighbor_alltoall_init_f08c
 SUBROUTINE MPI_Neighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
     rdispls, recvtype, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8420,6 +12469,25 @@ SUBROUTINE MPI_Neighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, re
       rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Neighbor_alltoallv_f08
+SUBROUTINE MPI_Neighbor_alltoallv_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+    rdispls, recvtype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Neighbor_alltoallv_f08c
 SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
     recvcounts, rdispls, recvtype, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8441,6 +12509,27 @@ SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtyp
       recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Neighbor_alltoallv_init_f08
+SUBROUTINE MPI_Neighbor_alltoallv_init_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+    recvcounts, rdispls, recvtype, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
+      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Neighbor_alltoallv_init_f08c
 SUBROUTINE MPI_Neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
     rdispls, recvtypes, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8460,6 +12549,25 @@ SUBROUTINE MPI_Neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, r
       recvtypes, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Neighbor_alltoallw_f08
+SUBROUTINE MPI_Neighbor_alltoallw_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+    rdispls, recvtypes, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Neighbor_alltoallw_f08c
 SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
     recvcounts, rdispls, recvtypes, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8481,6 +12589,27 @@ SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtyp
       rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Neighbor_alltoallw_init_f08
+SUBROUTINE MPI_Neighbor_alltoallw_init_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+    recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Neighbor_alltoallw_init_f08c
 SUBROUTINE MPI_Op_commutative_f08(op, commute, ierror)
   TYPE(MPI_Op), INTENT(IN) :: op
   LOGICAL, INTENT(OUT) :: commute
@@ -8521,6 +12650,22 @@ SUBROUTINE MPI_Pack_f08(inbuf, incount, datatype, outbuf, outsize, position, com
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Pack_f08
+SUBROUTINE MPI_Pack_f08c(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+  TYPE(*), DIMENSION(*) :: outbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_pack_c(inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, comm%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Pack_f08c
 SUBROUTINE MPI_Pack_external_f08(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
     ierror)
   CHARACTER(LEN=*), INTENT(IN) :: datarep
@@ -8538,6 +12683,23 @@ SUBROUTINE MPI_Pack_external_f08(datarep, inbuf, incount, datatype, outbuf, outs
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Pack_external_f08
+SUBROUTINE MPI_Pack_external_f08c(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
+    ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: datarep
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+  TYPE(*), DIMENSION(*) :: outbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_pack_external_c(datarep, inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Pack_external_f08c
 SUBROUTINE MPI_Pack_external_size_f08(datarep, incount, datatype, size, ierror)
   CHARACTER(LEN=*), INTENT(IN) :: datarep
   INTEGER, INTENT(IN) :: incount
@@ -8548,6 +12710,16 @@ SUBROUTINE MPI_Pack_external_size_f08(datarep, incount, datatype, size, ierror)
   CALL pmpi_pack_external_size(datarep, incount, datatype%MPI_VAL, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Pack_external_size_f08
+SUBROUTINE MPI_Pack_external_size_f08c(datarep, incount, datatype, size, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: datarep
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_pack_external_size_c(datarep, incount, datatype%MPI_VAL, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Pack_external_size_f08c
 SUBROUTINE MPI_Pack_size_f08(incount, datatype, comm, size, ierror)
   INTEGER, INTENT(IN) :: incount
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -8558,6 +12730,16 @@ SUBROUTINE MPI_Pack_size_f08(incount, datatype, comm, size, ierror)
   CALL pmpi_pack_size(incount, datatype%MPI_VAL, comm%MPI_VAL, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Pack_size_f08
+SUBROUTINE MPI_Pack_size_f08c(incount, datatype, comm, size, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_pack_size_c(incount, datatype%MPI_VAL, comm%MPI_VAL, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Pack_size_f08c
 SUBROUTINE MPI_Parrived_f08(request, partition, flag, ierror)
   TYPE(MPI_Request), INTENT(IN) :: request
   INTEGER, INTENT(IN) :: partition
@@ -8660,6 +12842,23 @@ SUBROUTINE MPI_Put_f08(origin_addr, origin_count, origin_datatype, target_rank, 
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Put_f08
+SUBROUTINE MPI_Put_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+    target_count, target_datatype, win, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Win), INTENT(IN) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_put_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+      target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Put_f08c
 SUBROUTINE MPI_Query_thread_f08(provided, ierror)
   INTEGER, INTENT(OUT) :: provided
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -8686,6 +12885,26 @@ SUBROUTINE MPI_Raccumulate_f08(origin_addr, origin_count, origin_datatype, targe
       target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Raccumulate_f08
+SUBROUTINE MPI_Raccumulate_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+    target_count, target_datatype, op, win, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Win), INTENT(IN) :: win
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_raccumulate_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
+      target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Raccumulate_f08c
 SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*) :: buf
@@ -8700,6 +12919,20 @@ SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
   CALL pmpi_recv(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, status, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Recv_f08
+SUBROUTINE MPI_Recv_f08c(buf, count, datatype, source, tag, comm, status, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_recv_c(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Recv_f08c
 SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
@@ -8715,6 +12948,21 @@ SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, i
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Recv_init_f08
+SUBROUTINE MPI_Recv_init_f08c(buf, count, datatype, source, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_recv_init_c(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Recv_init_f08c
 SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
@@ -8731,6 +12979,22 @@ SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ier
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Reduce_f08
+SUBROUTINE MPI_Reduce_f08c(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_reduce_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Reduce_f08c
 SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
     ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8750,6 +13014,25 @@ SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm
       info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Reduce_init_f08
+SUBROUTINE MPI_Reduce_init_f08c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_reduce_init_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, &
+      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Reduce_init_f08c
 SUBROUTINE MPI_Reduce_local_f08(inbuf, inoutbuf, count, datatype, op, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
   TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
@@ -8763,6 +13046,19 @@ SUBROUTINE MPI_Reduce_local_f08(inbuf, inoutbuf, count, datatype, op, ierror)
   CALL pmpi_reduce_local(inbuf, inoutbuf, count, datatype%MPI_VAL, op%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Reduce_local_f08
+SUBROUTINE MPI_Reduce_local_f08c(inbuf, inoutbuf, count, datatype, op, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
+  TYPE(*), DIMENSION(*) :: inoutbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_reduce_local_c(inbuf, inoutbuf, count, datatype%MPI_VAL, op%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Reduce_local_f08c
 SUBROUTINE MPI_Reduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
@@ -8778,6 +13074,21 @@ SUBROUTINE MPI_Reduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, co
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Reduce_scatter_f08
+SUBROUTINE MPI_Reduce_scatter_f08c(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Reduce_scatter_f08c
 SUBROUTINE MPI_Reduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
@@ -8793,6 +13104,21 @@ SUBROUTINE MPI_Reduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, o
       comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Reduce_scatter_block_f08
+SUBROUTINE MPI_Reduce_scatter_block_f08c(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Reduce_scatter_block_f08c
 SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
     request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8811,6 +13137,24 @@ SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, dataty
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Reduce_scatter_block_init_f08
+SUBROUTINE MPI_Reduce_scatter_block_init_f08c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
+    request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, &
+      op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Reduce_scatter_block_init_f08c
 SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
     request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -8829,6 +13173,24 @@ SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, o
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Reduce_scatter_init_f08
+SUBROUTINE MPI_Reduce_scatter_init_f08c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+    request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
+      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Reduce_scatter_init_f08c
 SUBROUTINE MPI_Remove_error_class_f08(errorclass, ierror)
   INTEGER, INTENT(IN) :: errorclass
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -8918,6 +13280,24 @@ SUBROUTINE MPI_Rget_f08(origin_addr, origin_count, origin_datatype, target_rank,
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Rget_f08
+SUBROUTINE MPI_Rget_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+    target_count, target_datatype, win, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Win), INTENT(IN) :: win
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_rget_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+      target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Rget_f08c
 SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, &
     result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, &
     request, ierror)
@@ -8943,6 +13323,31 @@ SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, r
       target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Rget_accumulate_f08
+SUBROUTINE MPI_Rget_accumulate_f08c(origin_addr, origin_count, origin_datatype, result_addr, &
+    result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, &
+    request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: result_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+  TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Win), INTENT(IN) :: win
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_rget_accumulate_c(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
+      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
+      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Rget_accumulate_f08c
 SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
@@ -8961,6 +13366,24 @@ SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank,
       target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Rput_f08
+SUBROUTINE MPI_Rput_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+    target_count, target_datatype, win, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+  INTEGER, INTENT(IN) :: target_rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+  TYPE(MPI_Win), INTENT(IN) :: win
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_rput_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
+      target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Rput_f08c
 SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN) :: buf
@@ -8974,6 +13397,19 @@ SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
   CALL pmpi_rsend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Rsend_f08
+SUBROUTINE MPI_Rsend_f08c(buf, count, datatype, dest, tag, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_rsend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Rsend_f08c
 SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
@@ -8989,6 +13425,21 @@ SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Rsend_init_f08
+SUBROUTINE MPI_Rsend_init_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_rsend_init_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Rsend_init_f08c
 SUBROUTINE MPI_Scan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
@@ -9003,6 +13454,21 @@ SUBROUTINE MPI_Scan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
   CALL pmpi_scan(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Scan_f08
+SUBROUTINE MPI_Scan_f08c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_scan_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Scan_f08c
 SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
@@ -9020,6 +13486,23 @@ SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, 
       info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Scan_init_f08
+SUBROUTINE MPI_Scan_init_f08c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Op), INTENT(IN) :: op
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_scan_init_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
+      info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Scan_init_f08c
 SUBROUTINE MPI_Scatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
     ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -9038,6 +13521,24 @@ SUBROUTINE MPI_Scatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, rec
       comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Scatter_f08
+SUBROUTINE MPI_Scatter_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+    ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_scatter_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
+      root, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Scatter_f08c
 SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
     comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -9058,6 +13559,26 @@ SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount
       root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Scatter_init_f08
+SUBROUTINE MPI_Scatter_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+    comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_scatter_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Scatter_init_f08c
 SUBROUTINE MPI_Scatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -9077,6 +13598,25 @@ SUBROUTINE MPI_Scatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recv
       recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Scatterv_f08
+SUBROUTINE MPI_Scatterv_f08c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+    root, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_scatterv_c(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Scatterv_f08c
 SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
     root, comm, info, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -9098,6 +13638,27 @@ SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf,
       recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Scatterv_init_f08
+SUBROUTINE MPI_Scatterv_init_f08c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+    recvtype, root, comm, info, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_scatterv_init_c(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
+      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Scatterv_init_f08c
 SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN) :: buf
@@ -9111,6 +13672,19 @@ SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
   CALL pmpi_send(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Send_f08
+SUBROUTINE MPI_Send_f08c(buf, count, datatype, dest, tag, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_send_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Send_f08c
 SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
@@ -9126,6 +13700,21 @@ SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ier
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Send_init_f08
+SUBROUTINE MPI_Send_init_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_send_init_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Send_init_f08c
 SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
     recvtype, source, recvtag, comm, status, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
@@ -9148,6 +13737,28 @@ SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf
       recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Sendrecv_f08
+SUBROUTINE MPI_Sendrecv_f08c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+    recvtype, source, recvtag, comm, status, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: sendtag
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+  TYPE(*), DIMENSION(*) :: recvbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: recvtag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_sendrecv_c(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
+      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Sendrecv_f08c
 SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
     status, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
@@ -9166,6 +13777,24 @@ SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source,
       comm%MPI_VAL, status, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Sendrecv_replace_f08
+SUBROUTINE MPI_Sendrecv_replace_f08c(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+    status, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: sendtag
+  INTEGER, INTENT(IN) :: source
+  INTEGER, INTENT(IN) :: recvtag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_sendrecv_replace_c(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
+      comm%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Sendrecv_replace_f08c
 SUBROUTINE MPI_Session_attach_buffer_f08(session, buffer, size, ierror)
   TYPE(MPI_Session), INTENT(IN) :: session
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
@@ -9176,6 +13805,16 @@ SUBROUTINE MPI_Session_attach_buffer_f08(session, buffer, size, ierror)
   CALL pmpi_session_attach_buffer(session%MPI_VAL, buffer, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Session_attach_buffer_f08
+SUBROUTINE MPI_Session_attach_buffer_f08c(session, buffer, size, ierror)
+  TYPE(MPI_Session), INTENT(IN) :: session
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_session_attach_buffer_c(session%MPI_VAL, buffer, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Session_attach_buffer_f08c
 SUBROUTINE MPI_Session_call_errhandler_f08(session, errorcode, ierror)
   TYPE(MPI_Session), INTENT(IN) :: session
   INTEGER, INTENT(IN) :: errorcode
@@ -9198,9 +13837,18 @@ SUBROUTINE MPI_Session_detach_buffer_f08(session, buffer_addr, size, ierror)
   INTEGER, INTENT(OUT) :: size
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierror_c
-  CALL pmpi_session_detach_buffer(session%MPI_VAL, buffer_addr, size, ierror_c)
+  CALL ivcf_mpi_session_detach_buffer_cptr(session%MPI_VAL, buffer_addr, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Session_detach_buffer_f08
+SUBROUTINE MPI_Session_detach_buffer_f08c(session, buffer_addr, size, ierror)
+  TYPE(MPI_Session), INTENT(IN) :: session
+  TYPE(C_PTR), INTENT(OUT) :: buffer_addr
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_session_detach_buffer_c_cptr(session%MPI_VAL, buffer_addr, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Session_detach_buffer_f08c
 SUBROUTINE MPI_Session_finalize_f08(session, ierror)
   TYPE(MPI_Session), INTENT(INOUT) :: session
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -9298,6 +13946,19 @@ SUBROUTINE MPI_Ssend_f08(buf, count, datatype, dest, tag, comm, ierror)
   CALL pmpi_ssend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ssend_f08
+SUBROUTINE MPI_Ssend_f08c(buf, count, datatype, dest, tag, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ssend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ssend_f08c
 SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
   TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
@@ -9313,6 +13974,21 @@ SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ie
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ssend_init_f08
+SUBROUTINE MPI_Ssend_init_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, INTENT(IN) :: dest
+  INTEGER, INTENT(IN) :: tag
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_ssend_init_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Ssend_init_f08c
 SUBROUTINE MPI_Start_f08(request, ierror)
   TYPE(MPI_Request), INTENT(INOUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -9385,6 +14061,15 @@ SUBROUTINE MPI_Status_set_elements_f08(status, datatype, count, ierror)
   CALL pmpi_status_set_elements(status, datatype%MPI_VAL, count, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Status_set_elements_f08
+SUBROUTINE MPI_Status_set_elements_f08c(status, datatype, count, ierror)
+  TYPE(MPI_Status), INTENT(INOUT) :: status
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_status_set_elements_c(status, datatype%MPI_VAL, count, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Status_set_elements_f08c
 SUBROUTINE MPI_Status_set_elements_x_f08(status, datatype, count, ierror)
   TYPE(MPI_Status), INTENT(INOUT) :: status
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -9493,6 +14178,15 @@ SUBROUTINE MPI_Type_contiguous_f08(count, oldtype, newtype, ierror)
   CALL pmpi_type_contiguous(count, oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_contiguous_f08
+SUBROUTINE MPI_Type_contiguous_f08c(count, oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_contiguous_c(count, oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_contiguous_f08c
 SUBROUTINE MPI_Type_create_darray_f08(size, rank, ndims, array_of_gsizes, array_of_distribs, &
     array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
   INTEGER, INTENT(IN) :: size
@@ -9511,6 +14205,24 @@ SUBROUTINE MPI_Type_create_darray_f08(size, rank, ndims, array_of_gsizes, array_
       array_of_psizes, order, oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_create_darray_f08
+SUBROUTINE MPI_Type_create_darray_f08c(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+    array_of_dargs, array_of_psizes, order, oldtype, newtype, ierror)
+  INTEGER, INTENT(IN) :: size
+  INTEGER, INTENT(IN) :: rank
+  INTEGER, INTENT(IN) :: ndims
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_gsizes(ndims)
+  INTEGER, INTENT(IN) :: array_of_distribs(ndims)
+  INTEGER, INTENT(IN) :: array_of_dargs(ndims)
+  INTEGER, INTENT(IN) :: array_of_psizes(ndims)
+  INTEGER, INTENT(IN) :: order
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_create_darray_c(size, rank, ndims, array_of_gsizes, array_of_distribs, &
+      array_of_dargs, array_of_psizes, order, oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_create_darray_f08c
 SUBROUTINE MPI_Type_create_f90_complex_f08(p, r, newtype, ierror)
   INTEGER, INTENT(IN) :: p
   INTEGER, INTENT(IN) :: r
@@ -9550,6 +14262,19 @@ SUBROUTINE MPI_Type_create_hindexed_f08(count, array_of_blocklengths, array_of_d
       oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_create_hindexed_f08
+SUBROUTINE MPI_Type_create_hindexed_f08c(count, array_of_blocklengths, array_of_displacements, &
+    oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(count)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(count)
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_create_hindexed_c(count, array_of_blocklengths, array_of_displacements, &
+      oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_create_hindexed_f08c
 SUBROUTINE MPI_Type_create_hindexed_block_f08(count, blocklength, array_of_displacements, oldtype, &
     newtype, ierror)
   INTEGER, INTENT(IN) :: count
@@ -9563,6 +14288,19 @@ SUBROUTINE MPI_Type_create_hindexed_block_f08(count, blocklength, array_of_displ
       newtype%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_create_hindexed_block_f08
+SUBROUTINE MPI_Type_create_hindexed_block_f08c(count, blocklength, array_of_displacements, oldtype, &
+    newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(count)
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_create_hindexed_block_c(count, blocklength, array_of_displacements, &
+      oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_create_hindexed_block_f08c
 SUBROUTINE MPI_Type_create_hvector_f08(count, blocklength, stride, oldtype, newtype, ierror)
   INTEGER, INTENT(IN) :: count
   INTEGER, INTENT(IN) :: blocklength
@@ -9575,6 +14313,18 @@ SUBROUTINE MPI_Type_create_hvector_f08(count, blocklength, stride, oldtype, newt
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_create_hvector_f08
+SUBROUTINE MPI_Type_create_hvector_f08c(count, blocklength, stride, oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: stride
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_create_hvector_c(count, blocklength, stride, oldtype%MPI_VAL, newtype%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_create_hvector_f08c
 SUBROUTINE MPI_Type_create_indexed_block_f08(count, blocklength, array_of_displacements, oldtype, &
     newtype, ierror)
   INTEGER, INTENT(IN) :: count
@@ -9588,6 +14338,19 @@ SUBROUTINE MPI_Type_create_indexed_block_f08(count, blocklength, array_of_displa
       newtype%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_create_indexed_block_f08
+SUBROUTINE MPI_Type_create_indexed_block_f08c(count, blocklength, array_of_displacements, oldtype, &
+    newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(count)
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_create_indexed_block_c(count, blocklength, array_of_displacements, &
+      oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_create_indexed_block_f08c
 SUBROUTINE MPI_Type_create_keyval_f08(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
     extra_state, ierror)
   PROCEDURE(MPI_Type_copy_attr_function) :: type_copy_attr_fn
@@ -9623,6 +14386,19 @@ SUBROUTINE MPI_Type_create_struct_f08(count, array_of_blocklengths, array_of_dis
       newtype%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_create_struct_f08
+SUBROUTINE MPI_Type_create_struct_f08c(count, array_of_blocklengths, array_of_displacements, &
+    array_of_types, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(count)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(count)
+  TYPE(MPI_Datatype), INTENT(IN) :: array_of_types(count)
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_create_struct_c(count, array_of_blocklengths, array_of_displacements, &
+      array_of_types, newtype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_create_struct_f08c
 SUBROUTINE MPI_Type_create_subarray_f08(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
     order, oldtype, newtype, ierror)
   INTEGER, INTENT(IN) :: ndims
@@ -9638,6 +14414,21 @@ SUBROUTINE MPI_Type_create_subarray_f08(ndims, array_of_sizes, array_of_subsizes
       oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_create_subarray_f08
+SUBROUTINE MPI_Type_create_subarray_f08c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
+    order, oldtype, newtype, ierror)
+  INTEGER, INTENT(IN) :: ndims
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_sizes(ndims)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_subsizes(ndims)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_starts(ndims)
+  INTEGER, INTENT(IN) :: order
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_create_subarray_c(ndims, array_of_sizes, array_of_subsizes, array_of_starts, &
+      order, oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_create_subarray_f08c
 SUBROUTINE MPI_Type_delete_attr_f08(datatype, type_keyval, ierror)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER, INTENT(IN) :: type_keyval
@@ -9774,6 +14565,19 @@ SUBROUTINE MPI_Type_indexed_f08(count, array_of_blocklengths, array_of_displacem
       newtype%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_indexed_f08
+SUBROUTINE MPI_Type_indexed_f08c(count, array_of_blocklengths, array_of_displacements, oldtype, &
+    newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_blocklengths(count)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: array_of_displacements(count)
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_indexed_c(count, array_of_blocklengths, array_of_displacements, oldtype%MPI_VAL, &
+      newtype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_indexed_f08c
 SUBROUTINE MPI_Type_match_size_f08(typeclass, size, datatype, ierror)
   INTEGER, INTENT(IN) :: typeclass
   INTEGER, INTENT(IN) :: size
@@ -9808,6 +14612,14 @@ SUBROUTINE MPI_Type_size_f08(datatype, size, ierror)
   CALL pmpi_type_size(datatype%MPI_VAL, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_size_f08
+SUBROUTINE MPI_Type_size_f08c(datatype, size, ierror)
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_size_c(datatype%MPI_VAL, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_size_f08c
 SUBROUTINE MPI_Type_size_x_f08(datatype, size, ierror)
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
   INTEGER(KIND=MPI_COUNT_KIND), INTENT(OUT) :: size
@@ -9827,6 +14639,18 @@ SUBROUTINE MPI_Type_vector_f08(count, blocklength, stride, oldtype, newtype, ier
   CALL pmpi_type_vector(count, blocklength, stride, oldtype%MPI_VAL, newtype%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_vector_f08
+SUBROUTINE MPI_Type_vector_f08c(count, blocklength, stride, oldtype, newtype, ierror)
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: blocklength
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: stride
+  TYPE(MPI_Datatype), INTENT(IN) :: oldtype
+  TYPE(MPI_Datatype), INTENT(OUT) :: newtype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_type_vector_c(count, blocklength, stride, oldtype%MPI_VAL, newtype%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Type_vector_f08c
 SUBROUTINE MPI_Unpack_f08(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
   TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
@@ -9843,6 +14667,22 @@ SUBROUTINE MPI_Unpack_f08(inbuf, insize, position, outbuf, outcount, datatype, c
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Unpack_f08
+SUBROUTINE MPI_Unpack_f08c(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+  TYPE(*), DIMENSION(*) :: outbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_unpack_c(inbuf, insize, position, outbuf, outcount, datatype%MPI_VAL, comm%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Unpack_f08c
 SUBROUTINE MPI_Unpack_external_f08(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
     ierror)
   CHARACTER(LEN=*), INTENT(IN) :: datarep
@@ -9860,6 +14700,23 @@ SUBROUTINE MPI_Unpack_external_f08(datarep, inbuf, insize, position, outbuf, out
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Unpack_external_f08
+SUBROUTINE MPI_Unpack_external_f08c(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+    ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: datarep
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
+  TYPE(*), DIMENSION(*) :: outbuf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, &
+      datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Unpack_external_f08c
 SUBROUTINE MPI_Wait_f08(request, status, ierror)
   TYPE(MPI_Request), INTENT(INOUT) :: request
   TYPE(MPI_Status) :: status
@@ -9913,6 +14770,19 @@ SUBROUTINE MPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierro
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Win_allocate_f08
+SUBROUTINE MPI_Win_allocate_f08c(size, disp_unit, info, comm, baseptr, win, ierror)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(C_PTR), INTENT(OUT) :: baseptr
+  TYPE(MPI_Win), INTENT(OUT) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_win_allocate_c(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, win%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Win_allocate_f08c
 SUBROUTINE MPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win, ierror)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   INTEGER, INTENT(IN) :: disp_unit
@@ -9926,6 +14796,19 @@ SUBROUTINE MPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Win_allocate_shared_f08
+SUBROUTINE MPI_Win_allocate_shared_f08c(size, disp_unit, info, comm, baseptr, win, ierror)
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(C_PTR), INTENT(OUT) :: baseptr
+  TYPE(MPI_Win), INTENT(OUT) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_win_allocate_shared_c(size, disp_unit, info%MPI_VAL, comm%MPI_VAL, baseptr, &
+      win%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Win_allocate_shared_f08c
 SUBROUTINE MPI_Win_attach_f08(win, base, size, ierror)
   TYPE(MPI_Win), INTENT(IN) :: win
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
@@ -9964,6 +14847,20 @@ SUBROUTINE MPI_Win_create_f08(base, size, disp_unit, info, comm, win, ierror)
   CALL pmpi_win_create(base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Win_create_f08
+SUBROUTINE MPI_Win_create_f08c(base, size, disp_unit, info, comm, win, ierror)
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: base
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Win), INTENT(OUT) :: win
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_win_create_c(base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Win_create_f08c
 SUBROUTINE MPI_Win_create_dynamic_f08(info, comm, win, ierror)
   TYPE(MPI_Info), INTENT(IN) :: info
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -10176,6 +15073,17 @@ SUBROUTINE MPI_Win_shared_query_f08(win, rank, size, disp_unit, baseptr, ierror)
   CALL pmpi_win_shared_query(win%MPI_VAL, rank, size, disp_unit, baseptr, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Win_shared_query_f08
+SUBROUTINE MPI_Win_shared_query_f08c(win, rank, size, disp_unit, baseptr, ierror)
+  TYPE(MPI_Win), INTENT(IN) :: win
+  INTEGER, INTENT(IN) :: rank
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: size
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: disp_unit
+  TYPE(C_PTR), INTENT(OUT) :: baseptr
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_win_shared_query_c(win%MPI_VAL, rank, size, disp_unit, baseptr, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Win_shared_query_f08c
 SUBROUTINE MPI_Win_start_f08(group, assert, win, ierror)
   TYPE(MPI_Group), INTENT(IN) :: group
   INTEGER, INTENT(IN) :: assert

@@ -31,6 +31,19 @@ void pmpi_accumulate_(void *origin_addr, void *origin_count, void *origin_dataty
 }
 IVCF_ALIAS(mpi_accumulate)
 
+/* MPI_Accumulate_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Accumulate_c(void *, MPI_Count, void *, int, MPI_Aint, MPI_Count, void *, void *, void *) __asm__("PMPI_Accumulate_c") __attribute__((weak));
+void ivcf_mpi_accumulate_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *ierror);
+void ivcf_mpi_accumulate_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *ierror)
+{
+    if (ivcf_c_MPI_Accumulate_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Accumulate_c(ivcf_buf(origin_addr), *(MPI_Count *)origin_count, PMPI_Type_f2c(*(MPI_Fint *)origin_datatype), *(MPI_Fint *)target_rank, *(MPI_Aint *)target_disp, *(MPI_Count *)target_count, PMPI_Type_f2c(*(MPI_Fint *)target_datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Win_f2c(*(MPI_Fint *)win));
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Add_error_class */
 extern int ivcf_c_MPI_Add_error_class(void *) __asm__("PMPI_Add_error_class") __attribute__((weak));
 void pmpi_add_error_class_(void *errorclass, void *ierror);
@@ -111,6 +124,19 @@ void pmpi_allgather_(void *sendbuf, void *sendcount, void *sendtype, void *recvb
 }
 IVCF_ALIAS(mpi_allgather)
 
+/* MPI_Allgather_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Allgather_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *) __asm__("PMPI_Allgather_c") __attribute__((weak));
+void ivcf_mpi_allgather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror);
+void ivcf_mpi_allgather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Allgather_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Allgather_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Allgather_init */
 extern int ivcf_c_MPI_Allgather_init(void *, int, void *, void *, int, void *, void *, void *, void *) __asm__("PMPI_Allgather_init") __attribute__((weak));
 void pmpi_allgather_init_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierror);
@@ -127,6 +153,21 @@ void pmpi_allgather_init_(void *sendbuf, void *sendcount, void *sendtype, void *
 }
 IVCF_ALIAS(mpi_allgather_init)
 
+/* MPI_Allgather_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Allgather_init_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Allgather_init_c") __attribute__((weak));
+void ivcf_mpi_allgather_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_allgather_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Allgather_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Allgather_init_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Allgatherv */
 extern int ivcf_c_MPI_Allgatherv(void *, int, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Allgatherv") __attribute__((weak));
 void pmpi_allgatherv_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *ierror);
@@ -140,6 +181,19 @@ void pmpi_allgatherv_(void *sendbuf, void *sendcount, void *sendtype, void *recv
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_allgatherv)
+
+/* MPI_Allgatherv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Allgatherv_c(void *, MPI_Count, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Allgatherv_c") __attribute__((weak));
+void ivcf_mpi_allgatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *ierror);
+void ivcf_mpi_allgatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Allgatherv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Allgatherv_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Allgatherv_init */
 extern int ivcf_c_MPI_Allgatherv_init(void *, int, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Allgatherv_init") __attribute__((weak));
@@ -157,6 +211,21 @@ void pmpi_allgatherv_init_(void *sendbuf, void *sendcount, void *sendtype, void 
 }
 IVCF_ALIAS(mpi_allgatherv_init)
 
+/* MPI_Allgatherv_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Allgatherv_init_c(void *, MPI_Count, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Allgatherv_init_c") __attribute__((weak));
+void ivcf_mpi_allgatherv_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_allgatherv_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Allgatherv_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Allgatherv_init_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Alloc_mem */
 extern int ivcf_c_MPI_Alloc_mem(MPI_Aint, void *, void *) __asm__("PMPI_Alloc_mem") __attribute__((weak));
 void pmpi_alloc_mem_(void *size, void *info, void *baseptr, void *ierror);
@@ -171,6 +240,10 @@ void pmpi_alloc_mem_(void *size, void *info, void *baseptr, void *ierror)
 }
 IVCF_ALIAS(mpi_alloc_mem)
 
+/* MPI_Alloc_mem_CPTR (use mpi's TYPE(C_PTR) overload): the same glue */
+_Pragma("weak mpi_alloc_mem_cptr_ = pmpi_alloc_mem_")
+_Pragma("weak pmpi_alloc_mem_cptr_ = pmpi_alloc_mem_")
+
 /* MPI_Allreduce */
 extern int ivcf_c_MPI_Allreduce(void *, void *, int, void *, void *, void *) __asm__("PMPI_Allreduce") __attribute__((weak));
 void pmpi_allreduce_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierror);
@@ -184,6 +257,19 @@ void pmpi_allreduce_(void *sendbuf, void *recvbuf, void *count, void *datatype, 
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_allreduce)
+
+/* MPI_Allreduce_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Allreduce_c(void *, void *, MPI_Count, void *, void *, void *) __asm__("PMPI_Allreduce_c") __attribute__((weak));
+void ivcf_mpi_allreduce_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierror);
+void ivcf_mpi_allreduce_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Allreduce_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Allreduce_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Allreduce_init */
 extern int ivcf_c_MPI_Allreduce_init(void *, void *, int, void *, void *, void *, void *, void *) __asm__("PMPI_Allreduce_init") __attribute__((weak));
@@ -201,6 +287,21 @@ void pmpi_allreduce_init_(void *sendbuf, void *recvbuf, void *count, void *datat
 }
 IVCF_ALIAS(mpi_allreduce_init)
 
+/* MPI_Allreduce_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Allreduce_init_c(void *, void *, MPI_Count, void *, void *, void *, void *, void *) __asm__("PMPI_Allreduce_init_c") __attribute__((weak));
+void ivcf_mpi_allreduce_init_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_allreduce_init_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Allreduce_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Allreduce_init_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Alltoall */
 extern int ivcf_c_MPI_Alltoall(void *, int, void *, void *, int, void *, void *) __asm__("PMPI_Alltoall") __attribute__((weak));
 void pmpi_alltoall_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror);
@@ -214,6 +315,19 @@ void pmpi_alltoall_(void *sendbuf, void *sendcount, void *sendtype, void *recvbu
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_alltoall)
+
+/* MPI_Alltoall_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Alltoall_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *) __asm__("PMPI_Alltoall_c") __attribute__((weak));
+void ivcf_mpi_alltoall_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror);
+void ivcf_mpi_alltoall_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Alltoall_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Alltoall_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Alltoall_init */
 extern int ivcf_c_MPI_Alltoall_init(void *, int, void *, void *, int, void *, void *, void *, void *) __asm__("PMPI_Alltoall_init") __attribute__((weak));
@@ -231,6 +345,21 @@ void pmpi_alltoall_init_(void *sendbuf, void *sendcount, void *sendtype, void *r
 }
 IVCF_ALIAS(mpi_alltoall_init)
 
+/* MPI_Alltoall_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Alltoall_init_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Alltoall_init_c") __attribute__((weak));
+void ivcf_mpi_alltoall_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_alltoall_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Alltoall_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Alltoall_init_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Alltoallv */
 extern int ivcf_c_MPI_Alltoallv(void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Alltoallv") __attribute__((weak));
 void pmpi_alltoallv_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *ierror);
@@ -244,6 +373,19 @@ void pmpi_alltoallv_(void *sendbuf, void *sendcounts, void *sdispls, void *sendt
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_alltoallv)
+
+/* MPI_Alltoallv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Alltoallv_c(void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Alltoallv_c") __attribute__((weak));
+void ivcf_mpi_alltoallv_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *ierror);
+void ivcf_mpi_alltoallv_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Alltoallv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Alltoallv_c(ivcf_buf(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Alltoallv_init */
 extern int ivcf_c_MPI_Alltoallv_init(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Alltoallv_init") __attribute__((weak));
@@ -260,6 +402,21 @@ void pmpi_alltoallv_init_(void *sendbuf, void *sendcounts, void *sdispls, void *
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_alltoallv_init)
+
+/* MPI_Alltoallv_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Alltoallv_init_c(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Alltoallv_init_c") __attribute__((weak));
+void ivcf_mpi_alltoallv_init_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_alltoallv_init_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Alltoallv_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Alltoallv_init_c(ivcf_buf(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Alltoallw */
 extern int ivcf_c_MPI_Alltoallw(void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Alltoallw") __attribute__((weak));
@@ -283,6 +440,27 @@ void pmpi_alltoallw_(void *sendbuf, void *sendcounts, void *sdispls, void *sendt
 }
 IVCF_ALIAS(mpi_alltoallw)
 
+/* MPI_Alltoallw_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Alltoallw_c(void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Alltoallw_c") __attribute__((weak));
+void ivcf_mpi_alltoallw_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *ierror);
+void ivcf_mpi_alltoallw_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Alltoallw_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int n_sendtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_SEND, 0);
+    void **c_sendtypes = ivcf_alloc_n(n_sendtypes, sizeof(void *));
+    for (int i = 0; c_sendtypes && i < n_sendtypes; i++) c_sendtypes[i] = PMPI_Type_f2c(((MPI_Fint *)sendtypes)[i]);
+    int n_recvtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_RECV, 0);
+    void **c_recvtypes = ivcf_alloc_n(n_recvtypes, sizeof(void *));
+    for (int i = 0; c_recvtypes && i < n_recvtypes; i++) c_recvtypes[i] = PMPI_Type_f2c(((MPI_Fint *)recvtypes)[i]);
+    int rc = ivcf_c_MPI_Alltoallw_c(ivcf_buf(sendbuf), sendcounts, sdispls, c_sendtypes, ivcf_buf(recvbuf), recvcounts, rdispls, c_recvtypes, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    free(c_sendtypes);
+    free(c_recvtypes);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Alltoallw_init */
 extern int ivcf_c_MPI_Alltoallw_init(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Alltoallw_init") __attribute__((weak));
 void pmpi_alltoallw_init_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *info, void *request, void *ierror);
@@ -301,9 +479,34 @@ void pmpi_alltoallw_init_(void *sendbuf, void *sendcounts, void *sdispls, void *
     void *c_request = NULL;
     int rc = ivcf_c_MPI_Alltoallw_init(ivcf_buf(sendbuf), sendcounts, sdispls, c_sendtypes, ivcf_buf(recvbuf), recvcounts, rdispls, c_recvtypes, PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
     if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    ivcf_keep(c_sendtypes);
+    ivcf_keep(c_recvtypes);
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_alltoallw_init)
+
+/* MPI_Alltoallw_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Alltoallw_init_c(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Alltoallw_init_c") __attribute__((weak));
+void ivcf_mpi_alltoallw_init_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_alltoallw_init_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Alltoallw_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int n_sendtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_SEND, 0);
+    void **c_sendtypes = ivcf_alloc_n(n_sendtypes, sizeof(void *));
+    for (int i = 0; c_sendtypes && i < n_sendtypes; i++) c_sendtypes[i] = PMPI_Type_f2c(((MPI_Fint *)sendtypes)[i]);
+    int n_recvtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_RECV, 0);
+    void **c_recvtypes = ivcf_alloc_n(n_recvtypes, sizeof(void *));
+    for (int i = 0; c_recvtypes && i < n_recvtypes; i++) c_recvtypes[i] = PMPI_Type_f2c(((MPI_Fint *)recvtypes)[i]);
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Alltoallw_init_c(ivcf_buf(sendbuf), sendcounts, sdispls, c_sendtypes, ivcf_buf(recvbuf), recvcounts, rdispls, c_recvtypes, PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    ivcf_keep(c_sendtypes);
+    ivcf_keep(c_recvtypes);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Attr_delete */
 extern int ivcf_c_MPI_Attr_delete(void *, int) __asm__("PMPI_Attr_delete") __attribute__((weak));
@@ -363,6 +566,19 @@ void pmpi_bcast_(void *buffer, void *count, void *datatype, void *root, void *co
 }
 IVCF_ALIAS(mpi_bcast)
 
+/* MPI_Bcast_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Bcast_c(void *, MPI_Count, void *, int, void *) __asm__("PMPI_Bcast_c") __attribute__((weak));
+void ivcf_mpi_bcast_c_(void *buffer, void *count, void *datatype, void *root, void *comm, void *ierror);
+void ivcf_mpi_bcast_c_(void *buffer, void *count, void *datatype, void *root, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Bcast_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Bcast_c(ivcf_buf(buffer), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Bcast_init */
 extern int ivcf_c_MPI_Bcast_init(void *, int, void *, int, void *, void *, void *) __asm__("PMPI_Bcast_init") __attribute__((weak));
 void pmpi_bcast_init_(void *buffer, void *count, void *datatype, void *root, void *comm, void *info, void *request, void *ierror);
@@ -379,6 +595,21 @@ void pmpi_bcast_init_(void *buffer, void *count, void *datatype, void *root, voi
 }
 IVCF_ALIAS(mpi_bcast_init)
 
+/* MPI_Bcast_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Bcast_init_c(void *, MPI_Count, void *, int, void *, void *, void *) __asm__("PMPI_Bcast_init_c") __attribute__((weak));
+void ivcf_mpi_bcast_init_c_(void *buffer, void *count, void *datatype, void *root, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_bcast_init_c_(void *buffer, void *count, void *datatype, void *root, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Bcast_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Bcast_init_c(ivcf_buf(buffer), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Bsend */
 extern int ivcf_c_MPI_Bsend(void *, int, void *, int, int, void *) __asm__("PMPI_Bsend") __attribute__((weak));
 void pmpi_bsend_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror);
@@ -392,6 +623,19 @@ void pmpi_bsend_(void *buf, void *count, void *datatype, void *dest, void *tag, 
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_bsend)
+
+/* MPI_Bsend_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Bsend_c(void *, MPI_Count, void *, int, int, void *) __asm__("PMPI_Bsend_c") __attribute__((weak));
+void ivcf_mpi_bsend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror);
+void ivcf_mpi_bsend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Bsend_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Bsend_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Bsend_init */
 extern int ivcf_c_MPI_Bsend_init(void *, int, void *, int, int, void *, void *) __asm__("PMPI_Bsend_init") __attribute__((weak));
@@ -409,6 +653,21 @@ void pmpi_bsend_init_(void *buf, void *count, void *datatype, void *dest, void *
 }
 IVCF_ALIAS(mpi_bsend_init)
 
+/* MPI_Bsend_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Bsend_init_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Bsend_init_c") __attribute__((weak));
+void ivcf_mpi_bsend_init_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
+void ivcf_mpi_bsend_init_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Bsend_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Bsend_init_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Buffer_attach */
 extern int ivcf_c_MPI_Buffer_attach(void *, int) __asm__("PMPI_Buffer_attach") __attribute__((weak));
 void pmpi_buffer_attach_(void *buffer, void *size, void *ierror);
@@ -423,6 +682,19 @@ void pmpi_buffer_attach_(void *buffer, void *size, void *ierror)
 }
 IVCF_ALIAS(mpi_buffer_attach)
 
+/* MPI_Buffer_attach_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Buffer_attach_c(void *, MPI_Count) __asm__("PMPI_Buffer_attach_c") __attribute__((weak));
+void ivcf_mpi_buffer_attach_c_(void *buffer, void *size, void *ierror);
+void ivcf_mpi_buffer_attach_c_(void *buffer, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Buffer_attach_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Buffer_attach_c(ivcf_buf(buffer), *(MPI_Count *)size);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Buffer_detach */
 extern int ivcf_c_MPI_Buffer_detach(void *, void *) __asm__("PMPI_Buffer_detach") __attribute__((weak));
 void pmpi_buffer_detach_(void *buffer_addr, void *size, void *ierror);
@@ -432,10 +704,36 @@ void pmpi_buffer_detach_(void *buffer_addr, void *size, void *ierror)
         *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
         return;
     }
-    int rc = ivcf_c_MPI_Buffer_detach(buffer_addr, size);
+    void *c_buffer_addr = NULL;
+    int rc = ivcf_c_MPI_Buffer_detach(&c_buffer_addr, size);
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_buffer_detach)
+
+/* MPI_Buffer_detach, for mpi_f08 (TYPE(C_PTR) address) */
+void ivcf_mpi_buffer_detach_cptr_(void *buffer_addr, void *size, void *ierror);
+void ivcf_mpi_buffer_detach_cptr_(void *buffer_addr, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Buffer_detach == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Buffer_detach(buffer_addr, size);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_Buffer_detach_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Buffer_detach_c(void *, void *) __asm__("PMPI_Buffer_detach_c") __attribute__((weak));
+void ivcf_mpi_buffer_detach_c_cptr_(void *buffer_addr, void *size, void *ierror);
+void ivcf_mpi_buffer_detach_c_cptr_(void *buffer_addr, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Buffer_detach_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Buffer_detach_c(buffer_addr, size);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Buffer_flush */
 extern int ivcf_c_MPI_Buffer_flush(void) __asm__("PMPI_Buffer_flush") __attribute__((weak));
@@ -612,6 +910,19 @@ void pmpi_comm_attach_buffer_(void *comm, void *buffer, void *size, void *ierror
 }
 IVCF_ALIAS(mpi_comm_attach_buffer)
 
+/* MPI_Comm_attach_buffer_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Comm_attach_buffer_c(void *, void *, MPI_Count) __asm__("PMPI_Comm_attach_buffer_c") __attribute__((weak));
+void ivcf_mpi_comm_attach_buffer_c_(void *comm, void *buffer, void *size, void *ierror);
+void ivcf_mpi_comm_attach_buffer_c_(void *comm, void *buffer, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Comm_attach_buffer_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Comm_attach_buffer_c(PMPI_Comm_f2c(*(MPI_Fint *)comm), ivcf_buf(buffer), *(MPI_Count *)size);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Comm_call_errhandler */
 extern int ivcf_c_MPI_Comm_call_errhandler(void *, int) __asm__("PMPI_Comm_call_errhandler") __attribute__((weak));
 void pmpi_comm_call_errhandler_(void *comm, void *errorcode, void *ierror);
@@ -713,10 +1024,36 @@ void pmpi_comm_detach_buffer_(void *comm, void *buffer_addr, void *size, void *i
         *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
         return;
     }
-    int rc = ivcf_c_MPI_Comm_detach_buffer(PMPI_Comm_f2c(*(MPI_Fint *)comm), buffer_addr, size);
+    void *c_buffer_addr = NULL;
+    int rc = ivcf_c_MPI_Comm_detach_buffer(PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_buffer_addr, size);
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_comm_detach_buffer)
+
+/* MPI_Comm_detach_buffer, for mpi_f08 (TYPE(C_PTR) address) */
+void ivcf_mpi_comm_detach_buffer_cptr_(void *comm, void *buffer_addr, void *size, void *ierror);
+void ivcf_mpi_comm_detach_buffer_cptr_(void *comm, void *buffer_addr, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Comm_detach_buffer == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Comm_detach_buffer(PMPI_Comm_f2c(*(MPI_Fint *)comm), buffer_addr, size);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_Comm_detach_buffer_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Comm_detach_buffer_c(void *, void *, void *) __asm__("PMPI_Comm_detach_buffer_c") __attribute__((weak));
+void ivcf_mpi_comm_detach_buffer_c_cptr_(void *comm, void *buffer_addr, void *size, void *ierror);
+void ivcf_mpi_comm_detach_buffer_c_cptr_(void *comm, void *buffer_addr, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Comm_detach_buffer_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Comm_detach_buffer_c(PMPI_Comm_f2c(*(MPI_Fint *)comm), buffer_addr, size);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Comm_dup */
 extern int ivcf_c_MPI_Comm_dup(void *, void *) __asm__("PMPI_Comm_dup") __attribute__((weak));
@@ -1212,6 +1549,19 @@ void pmpi_exscan_(void *sendbuf, void *recvbuf, void *count, void *datatype, voi
 }
 IVCF_ALIAS(mpi_exscan)
 
+/* MPI_Exscan_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Exscan_c(void *, void *, MPI_Count, void *, void *, void *) __asm__("PMPI_Exscan_c") __attribute__((weak));
+void ivcf_mpi_exscan_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierror);
+void ivcf_mpi_exscan_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Exscan_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Exscan_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Exscan_init */
 extern int ivcf_c_MPI_Exscan_init(void *, void *, int, void *, void *, void *, void *, void *) __asm__("PMPI_Exscan_init") __attribute__((weak));
 void pmpi_exscan_init_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierror);
@@ -1227,6 +1577,21 @@ void pmpi_exscan_init_(void *sendbuf, void *recvbuf, void *count, void *datatype
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_exscan_init)
+
+/* MPI_Exscan_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Exscan_init_c(void *, void *, MPI_Count, void *, void *, void *, void *, void *) __asm__("PMPI_Exscan_init_c") __attribute__((weak));
+void ivcf_mpi_exscan_init_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_exscan_init_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Exscan_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Exscan_init_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Fetch_and_op */
 extern int ivcf_c_MPI_Fetch_and_op(void *, void *, void *, int, MPI_Aint, void *, void *) __asm__("PMPI_Fetch_and_op") __attribute__((weak));
@@ -1300,6 +1665,19 @@ void pmpi_gather_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf,
 }
 IVCF_ALIAS(mpi_gather)
 
+/* MPI_Gather_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Gather_c(void *, MPI_Count, void *, void *, MPI_Count, void *, int, void *) __asm__("PMPI_Gather_c") __attribute__((weak));
+void ivcf_mpi_gather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierror);
+void ivcf_mpi_gather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Gather_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Gather_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Gather_init */
 extern int ivcf_c_MPI_Gather_init(void *, int, void *, void *, int, void *, int, void *, void *, void *) __asm__("PMPI_Gather_init") __attribute__((weak));
 void pmpi_gather_init_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierror);
@@ -1316,6 +1694,21 @@ void pmpi_gather_init_(void *sendbuf, void *sendcount, void *sendtype, void *rec
 }
 IVCF_ALIAS(mpi_gather_init)
 
+/* MPI_Gather_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Gather_init_c(void *, MPI_Count, void *, void *, MPI_Count, void *, int, void *, void *, void *) __asm__("PMPI_Gather_init_c") __attribute__((weak));
+void ivcf_mpi_gather_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_gather_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Gather_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Gather_init_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Gatherv */
 extern int ivcf_c_MPI_Gatherv(void *, int, void *, void *, void *, void *, void *, int, void *) __asm__("PMPI_Gatherv") __attribute__((weak));
 void pmpi_gatherv_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *ierror);
@@ -1329,6 +1722,19 @@ void pmpi_gatherv_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_gatherv)
+
+/* MPI_Gatherv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Gatherv_c(void *, MPI_Count, void *, void *, void *, void *, void *, int, void *) __asm__("PMPI_Gatherv_c") __attribute__((weak));
+void ivcf_mpi_gatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *ierror);
+void ivcf_mpi_gatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Gatherv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Gatherv_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Gatherv_init */
 extern int ivcf_c_MPI_Gatherv_init(void *, int, void *, void *, void *, void *, void *, int, void *, void *, void *) __asm__("PMPI_Gatherv_init") __attribute__((weak));
@@ -1346,6 +1752,21 @@ void pmpi_gatherv_init_(void *sendbuf, void *sendcount, void *sendtype, void *re
 }
 IVCF_ALIAS(mpi_gatherv_init)
 
+/* MPI_Gatherv_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Gatherv_init_c(void *, MPI_Count, void *, void *, void *, void *, void *, int, void *, void *, void *) __asm__("PMPI_Gatherv_init_c") __attribute__((weak));
+void ivcf_mpi_gatherv_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_gatherv_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Gatherv_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Gatherv_init_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Get */
 extern int ivcf_c_MPI_Get(void *, int, void *, int, MPI_Aint, int, void *, void *) __asm__("PMPI_Get") __attribute__((weak));
 void pmpi_get_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *ierror);
@@ -1360,6 +1781,19 @@ void pmpi_get_(void *origin_addr, void *origin_count, void *origin_datatype, voi
 }
 IVCF_ALIAS(mpi_get)
 
+/* MPI_Get_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Get_c(void *, MPI_Count, void *, int, MPI_Aint, MPI_Count, void *, void *) __asm__("PMPI_Get_c") __attribute__((weak));
+void ivcf_mpi_get_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *ierror);
+void ivcf_mpi_get_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *ierror)
+{
+    if (ivcf_c_MPI_Get_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Get_c(ivcf_buf(origin_addr), *(MPI_Count *)origin_count, PMPI_Type_f2c(*(MPI_Fint *)origin_datatype), *(MPI_Fint *)target_rank, *(MPI_Aint *)target_disp, *(MPI_Count *)target_count, PMPI_Type_f2c(*(MPI_Fint *)target_datatype), PMPI_Win_f2c(*(MPI_Fint *)win));
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Get_accumulate */
 extern int ivcf_c_MPI_Get_accumulate(void *, int, void *, void *, int, void *, int, MPI_Aint, int, void *, void *, void *) __asm__("PMPI_Get_accumulate") __attribute__((weak));
 void pmpi_get_accumulate_(void *origin_addr, void *origin_count, void *origin_datatype, void *result_addr, void *result_count, void *result_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *ierror);
@@ -1373,6 +1807,19 @@ void pmpi_get_accumulate_(void *origin_addr, void *origin_count, void *origin_da
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_get_accumulate)
+
+/* MPI_Get_accumulate_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Get_accumulate_c(void *, MPI_Count, void *, void *, MPI_Count, void *, int, MPI_Aint, MPI_Count, void *, void *, void *) __asm__("PMPI_Get_accumulate_c") __attribute__((weak));
+void ivcf_mpi_get_accumulate_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *result_addr, void *result_count, void *result_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *ierror);
+void ivcf_mpi_get_accumulate_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *result_addr, void *result_count, void *result_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *ierror)
+{
+    if (ivcf_c_MPI_Get_accumulate_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Get_accumulate_c(ivcf_buf(origin_addr), *(MPI_Count *)origin_count, PMPI_Type_f2c(*(MPI_Fint *)origin_datatype), ivcf_buf(result_addr), *(MPI_Count *)result_count, PMPI_Type_f2c(*(MPI_Fint *)result_datatype), *(MPI_Fint *)target_rank, *(MPI_Aint *)target_disp, *(MPI_Count *)target_count, PMPI_Type_f2c(*(MPI_Fint *)target_datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Win_f2c(*(MPI_Fint *)win));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Get_address */
 extern int ivcf_c_MPI_Get_address(void *, void *) __asm__("PMPI_Get_address") __attribute__((weak));
@@ -1403,6 +1850,20 @@ void pmpi_get_count_(void *status, void *datatype, void *count, void *ierror)
 }
 IVCF_ALIAS(mpi_get_count)
 
+/* MPI_Get_count_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Get_count_c(void *, void *, void *) __asm__("PMPI_Get_count_c") __attribute__((weak));
+void ivcf_mpi_get_count_c_(void *status, void *datatype, void *count, void *ierror);
+void ivcf_mpi_get_count_c_(void *status, void *datatype, void *count, void *ierror)
+{
+    if (ivcf_c_MPI_Get_count_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_Get_count_c(c_status, PMPI_Type_f2c(*(MPI_Fint *)datatype), count);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Get_elements */
 extern int ivcf_c_MPI_Get_elements(void *, void *, void *) __asm__("PMPI_Get_elements") __attribute__((weak));
 void pmpi_get_elements_(void *status, void *datatype, void *count, void *ierror);
@@ -1417,6 +1878,20 @@ void pmpi_get_elements_(void *status, void *datatype, void *count, void *ierror)
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_get_elements)
+
+/* MPI_Get_elements_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Get_elements_c(void *, void *, void *) __asm__("PMPI_Get_elements_c") __attribute__((weak));
+void ivcf_mpi_get_elements_c_(void *status, void *datatype, void *count, void *ierror);
+void ivcf_mpi_get_elements_c_(void *status, void *datatype, void *count, void *ierror)
+{
+    if (ivcf_c_MPI_Get_elements_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_Get_elements_c(c_status, PMPI_Type_f2c(*(MPI_Fint *)datatype), count);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Get_elements_x */
 extern int ivcf_c_MPI_Get_elements_x(void *, void *, void *) __asm__("PMPI_Get_elements_x") __attribute__((weak));
@@ -1815,6 +2290,21 @@ void pmpi_iallgather_(void *sendbuf, void *sendcount, void *sendtype, void *recv
 }
 IVCF_ALIAS(mpi_iallgather)
 
+/* MPI_Iallgather_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Iallgather_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *, void *) __asm__("PMPI_Iallgather_c") __attribute__((weak));
+void ivcf_mpi_iallgather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror);
+void ivcf_mpi_iallgather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Iallgather_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Iallgather_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Iallgatherv */
 extern int ivcf_c_MPI_Iallgatherv(void *, int, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Iallgatherv") __attribute__((weak));
 void pmpi_iallgatherv_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *request, void *ierror);
@@ -1830,6 +2320,21 @@ void pmpi_iallgatherv_(void *sendbuf, void *sendcount, void *sendtype, void *rec
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_iallgatherv)
+
+/* MPI_Iallgatherv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Iallgatherv_c(void *, MPI_Count, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Iallgatherv_c") __attribute__((weak));
+void ivcf_mpi_iallgatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *request, void *ierror);
+void ivcf_mpi_iallgatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Iallgatherv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Iallgatherv_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Iallreduce */
 extern int ivcf_c_MPI_Iallreduce(void *, void *, int, void *, void *, void *, void *) __asm__("PMPI_Iallreduce") __attribute__((weak));
@@ -1847,6 +2352,21 @@ void pmpi_iallreduce_(void *sendbuf, void *recvbuf, void *count, void *datatype,
 }
 IVCF_ALIAS(mpi_iallreduce)
 
+/* MPI_Iallreduce_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Iallreduce_c(void *, void *, MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Iallreduce_c") __attribute__((weak));
+void ivcf_mpi_iallreduce_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierror);
+void ivcf_mpi_iallreduce_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Iallreduce_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Iallreduce_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Ialltoall */
 extern int ivcf_c_MPI_Ialltoall(void *, int, void *, void *, int, void *, void *, void *) __asm__("PMPI_Ialltoall") __attribute__((weak));
 void pmpi_ialltoall_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror);
@@ -1863,6 +2383,21 @@ void pmpi_ialltoall_(void *sendbuf, void *sendcount, void *sendtype, void *recvb
 }
 IVCF_ALIAS(mpi_ialltoall)
 
+/* MPI_Ialltoall_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ialltoall_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *, void *) __asm__("PMPI_Ialltoall_c") __attribute__((weak));
+void ivcf_mpi_ialltoall_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror);
+void ivcf_mpi_ialltoall_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ialltoall_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ialltoall_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Ialltoallv */
 extern int ivcf_c_MPI_Ialltoallv(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ialltoallv") __attribute__((weak));
 void pmpi_ialltoallv_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *request, void *ierror);
@@ -1878,6 +2413,21 @@ void pmpi_ialltoallv_(void *sendbuf, void *sendcounts, void *sdispls, void *send
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_ialltoallv)
+
+/* MPI_Ialltoallv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ialltoallv_c(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ialltoallv_c") __attribute__((weak));
+void ivcf_mpi_ialltoallv_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *request, void *ierror);
+void ivcf_mpi_ialltoallv_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ialltoallv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ialltoallv_c(ivcf_buf(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Ialltoallw */
 extern int ivcf_c_MPI_Ialltoallw(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ialltoallw") __attribute__((weak));
@@ -1897,9 +2447,34 @@ void pmpi_ialltoallw_(void *sendbuf, void *sendcounts, void *sdispls, void *send
     void *c_request = NULL;
     int rc = ivcf_c_MPI_Ialltoallw(ivcf_buf(sendbuf), sendcounts, sdispls, c_sendtypes, ivcf_buf(recvbuf), recvcounts, rdispls, c_recvtypes, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
     if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    ivcf_keep(c_sendtypes);
+    ivcf_keep(c_recvtypes);
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_ialltoallw)
+
+/* MPI_Ialltoallw_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ialltoallw_c(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ialltoallw_c") __attribute__((weak));
+void ivcf_mpi_ialltoallw_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *request, void *ierror);
+void ivcf_mpi_ialltoallw_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ialltoallw_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int n_sendtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_SEND, 0);
+    void **c_sendtypes = ivcf_alloc_n(n_sendtypes, sizeof(void *));
+    for (int i = 0; c_sendtypes && i < n_sendtypes; i++) c_sendtypes[i] = PMPI_Type_f2c(((MPI_Fint *)sendtypes)[i]);
+    int n_recvtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_RECV, 0);
+    void **c_recvtypes = ivcf_alloc_n(n_recvtypes, sizeof(void *));
+    for (int i = 0; c_recvtypes && i < n_recvtypes; i++) c_recvtypes[i] = PMPI_Type_f2c(((MPI_Fint *)recvtypes)[i]);
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ialltoallw_c(ivcf_buf(sendbuf), sendcounts, sdispls, c_sendtypes, ivcf_buf(recvbuf), recvcounts, rdispls, c_recvtypes, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    ivcf_keep(c_sendtypes);
+    ivcf_keep(c_recvtypes);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Ibarrier */
 extern int ivcf_c_MPI_Ibarrier(void *, void *) __asm__("PMPI_Ibarrier") __attribute__((weak));
@@ -1933,6 +2508,21 @@ void pmpi_ibcast_(void *buffer, void *count, void *datatype, void *root, void *c
 }
 IVCF_ALIAS(mpi_ibcast)
 
+/* MPI_Ibcast_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ibcast_c(void *, MPI_Count, void *, int, void *, void *) __asm__("PMPI_Ibcast_c") __attribute__((weak));
+void ivcf_mpi_ibcast_c_(void *buffer, void *count, void *datatype, void *root, void *comm, void *request, void *ierror);
+void ivcf_mpi_ibcast_c_(void *buffer, void *count, void *datatype, void *root, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ibcast_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ibcast_c(ivcf_buf(buffer), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Ibsend */
 extern int ivcf_c_MPI_Ibsend(void *, int, void *, int, int, void *, void *) __asm__("PMPI_Ibsend") __attribute__((weak));
 void pmpi_ibsend_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
@@ -1948,6 +2538,21 @@ void pmpi_ibsend_(void *buf, void *count, void *datatype, void *dest, void *tag,
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_ibsend)
+
+/* MPI_Ibsend_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ibsend_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Ibsend_c") __attribute__((weak));
+void ivcf_mpi_ibsend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
+void ivcf_mpi_ibsend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ibsend_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ibsend_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Iexscan */
 extern int ivcf_c_MPI_Iexscan(void *, void *, int, void *, void *, void *, void *) __asm__("PMPI_Iexscan") __attribute__((weak));
@@ -1965,6 +2570,21 @@ void pmpi_iexscan_(void *sendbuf, void *recvbuf, void *count, void *datatype, vo
 }
 IVCF_ALIAS(mpi_iexscan)
 
+/* MPI_Iexscan_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Iexscan_c(void *, void *, MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Iexscan_c") __attribute__((weak));
+void ivcf_mpi_iexscan_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierror);
+void ivcf_mpi_iexscan_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Iexscan_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Iexscan_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Igather */
 extern int ivcf_c_MPI_Igather(void *, int, void *, void *, int, void *, int, void *, void *) __asm__("PMPI_Igather") __attribute__((weak));
 void pmpi_igather_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierror);
@@ -1981,6 +2601,21 @@ void pmpi_igather_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf
 }
 IVCF_ALIAS(mpi_igather)
 
+/* MPI_Igather_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Igather_c(void *, MPI_Count, void *, void *, MPI_Count, void *, int, void *, void *) __asm__("PMPI_Igather_c") __attribute__((weak));
+void ivcf_mpi_igather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierror);
+void ivcf_mpi_igather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Igather_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Igather_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Igatherv */
 extern int ivcf_c_MPI_Igatherv(void *, int, void *, void *, void *, void *, void *, int, void *, void *) __asm__("PMPI_Igatherv") __attribute__((weak));
 void pmpi_igatherv_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *request, void *ierror);
@@ -1996,6 +2631,21 @@ void pmpi_igatherv_(void *sendbuf, void *sendcount, void *sendtype, void *recvbu
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_igatherv)
+
+/* MPI_Igatherv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Igatherv_c(void *, MPI_Count, void *, void *, void *, void *, void *, int, void *, void *) __asm__("PMPI_Igatherv_c") __attribute__((weak));
+void ivcf_mpi_igatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *request, void *ierror);
+void ivcf_mpi_igatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *root, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Igatherv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Igatherv_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Improbe */
 extern int ivcf_c_MPI_Improbe(int, int, void *, void *, void *, void *) __asm__("PMPI_Improbe") __attribute__((weak));
@@ -2035,6 +2685,23 @@ void pmpi_imrecv_(void *buf, void *count, void *datatype, void *message, void *r
 }
 IVCF_ALIAS(mpi_imrecv)
 
+/* MPI_Imrecv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Imrecv_c(void *, MPI_Count, void *, void *, void *) __asm__("PMPI_Imrecv_c") __attribute__((weak));
+void ivcf_mpi_imrecv_c_(void *buf, void *count, void *datatype, void *message, void *request, void *ierror);
+void ivcf_mpi_imrecv_c_(void *buf, void *count, void *datatype, void *message, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Imrecv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_message = PMPI_Message_f2c(*(MPI_Fint *)message);
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Imrecv_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_message, &c_request);
+    *(MPI_Fint *)message = PMPI_Message_c2f(c_message);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Ineighbor_allgather */
 extern int ivcf_c_MPI_Ineighbor_allgather(void *, int, void *, void *, int, void *, void *, void *) __asm__("PMPI_Ineighbor_allgather") __attribute__((weak));
 void pmpi_ineighbor_allgather_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror);
@@ -2050,6 +2717,21 @@ void pmpi_ineighbor_allgather_(void *sendbuf, void *sendcount, void *sendtype, v
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_ineighbor_allgather)
+
+/* MPI_Ineighbor_allgather_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ineighbor_allgather_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *, void *) __asm__("PMPI_Ineighbor_allgather_c") __attribute__((weak));
+void ivcf_mpi_ineighbor_allgather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror);
+void ivcf_mpi_ineighbor_allgather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ineighbor_allgather_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ineighbor_allgather_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Ineighbor_allgatherv */
 extern int ivcf_c_MPI_Ineighbor_allgatherv(void *, int, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ineighbor_allgatherv") __attribute__((weak));
@@ -2067,6 +2749,21 @@ void pmpi_ineighbor_allgatherv_(void *sendbuf, void *sendcount, void *sendtype, 
 }
 IVCF_ALIAS(mpi_ineighbor_allgatherv)
 
+/* MPI_Ineighbor_allgatherv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ineighbor_allgatherv_c(void *, MPI_Count, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ineighbor_allgatherv_c") __attribute__((weak));
+void ivcf_mpi_ineighbor_allgatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *request, void *ierror);
+void ivcf_mpi_ineighbor_allgatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ineighbor_allgatherv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ineighbor_allgatherv_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Ineighbor_alltoall */
 extern int ivcf_c_MPI_Ineighbor_alltoall(void *, int, void *, void *, int, void *, void *, void *) __asm__("PMPI_Ineighbor_alltoall") __attribute__((weak));
 void pmpi_ineighbor_alltoall_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror);
@@ -2083,6 +2780,21 @@ void pmpi_ineighbor_alltoall_(void *sendbuf, void *sendcount, void *sendtype, vo
 }
 IVCF_ALIAS(mpi_ineighbor_alltoall)
 
+/* MPI_Ineighbor_alltoall_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ineighbor_alltoall_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *, void *) __asm__("PMPI_Ineighbor_alltoall_c") __attribute__((weak));
+void ivcf_mpi_ineighbor_alltoall_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror);
+void ivcf_mpi_ineighbor_alltoall_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ineighbor_alltoall_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ineighbor_alltoall_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Ineighbor_alltoallv */
 extern int ivcf_c_MPI_Ineighbor_alltoallv(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ineighbor_alltoallv") __attribute__((weak));
 void pmpi_ineighbor_alltoallv_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *request, void *ierror);
@@ -2098,6 +2810,21 @@ void pmpi_ineighbor_alltoallv_(void *sendbuf, void *sendcounts, void *sdispls, v
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_ineighbor_alltoallv)
+
+/* MPI_Ineighbor_alltoallv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ineighbor_alltoallv_c(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ineighbor_alltoallv_c") __attribute__((weak));
+void ivcf_mpi_ineighbor_alltoallv_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *request, void *ierror);
+void ivcf_mpi_ineighbor_alltoallv_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ineighbor_alltoallv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ineighbor_alltoallv_c(ivcf_buf(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Ineighbor_alltoallw */
 extern int ivcf_c_MPI_Ineighbor_alltoallw(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ineighbor_alltoallw") __attribute__((weak));
@@ -2117,9 +2844,34 @@ void pmpi_ineighbor_alltoallw_(void *sendbuf, void *sendcounts, void *sdispls, v
     void *c_request = NULL;
     int rc = ivcf_c_MPI_Ineighbor_alltoallw(ivcf_buf(sendbuf), sendcounts, sdispls, c_sendtypes, ivcf_buf(recvbuf), recvcounts, rdispls, c_recvtypes, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
     if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    ivcf_keep(c_sendtypes);
+    ivcf_keep(c_recvtypes);
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_ineighbor_alltoallw)
+
+/* MPI_Ineighbor_alltoallw_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ineighbor_alltoallw_c(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ineighbor_alltoallw_c") __attribute__((weak));
+void ivcf_mpi_ineighbor_alltoallw_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *request, void *ierror);
+void ivcf_mpi_ineighbor_alltoallw_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ineighbor_alltoallw_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int n_sendtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_SEND, 1);
+    void **c_sendtypes = ivcf_alloc_n(n_sendtypes, sizeof(void *));
+    for (int i = 0; c_sendtypes && i < n_sendtypes; i++) c_sendtypes[i] = PMPI_Type_f2c(((MPI_Fint *)sendtypes)[i]);
+    int n_recvtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_RECV, 1);
+    void **c_recvtypes = ivcf_alloc_n(n_recvtypes, sizeof(void *));
+    for (int i = 0; c_recvtypes && i < n_recvtypes; i++) c_recvtypes[i] = PMPI_Type_f2c(((MPI_Fint *)recvtypes)[i]);
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ineighbor_alltoallw_c(ivcf_buf(sendbuf), sendcounts, sdispls, c_sendtypes, ivcf_buf(recvbuf), recvcounts, rdispls, c_recvtypes, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    ivcf_keep(c_sendtypes);
+    ivcf_keep(c_recvtypes);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Info_create */
 extern int ivcf_c_MPI_Info_create(void *) __asm__("PMPI_Info_create") __attribute__((weak));
@@ -2438,6 +3190,21 @@ void pmpi_irecv_(void *buf, void *count, void *datatype, void *source, void *tag
 }
 IVCF_ALIAS(mpi_irecv)
 
+/* MPI_Irecv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Irecv_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Irecv_c") __attribute__((weak));
+void ivcf_mpi_irecv_c_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *request, void *ierror);
+void ivcf_mpi_irecv_c_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Irecv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Irecv_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)source, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Ireduce */
 extern int ivcf_c_MPI_Ireduce(void *, void *, int, void *, void *, int, void *, void *) __asm__("PMPI_Ireduce") __attribute__((weak));
 void pmpi_ireduce_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *request, void *ierror);
@@ -2453,6 +3220,21 @@ void pmpi_ireduce_(void *sendbuf, void *recvbuf, void *count, void *datatype, vo
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_ireduce)
+
+/* MPI_Ireduce_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ireduce_c(void *, void *, MPI_Count, void *, void *, int, void *, void *) __asm__("PMPI_Ireduce_c") __attribute__((weak));
+void ivcf_mpi_ireduce_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *request, void *ierror);
+void ivcf_mpi_ireduce_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ireduce_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ireduce_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Ireduce_scatter */
 extern int ivcf_c_MPI_Ireduce_scatter(void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ireduce_scatter") __attribute__((weak));
@@ -2470,6 +3252,21 @@ void pmpi_ireduce_scatter_(void *sendbuf, void *recvbuf, void *recvcounts, void 
 }
 IVCF_ALIAS(mpi_ireduce_scatter)
 
+/* MPI_Ireduce_scatter_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ireduce_scatter_c(void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Ireduce_scatter_c") __attribute__((weak));
+void ivcf_mpi_ireduce_scatter_c_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *request, void *ierror);
+void ivcf_mpi_ireduce_scatter_c_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ireduce_scatter_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ireduce_scatter_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), recvcounts, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Ireduce_scatter_block */
 extern int ivcf_c_MPI_Ireduce_scatter_block(void *, void *, int, void *, void *, void *, void *) __asm__("PMPI_Ireduce_scatter_block") __attribute__((weak));
 void pmpi_ireduce_scatter_block_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *request, void *ierror);
@@ -2486,6 +3283,21 @@ void pmpi_ireduce_scatter_block_(void *sendbuf, void *recvbuf, void *recvcount, 
 }
 IVCF_ALIAS(mpi_ireduce_scatter_block)
 
+/* MPI_Ireduce_scatter_block_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ireduce_scatter_block_c(void *, void *, MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Ireduce_scatter_block_c") __attribute__((weak));
+void ivcf_mpi_ireduce_scatter_block_c_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *request, void *ierror);
+void ivcf_mpi_ireduce_scatter_block_c_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ireduce_scatter_block_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ireduce_scatter_block_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Irsend */
 extern int ivcf_c_MPI_Irsend(void *, int, void *, int, int, void *, void *) __asm__("PMPI_Irsend") __attribute__((weak));
 void pmpi_irsend_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
@@ -2501,6 +3313,21 @@ void pmpi_irsend_(void *buf, void *count, void *datatype, void *dest, void *tag,
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_irsend)
+
+/* MPI_Irsend_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Irsend_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Irsend_c") __attribute__((weak));
+void ivcf_mpi_irsend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
+void ivcf_mpi_irsend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Irsend_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Irsend_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Is_thread_main */
 extern int ivcf_c_MPI_Is_thread_main(void *) __asm__("PMPI_Is_thread_main") __attribute__((weak));
@@ -2534,6 +3361,21 @@ void pmpi_iscan_(void *sendbuf, void *recvbuf, void *count, void *datatype, void
 }
 IVCF_ALIAS(mpi_iscan)
 
+/* MPI_Iscan_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Iscan_c(void *, void *, MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Iscan_c") __attribute__((weak));
+void ivcf_mpi_iscan_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierror);
+void ivcf_mpi_iscan_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Iscan_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Iscan_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Iscatter */
 extern int ivcf_c_MPI_Iscatter(void *, int, void *, void *, int, void *, int, void *, void *) __asm__("PMPI_Iscatter") __attribute__((weak));
 void pmpi_iscatter_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierror);
@@ -2549,6 +3391,21 @@ void pmpi_iscatter_(void *sendbuf, void *sendcount, void *sendtype, void *recvbu
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_iscatter)
+
+/* MPI_Iscatter_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Iscatter_c(void *, MPI_Count, void *, void *, MPI_Count, void *, int, void *, void *) __asm__("PMPI_Iscatter_c") __attribute__((weak));
+void ivcf_mpi_iscatter_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierror);
+void ivcf_mpi_iscatter_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Iscatter_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Iscatter_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Iscatterv */
 extern int ivcf_c_MPI_Iscatterv(void *, void *, void *, void *, void *, int, void *, int, void *, void *) __asm__("PMPI_Iscatterv") __attribute__((weak));
@@ -2566,6 +3423,21 @@ void pmpi_iscatterv_(void *sendbuf, void *sendcounts, void *displs, void *sendty
 }
 IVCF_ALIAS(mpi_iscatterv)
 
+/* MPI_Iscatterv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Iscatterv_c(void *, void *, void *, void *, void *, MPI_Count, void *, int, void *, void *) __asm__("PMPI_Iscatterv_c") __attribute__((weak));
+void ivcf_mpi_iscatterv_c_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierror);
+void ivcf_mpi_iscatterv_c_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Iscatterv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Iscatterv_c(ivcf_buf(sendbuf), sendcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Isend */
 extern int ivcf_c_MPI_Isend(void *, int, void *, int, int, void *, void *) __asm__("PMPI_Isend") __attribute__((weak));
 void pmpi_isend_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
@@ -2581,6 +3453,21 @@ void pmpi_isend_(void *buf, void *count, void *datatype, void *dest, void *tag, 
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_isend)
+
+/* MPI_Isend_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Isend_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Isend_c") __attribute__((weak));
+void ivcf_mpi_isend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
+void ivcf_mpi_isend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Isend_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Isend_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Isendrecv */
 extern int ivcf_c_MPI_Isendrecv(void *, int, void *, int, int, void *, int, void *, int, int, void *, void *) __asm__("PMPI_Isendrecv") __attribute__((weak));
@@ -2598,6 +3485,21 @@ void pmpi_isendrecv_(void *sendbuf, void *sendcount, void *sendtype, void *dest,
 }
 IVCF_ALIAS(mpi_isendrecv)
 
+/* MPI_Isendrecv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Isendrecv_c(void *, MPI_Count, void *, int, int, void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Isendrecv_c") __attribute__((weak));
+void ivcf_mpi_isendrecv_c_(void *sendbuf, void *sendcount, void *sendtype, void *dest, void *sendtag, void *recvbuf, void *recvcount, void *recvtype, void *source, void *recvtag, void *comm, void *request, void *ierror);
+void ivcf_mpi_isendrecv_c_(void *sendbuf, void *sendcount, void *sendtype, void *dest, void *sendtag, void *recvbuf, void *recvcount, void *recvtype, void *source, void *recvtag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Isendrecv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Isendrecv_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), *(MPI_Fint *)dest, *(MPI_Fint *)sendtag, ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)source, *(MPI_Fint *)recvtag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Isendrecv_replace */
 extern int ivcf_c_MPI_Isendrecv_replace(void *, int, void *, int, int, int, int, void *, void *) __asm__("PMPI_Isendrecv_replace") __attribute__((weak));
 void pmpi_isendrecv_replace_(void *buf, void *count, void *datatype, void *dest, void *sendtag, void *source, void *recvtag, void *comm, void *request, void *ierror);
@@ -2614,6 +3516,21 @@ void pmpi_isendrecv_replace_(void *buf, void *count, void *datatype, void *dest,
 }
 IVCF_ALIAS(mpi_isendrecv_replace)
 
+/* MPI_Isendrecv_replace_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Isendrecv_replace_c(void *, MPI_Count, void *, int, int, int, int, void *, void *) __asm__("PMPI_Isendrecv_replace_c") __attribute__((weak));
+void ivcf_mpi_isendrecv_replace_c_(void *buf, void *count, void *datatype, void *dest, void *sendtag, void *source, void *recvtag, void *comm, void *request, void *ierror);
+void ivcf_mpi_isendrecv_replace_c_(void *buf, void *count, void *datatype, void *dest, void *sendtag, void *source, void *recvtag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Isendrecv_replace_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Isendrecv_replace_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)sendtag, *(MPI_Fint *)source, *(MPI_Fint *)recvtag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Issend */
 extern int ivcf_c_MPI_Issend(void *, int, void *, int, int, void *, void *) __asm__("PMPI_Issend") __attribute__((weak));
 void pmpi_issend_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
@@ -2629,6 +3546,21 @@ void pmpi_issend_(void *buf, void *count, void *datatype, void *dest, void *tag,
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_issend)
+
+/* MPI_Issend_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Issend_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Issend_c") __attribute__((weak));
+void ivcf_mpi_issend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
+void ivcf_mpi_issend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Issend_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Issend_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Keyval_free */
 extern int ivcf_c_MPI_Keyval_free(void *) __asm__("PMPI_Keyval_free") __attribute__((weak));
@@ -2680,6 +3612,23 @@ void pmpi_mrecv_(void *buf, void *count, void *datatype, void *message, void *st
 }
 IVCF_ALIAS(mpi_mrecv)
 
+/* MPI_Mrecv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Mrecv_c(void *, MPI_Count, void *, void *, void *) __asm__("PMPI_Mrecv_c") __attribute__((weak));
+void ivcf_mpi_mrecv_c_(void *buf, void *count, void *datatype, void *message, void *status, void *ierror);
+void ivcf_mpi_mrecv_c_(void *buf, void *count, void *datatype, void *message, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_Mrecv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_message = PMPI_Message_f2c(*(MPI_Fint *)message);
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_Mrecv_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_message, c_status);
+    *(MPI_Fint *)message = PMPI_Message_c2f(c_message);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Neighbor_allgather */
 extern int ivcf_c_MPI_Neighbor_allgather(void *, int, void *, void *, int, void *, void *) __asm__("PMPI_Neighbor_allgather") __attribute__((weak));
 void pmpi_neighbor_allgather_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror);
@@ -2693,6 +3642,19 @@ void pmpi_neighbor_allgather_(void *sendbuf, void *sendcount, void *sendtype, vo
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_neighbor_allgather)
+
+/* MPI_Neighbor_allgather_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Neighbor_allgather_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *) __asm__("PMPI_Neighbor_allgather_c") __attribute__((weak));
+void ivcf_mpi_neighbor_allgather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror);
+void ivcf_mpi_neighbor_allgather_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Neighbor_allgather_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Neighbor_allgather_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Neighbor_allgather_init */
 extern int ivcf_c_MPI_Neighbor_allgather_init(void *, int, void *, void *, int, void *, void *, void *, void *) __asm__("PMPI_Neighbor_allgather_init") __attribute__((weak));
@@ -2710,6 +3672,21 @@ void pmpi_neighbor_allgather_init_(void *sendbuf, void *sendcount, void *sendtyp
 }
 IVCF_ALIAS(mpi_neighbor_allgather_init)
 
+/* MPI_Neighbor_allgather_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Neighbor_allgather_init_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Neighbor_allgather_init_c") __attribute__((weak));
+void ivcf_mpi_neighbor_allgather_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_neighbor_allgather_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Neighbor_allgather_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Neighbor_allgather_init_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Neighbor_allgatherv */
 extern int ivcf_c_MPI_Neighbor_allgatherv(void *, int, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_allgatherv") __attribute__((weak));
 void pmpi_neighbor_allgatherv_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *ierror);
@@ -2723,6 +3700,19 @@ void pmpi_neighbor_allgatherv_(void *sendbuf, void *sendcount, void *sendtype, v
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_neighbor_allgatherv)
+
+/* MPI_Neighbor_allgatherv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Neighbor_allgatherv_c(void *, MPI_Count, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_allgatherv_c") __attribute__((weak));
+void ivcf_mpi_neighbor_allgatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *ierror);
+void ivcf_mpi_neighbor_allgatherv_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Neighbor_allgatherv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Neighbor_allgatherv_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Neighbor_allgatherv_init */
 extern int ivcf_c_MPI_Neighbor_allgatherv_init(void *, int, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_allgatherv_init") __attribute__((weak));
@@ -2740,6 +3730,21 @@ void pmpi_neighbor_allgatherv_init_(void *sendbuf, void *sendcount, void *sendty
 }
 IVCF_ALIAS(mpi_neighbor_allgatherv_init)
 
+/* MPI_Neighbor_allgatherv_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Neighbor_allgatherv_init_c(void *, MPI_Count, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_allgatherv_init_c") __attribute__((weak));
+void ivcf_mpi_neighbor_allgatherv_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_neighbor_allgatherv_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcounts, void *displs, void *recvtype, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Neighbor_allgatherv_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Neighbor_allgatherv_init_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Neighbor_alltoall */
 extern int ivcf_c_MPI_Neighbor_alltoall(void *, int, void *, void *, int, void *, void *) __asm__("PMPI_Neighbor_alltoall") __attribute__((weak));
 void pmpi_neighbor_alltoall_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror);
@@ -2753,6 +3758,19 @@ void pmpi_neighbor_alltoall_(void *sendbuf, void *sendcount, void *sendtype, voi
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_neighbor_alltoall)
+
+/* MPI_Neighbor_alltoall_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Neighbor_alltoall_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *) __asm__("PMPI_Neighbor_alltoall_c") __attribute__((weak));
+void ivcf_mpi_neighbor_alltoall_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror);
+void ivcf_mpi_neighbor_alltoall_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Neighbor_alltoall_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Neighbor_alltoall_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Neighbor_alltoall_init */
 extern int ivcf_c_MPI_Neighbor_alltoall_init(void *, int, void *, void *, int, void *, void *, void *, void *) __asm__("PMPI_Neighbor_alltoall_init") __attribute__((weak));
@@ -2770,6 +3788,21 @@ void pmpi_neighbor_alltoall_init_(void *sendbuf, void *sendcount, void *sendtype
 }
 IVCF_ALIAS(mpi_neighbor_alltoall_init)
 
+/* MPI_Neighbor_alltoall_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Neighbor_alltoall_init_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Neighbor_alltoall_init_c") __attribute__((weak));
+void ivcf_mpi_neighbor_alltoall_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_neighbor_alltoall_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Neighbor_alltoall_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Neighbor_alltoall_init_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Neighbor_alltoallv */
 extern int ivcf_c_MPI_Neighbor_alltoallv(void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_alltoallv") __attribute__((weak));
 void pmpi_neighbor_alltoallv_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *ierror);
@@ -2783,6 +3816,19 @@ void pmpi_neighbor_alltoallv_(void *sendbuf, void *sendcounts, void *sdispls, vo
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_neighbor_alltoallv)
+
+/* MPI_Neighbor_alltoallv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Neighbor_alltoallv_c(void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_alltoallv_c") __attribute__((weak));
+void ivcf_mpi_neighbor_alltoallv_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *ierror);
+void ivcf_mpi_neighbor_alltoallv_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Neighbor_alltoallv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Neighbor_alltoallv_c(ivcf_buf(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Neighbor_alltoallv_init */
 extern int ivcf_c_MPI_Neighbor_alltoallv_init(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_alltoallv_init") __attribute__((weak));
@@ -2799,6 +3845,21 @@ void pmpi_neighbor_alltoallv_init_(void *sendbuf, void *sendcounts, void *sdispl
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_neighbor_alltoallv_init)
+
+/* MPI_Neighbor_alltoallv_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Neighbor_alltoallv_init_c(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_alltoallv_init_c") __attribute__((weak));
+void ivcf_mpi_neighbor_alltoallv_init_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_neighbor_alltoallv_init_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtype, void *recvbuf, void *recvcounts, void *rdispls, void *recvtype, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Neighbor_alltoallv_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Neighbor_alltoallv_init_c(ivcf_buf(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*(MPI_Fint *)recvtype), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Neighbor_alltoallw */
 extern int ivcf_c_MPI_Neighbor_alltoallw(void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_alltoallw") __attribute__((weak));
@@ -2822,6 +3883,27 @@ void pmpi_neighbor_alltoallw_(void *sendbuf, void *sendcounts, void *sdispls, vo
 }
 IVCF_ALIAS(mpi_neighbor_alltoallw)
 
+/* MPI_Neighbor_alltoallw_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Neighbor_alltoallw_c(void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_alltoallw_c") __attribute__((weak));
+void ivcf_mpi_neighbor_alltoallw_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *ierror);
+void ivcf_mpi_neighbor_alltoallw_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Neighbor_alltoallw_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int n_sendtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_SEND, 1);
+    void **c_sendtypes = ivcf_alloc_n(n_sendtypes, sizeof(void *));
+    for (int i = 0; c_sendtypes && i < n_sendtypes; i++) c_sendtypes[i] = PMPI_Type_f2c(((MPI_Fint *)sendtypes)[i]);
+    int n_recvtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_RECV, 1);
+    void **c_recvtypes = ivcf_alloc_n(n_recvtypes, sizeof(void *));
+    for (int i = 0; c_recvtypes && i < n_recvtypes; i++) c_recvtypes[i] = PMPI_Type_f2c(((MPI_Fint *)recvtypes)[i]);
+    int rc = ivcf_c_MPI_Neighbor_alltoallw_c(ivcf_buf(sendbuf), sendcounts, sdispls, c_sendtypes, ivcf_buf(recvbuf), recvcounts, rdispls, c_recvtypes, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    free(c_sendtypes);
+    free(c_recvtypes);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Neighbor_alltoallw_init */
 extern int ivcf_c_MPI_Neighbor_alltoallw_init(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_alltoallw_init") __attribute__((weak));
 void pmpi_neighbor_alltoallw_init_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *info, void *request, void *ierror);
@@ -2840,9 +3922,34 @@ void pmpi_neighbor_alltoallw_init_(void *sendbuf, void *sendcounts, void *sdispl
     void *c_request = NULL;
     int rc = ivcf_c_MPI_Neighbor_alltoallw_init(ivcf_buf(sendbuf), sendcounts, sdispls, c_sendtypes, ivcf_buf(recvbuf), recvcounts, rdispls, c_recvtypes, PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
     if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    ivcf_keep(c_sendtypes);
+    ivcf_keep(c_recvtypes);
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_neighbor_alltoallw_init)
+
+/* MPI_Neighbor_alltoallw_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Neighbor_alltoallw_init_c(void *, void *, void *, void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Neighbor_alltoallw_init_c") __attribute__((weak));
+void ivcf_mpi_neighbor_alltoallw_init_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_neighbor_alltoallw_init_c_(void *sendbuf, void *sendcounts, void *sdispls, void *sendtypes, void *recvbuf, void *recvcounts, void *rdispls, void *recvtypes, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Neighbor_alltoallw_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int n_sendtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_SEND, 1);
+    void **c_sendtypes = ivcf_alloc_n(n_sendtypes, sizeof(void *));
+    for (int i = 0; c_sendtypes && i < n_sendtypes; i++) c_sendtypes[i] = PMPI_Type_f2c(((MPI_Fint *)sendtypes)[i]);
+    int n_recvtypes = ivcf_comm_nprocs(comm, IVCF_NPROCS_RECV, 1);
+    void **c_recvtypes = ivcf_alloc_n(n_recvtypes, sizeof(void *));
+    for (int i = 0; c_recvtypes && i < n_recvtypes; i++) c_recvtypes[i] = PMPI_Type_f2c(((MPI_Fint *)recvtypes)[i]);
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Neighbor_alltoallw_init_c(ivcf_buf(sendbuf), sendcounts, sdispls, c_sendtypes, ivcf_buf(recvbuf), recvcounts, rdispls, c_recvtypes, PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    ivcf_keep(c_sendtypes);
+    ivcf_keep(c_recvtypes);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Op_commutative */
 extern int ivcf_c_MPI_Op_commutative(void *, void *) __asm__("PMPI_Op_commutative") __attribute__((weak));
@@ -2890,6 +3997,19 @@ void pmpi_pack_(void *inbuf, void *incount, void *datatype, void *outbuf, void *
 }
 IVCF_ALIAS(mpi_pack)
 
+/* MPI_Pack_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Pack_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *) __asm__("PMPI_Pack_c") __attribute__((weak));
+void ivcf_mpi_pack_c_(void *inbuf, void *incount, void *datatype, void *outbuf, void *outsize, void *position, void *comm, void *ierror);
+void ivcf_mpi_pack_c_(void *inbuf, void *incount, void *datatype, void *outbuf, void *outsize, void *position, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Pack_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Pack_c(ivcf_buf(inbuf), *(MPI_Count *)incount, PMPI_Type_f2c(*(MPI_Fint *)datatype), ivcf_buf(outbuf), *(MPI_Count *)outsize, position, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Pack_external */
 extern int ivcf_c_MPI_Pack_external(void *, void *, int, void *, void *, MPI_Aint, void *) __asm__("PMPI_Pack_external") __attribute__((weak));
 void pmpi_pack_external_(char *datarep, void *inbuf, void *incount, void *datatype, void *outbuf, void *outsize, void *position, void *ierror, size_t datarep_len);
@@ -2905,6 +4025,21 @@ void pmpi_pack_external_(char *datarep, void *inbuf, void *incount, void *dataty
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_pack_external)
+
+/* MPI_Pack_external_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Pack_external_c(void *, void *, MPI_Count, void *, void *, MPI_Count, void *) __asm__("PMPI_Pack_external_c") __attribute__((weak));
+void ivcf_mpi_pack_external_c_(char *datarep, void *inbuf, void *incount, void *datatype, void *outbuf, void *outsize, void *position, void *ierror, size_t datarep_len);
+void ivcf_mpi_pack_external_c_(char *datarep, void *inbuf, void *incount, void *datatype, void *outbuf, void *outsize, void *position, void *ierror, size_t datarep_len)
+{
+    if (ivcf_c_MPI_Pack_external_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_datarep = ivcf_cstr(datarep, datarep_len);
+    int rc = ivcf_c_MPI_Pack_external_c(c_datarep, ivcf_buf(inbuf), *(MPI_Count *)incount, PMPI_Type_f2c(*(MPI_Fint *)datatype), ivcf_buf(outbuf), *(MPI_Count *)outsize, position);
+    free(c_datarep);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Pack_external_size */
 extern int ivcf_c_MPI_Pack_external_size(void *, int, void *, void *) __asm__("PMPI_Pack_external_size") __attribute__((weak));
@@ -2922,6 +4057,21 @@ void pmpi_pack_external_size_(char *datarep, void *incount, void *datatype, void
 }
 IVCF_ALIAS(mpi_pack_external_size)
 
+/* MPI_Pack_external_size_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Pack_external_size_c(void *, MPI_Count, void *, void *) __asm__("PMPI_Pack_external_size_c") __attribute__((weak));
+void ivcf_mpi_pack_external_size_c_(char *datarep, void *incount, void *datatype, void *size, void *ierror, size_t datarep_len);
+void ivcf_mpi_pack_external_size_c_(char *datarep, void *incount, void *datatype, void *size, void *ierror, size_t datarep_len)
+{
+    if (ivcf_c_MPI_Pack_external_size_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_datarep = ivcf_cstr(datarep, datarep_len);
+    int rc = ivcf_c_MPI_Pack_external_size_c(c_datarep, *(MPI_Count *)incount, PMPI_Type_f2c(*(MPI_Fint *)datatype), size);
+    free(c_datarep);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Pack_size */
 extern int ivcf_c_MPI_Pack_size(int, void *, void *, void *) __asm__("PMPI_Pack_size") __attribute__((weak));
 void pmpi_pack_size_(void *incount, void *datatype, void *comm, void *size, void *ierror);
@@ -2935,6 +4085,19 @@ void pmpi_pack_size_(void *incount, void *datatype, void *comm, void *size, void
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_pack_size)
+
+/* MPI_Pack_size_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Pack_size_c(MPI_Count, void *, void *, void *) __asm__("PMPI_Pack_size_c") __attribute__((weak));
+void ivcf_mpi_pack_size_c_(void *incount, void *datatype, void *comm, void *size, void *ierror);
+void ivcf_mpi_pack_size_c_(void *incount, void *datatype, void *comm, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Pack_size_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Pack_size_c(*(MPI_Count *)incount, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Comm_f2c(*(MPI_Fint *)comm), size);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Parrived */
 extern int ivcf_c_MPI_Parrived(void *, int, void *) __asm__("PMPI_Parrived") __attribute__((weak));
@@ -3069,6 +4232,19 @@ void pmpi_put_(void *origin_addr, void *origin_count, void *origin_datatype, voi
 }
 IVCF_ALIAS(mpi_put)
 
+/* MPI_Put_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Put_c(void *, MPI_Count, void *, int, MPI_Aint, MPI_Count, void *, void *) __asm__("PMPI_Put_c") __attribute__((weak));
+void ivcf_mpi_put_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *ierror);
+void ivcf_mpi_put_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *ierror)
+{
+    if (ivcf_c_MPI_Put_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Put_c(ivcf_buf(origin_addr), *(MPI_Count *)origin_count, PMPI_Type_f2c(*(MPI_Fint *)origin_datatype), *(MPI_Fint *)target_rank, *(MPI_Aint *)target_disp, *(MPI_Count *)target_count, PMPI_Type_f2c(*(MPI_Fint *)target_datatype), PMPI_Win_f2c(*(MPI_Fint *)win));
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Query_thread */
 extern int ivcf_c_MPI_Query_thread(void *) __asm__("PMPI_Query_thread") __attribute__((weak));
 void pmpi_query_thread_(void *provided, void *ierror);
@@ -3099,6 +4275,21 @@ void pmpi_raccumulate_(void *origin_addr, void *origin_count, void *origin_datat
 }
 IVCF_ALIAS(mpi_raccumulate)
 
+/* MPI_Raccumulate_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Raccumulate_c(void *, MPI_Count, void *, int, MPI_Aint, MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Raccumulate_c") __attribute__((weak));
+void ivcf_mpi_raccumulate_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *request, void *ierror);
+void ivcf_mpi_raccumulate_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Raccumulate_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Raccumulate_c(ivcf_buf(origin_addr), *(MPI_Count *)origin_count, PMPI_Type_f2c(*(MPI_Fint *)origin_datatype), *(MPI_Fint *)target_rank, *(MPI_Aint *)target_disp, *(MPI_Count *)target_count, PMPI_Type_f2c(*(MPI_Fint *)target_datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Win_f2c(*(MPI_Fint *)win), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Recv */
 extern int ivcf_c_MPI_Recv(void *, int, void *, int, int, void *, void *) __asm__("PMPI_Recv") __attribute__((weak));
 void pmpi_recv_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *status, void *ierror);
@@ -3114,6 +4305,21 @@ void pmpi_recv_(void *buf, void *count, void *datatype, void *source, void *tag,
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_recv)
+
+/* MPI_Recv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Recv_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Recv_c") __attribute__((weak));
+void ivcf_mpi_recv_c_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *status, void *ierror);
+void ivcf_mpi_recv_c_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_Recv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_Recv_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)source, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Recv_init */
 extern int ivcf_c_MPI_Recv_init(void *, int, void *, int, int, void *, void *) __asm__("PMPI_Recv_init") __attribute__((weak));
@@ -3131,6 +4337,21 @@ void pmpi_recv_init_(void *buf, void *count, void *datatype, void *source, void 
 }
 IVCF_ALIAS(mpi_recv_init)
 
+/* MPI_Recv_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Recv_init_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Recv_init_c") __attribute__((weak));
+void ivcf_mpi_recv_init_c_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *request, void *ierror);
+void ivcf_mpi_recv_init_c_(void *buf, void *count, void *datatype, void *source, void *tag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Recv_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Recv_init_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)source, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Reduce */
 extern int ivcf_c_MPI_Reduce(void *, void *, int, void *, void *, int, void *) __asm__("PMPI_Reduce") __attribute__((weak));
 void pmpi_reduce_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *ierror);
@@ -3144,6 +4365,19 @@ void pmpi_reduce_(void *sendbuf, void *recvbuf, void *count, void *datatype, voi
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_reduce)
+
+/* MPI_Reduce_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Reduce_c(void *, void *, MPI_Count, void *, void *, int, void *) __asm__("PMPI_Reduce_c") __attribute__((weak));
+void ivcf_mpi_reduce_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *ierror);
+void ivcf_mpi_reduce_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Reduce_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Reduce_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Reduce_init */
 extern int ivcf_c_MPI_Reduce_init(void *, void *, int, void *, void *, int, void *, void *, void *) __asm__("PMPI_Reduce_init") __attribute__((weak));
@@ -3161,6 +4395,21 @@ void pmpi_reduce_init_(void *sendbuf, void *recvbuf, void *count, void *datatype
 }
 IVCF_ALIAS(mpi_reduce_init)
 
+/* MPI_Reduce_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Reduce_init_c(void *, void *, MPI_Count, void *, void *, int, void *, void *, void *) __asm__("PMPI_Reduce_init_c") __attribute__((weak));
+void ivcf_mpi_reduce_init_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_reduce_init_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *root, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Reduce_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Reduce_init_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Reduce_local */
 extern int ivcf_c_MPI_Reduce_local(void *, void *, int, void *, void *) __asm__("PMPI_Reduce_local") __attribute__((weak));
 void pmpi_reduce_local_(void *inbuf, void *inoutbuf, void *count, void *datatype, void *op, void *ierror);
@@ -3174,6 +4423,19 @@ void pmpi_reduce_local_(void *inbuf, void *inoutbuf, void *count, void *datatype
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_reduce_local)
+
+/* MPI_Reduce_local_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Reduce_local_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_Reduce_local_c") __attribute__((weak));
+void ivcf_mpi_reduce_local_c_(void *inbuf, void *inoutbuf, void *count, void *datatype, void *op, void *ierror);
+void ivcf_mpi_reduce_local_c_(void *inbuf, void *inoutbuf, void *count, void *datatype, void *op, void *ierror)
+{
+    if (ivcf_c_MPI_Reduce_local_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Reduce_local_c(ivcf_buf(inbuf), ivcf_buf(inoutbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Reduce_scatter */
 extern int ivcf_c_MPI_Reduce_scatter(void *, void *, void *, void *, void *, void *) __asm__("PMPI_Reduce_scatter") __attribute__((weak));
@@ -3189,6 +4451,19 @@ void pmpi_reduce_scatter_(void *sendbuf, void *recvbuf, void *recvcounts, void *
 }
 IVCF_ALIAS(mpi_reduce_scatter)
 
+/* MPI_Reduce_scatter_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Reduce_scatter_c(void *, void *, void *, void *, void *, void *) __asm__("PMPI_Reduce_scatter_c") __attribute__((weak));
+void ivcf_mpi_reduce_scatter_c_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *ierror);
+void ivcf_mpi_reduce_scatter_c_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Reduce_scatter_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Reduce_scatter_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), recvcounts, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Reduce_scatter_block */
 extern int ivcf_c_MPI_Reduce_scatter_block(void *, void *, int, void *, void *, void *) __asm__("PMPI_Reduce_scatter_block") __attribute__((weak));
 void pmpi_reduce_scatter_block_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *ierror);
@@ -3202,6 +4477,19 @@ void pmpi_reduce_scatter_block_(void *sendbuf, void *recvbuf, void *recvcount, v
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_reduce_scatter_block)
+
+/* MPI_Reduce_scatter_block_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Reduce_scatter_block_c(void *, void *, MPI_Count, void *, void *, void *) __asm__("PMPI_Reduce_scatter_block_c") __attribute__((weak));
+void ivcf_mpi_reduce_scatter_block_c_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *ierror);
+void ivcf_mpi_reduce_scatter_block_c_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Reduce_scatter_block_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Reduce_scatter_block_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Reduce_scatter_block_init */
 extern int ivcf_c_MPI_Reduce_scatter_block_init(void *, void *, int, void *, void *, void *, void *, void *) __asm__("PMPI_Reduce_scatter_block_init") __attribute__((weak));
@@ -3219,6 +4507,21 @@ void pmpi_reduce_scatter_block_init_(void *sendbuf, void *recvbuf, void *recvcou
 }
 IVCF_ALIAS(mpi_reduce_scatter_block_init)
 
+/* MPI_Reduce_scatter_block_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Reduce_scatter_block_init_c(void *, void *, MPI_Count, void *, void *, void *, void *, void *) __asm__("PMPI_Reduce_scatter_block_init_c") __attribute__((weak));
+void ivcf_mpi_reduce_scatter_block_init_c_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_reduce_scatter_block_init_c_(void *sendbuf, void *recvbuf, void *recvcount, void *datatype, void *op, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Reduce_scatter_block_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Reduce_scatter_block_init_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Reduce_scatter_init */
 extern int ivcf_c_MPI_Reduce_scatter_init(void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Reduce_scatter_init") __attribute__((weak));
 void pmpi_reduce_scatter_init_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *info, void *request, void *ierror);
@@ -3234,6 +4537,21 @@ void pmpi_reduce_scatter_init_(void *sendbuf, void *recvbuf, void *recvcounts, v
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_reduce_scatter_init)
+
+/* MPI_Reduce_scatter_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Reduce_scatter_init_c(void *, void *, void *, void *, void *, void *, void *, void *) __asm__("PMPI_Reduce_scatter_init_c") __attribute__((weak));
+void ivcf_mpi_reduce_scatter_init_c_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_reduce_scatter_init_c_(void *sendbuf, void *recvbuf, void *recvcounts, void *datatype, void *op, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Reduce_scatter_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Reduce_scatter_init_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), recvcounts, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Remove_error_class */
 extern int ivcf_c_MPI_Remove_error_class(int) __asm__("PMPI_Remove_error_class") __attribute__((weak));
@@ -3395,6 +4713,21 @@ void pmpi_rget_(void *origin_addr, void *origin_count, void *origin_datatype, vo
 }
 IVCF_ALIAS(mpi_rget)
 
+/* MPI_Rget_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Rget_c(void *, MPI_Count, void *, int, MPI_Aint, MPI_Count, void *, void *, void *) __asm__("PMPI_Rget_c") __attribute__((weak));
+void ivcf_mpi_rget_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *request, void *ierror);
+void ivcf_mpi_rget_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Rget_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Rget_c(ivcf_buf(origin_addr), *(MPI_Count *)origin_count, PMPI_Type_f2c(*(MPI_Fint *)origin_datatype), *(MPI_Fint *)target_rank, *(MPI_Aint *)target_disp, *(MPI_Count *)target_count, PMPI_Type_f2c(*(MPI_Fint *)target_datatype), PMPI_Win_f2c(*(MPI_Fint *)win), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Rget_accumulate */
 extern int ivcf_c_MPI_Rget_accumulate(void *, int, void *, void *, int, void *, int, MPI_Aint, int, void *, void *, void *, void *) __asm__("PMPI_Rget_accumulate") __attribute__((weak));
 void pmpi_rget_accumulate_(void *origin_addr, void *origin_count, void *origin_datatype, void *result_addr, void *result_count, void *result_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *request, void *ierror);
@@ -3410,6 +4743,21 @@ void pmpi_rget_accumulate_(void *origin_addr, void *origin_count, void *origin_d
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_rget_accumulate)
+
+/* MPI_Rget_accumulate_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Rget_accumulate_c(void *, MPI_Count, void *, void *, MPI_Count, void *, int, MPI_Aint, MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Rget_accumulate_c") __attribute__((weak));
+void ivcf_mpi_rget_accumulate_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *result_addr, void *result_count, void *result_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *request, void *ierror);
+void ivcf_mpi_rget_accumulate_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *result_addr, void *result_count, void *result_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *op, void *win, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Rget_accumulate_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Rget_accumulate_c(ivcf_buf(origin_addr), *(MPI_Count *)origin_count, PMPI_Type_f2c(*(MPI_Fint *)origin_datatype), ivcf_buf(result_addr), *(MPI_Count *)result_count, PMPI_Type_f2c(*(MPI_Fint *)result_datatype), *(MPI_Fint *)target_rank, *(MPI_Aint *)target_disp, *(MPI_Count *)target_count, PMPI_Type_f2c(*(MPI_Fint *)target_datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Win_f2c(*(MPI_Fint *)win), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Rput */
 extern int ivcf_c_MPI_Rput(void *, int, void *, int, MPI_Aint, int, void *, void *, void *) __asm__("PMPI_Rput") __attribute__((weak));
@@ -3427,6 +4775,21 @@ void pmpi_rput_(void *origin_addr, void *origin_count, void *origin_datatype, vo
 }
 IVCF_ALIAS(mpi_rput)
 
+/* MPI_Rput_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Rput_c(void *, MPI_Count, void *, int, MPI_Aint, MPI_Count, void *, void *, void *) __asm__("PMPI_Rput_c") __attribute__((weak));
+void ivcf_mpi_rput_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *request, void *ierror);
+void ivcf_mpi_rput_c_(void *origin_addr, void *origin_count, void *origin_datatype, void *target_rank, void *target_disp, void *target_count, void *target_datatype, void *win, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Rput_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Rput_c(ivcf_buf(origin_addr), *(MPI_Count *)origin_count, PMPI_Type_f2c(*(MPI_Fint *)origin_datatype), *(MPI_Fint *)target_rank, *(MPI_Aint *)target_disp, *(MPI_Count *)target_count, PMPI_Type_f2c(*(MPI_Fint *)target_datatype), PMPI_Win_f2c(*(MPI_Fint *)win), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Rsend */
 extern int ivcf_c_MPI_Rsend(void *, int, void *, int, int, void *) __asm__("PMPI_Rsend") __attribute__((weak));
 void pmpi_rsend_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror);
@@ -3440,6 +4803,19 @@ void pmpi_rsend_(void *buf, void *count, void *datatype, void *dest, void *tag, 
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_rsend)
+
+/* MPI_Rsend_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Rsend_c(void *, MPI_Count, void *, int, int, void *) __asm__("PMPI_Rsend_c") __attribute__((weak));
+void ivcf_mpi_rsend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror);
+void ivcf_mpi_rsend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Rsend_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Rsend_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Rsend_init */
 extern int ivcf_c_MPI_Rsend_init(void *, int, void *, int, int, void *, void *) __asm__("PMPI_Rsend_init") __attribute__((weak));
@@ -3457,6 +4833,21 @@ void pmpi_rsend_init_(void *buf, void *count, void *datatype, void *dest, void *
 }
 IVCF_ALIAS(mpi_rsend_init)
 
+/* MPI_Rsend_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Rsend_init_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Rsend_init_c") __attribute__((weak));
+void ivcf_mpi_rsend_init_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
+void ivcf_mpi_rsend_init_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Rsend_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Rsend_init_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Scan */
 extern int ivcf_c_MPI_Scan(void *, void *, int, void *, void *, void *) __asm__("PMPI_Scan") __attribute__((weak));
 void pmpi_scan_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierror);
@@ -3470,6 +4861,19 @@ void pmpi_scan_(void *sendbuf, void *recvbuf, void *count, void *datatype, void 
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_scan)
+
+/* MPI_Scan_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Scan_c(void *, void *, MPI_Count, void *, void *, void *) __asm__("PMPI_Scan_c") __attribute__((weak));
+void ivcf_mpi_scan_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierror);
+void ivcf_mpi_scan_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Scan_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Scan_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Scan_init */
 extern int ivcf_c_MPI_Scan_init(void *, void *, int, void *, void *, void *, void *, void *) __asm__("PMPI_Scan_init") __attribute__((weak));
@@ -3487,6 +4891,21 @@ void pmpi_scan_init_(void *sendbuf, void *recvbuf, void *count, void *datatype, 
 }
 IVCF_ALIAS(mpi_scan_init)
 
+/* MPI_Scan_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Scan_init_c(void *, void *, MPI_Count, void *, void *, void *, void *, void *) __asm__("PMPI_Scan_init_c") __attribute__((weak));
+void ivcf_mpi_scan_init_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_scan_init_c_(void *sendbuf, void *recvbuf, void *count, void *datatype, void *op, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Scan_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Scan_init_c(ivcf_buf(sendbuf), ivcf_buf(recvbuf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Op_f2c(*(MPI_Fint *)op), PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Scatter */
 extern int ivcf_c_MPI_Scatter(void *, int, void *, void *, int, void *, int, void *) __asm__("PMPI_Scatter") __attribute__((weak));
 void pmpi_scatter_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierror);
@@ -3500,6 +4919,19 @@ void pmpi_scatter_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_scatter)
+
+/* MPI_Scatter_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Scatter_c(void *, MPI_Count, void *, void *, MPI_Count, void *, int, void *) __asm__("PMPI_Scatter_c") __attribute__((weak));
+void ivcf_mpi_scatter_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierror);
+void ivcf_mpi_scatter_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Scatter_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Scatter_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Scatter_init */
 extern int ivcf_c_MPI_Scatter_init(void *, int, void *, void *, int, void *, int, void *, void *, void *) __asm__("PMPI_Scatter_init") __attribute__((weak));
@@ -3517,6 +4949,21 @@ void pmpi_scatter_init_(void *sendbuf, void *sendcount, void *sendtype, void *re
 }
 IVCF_ALIAS(mpi_scatter_init)
 
+/* MPI_Scatter_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Scatter_init_c(void *, MPI_Count, void *, void *, MPI_Count, void *, int, void *, void *, void *) __asm__("PMPI_Scatter_init_c") __attribute__((weak));
+void ivcf_mpi_scatter_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_scatter_init_c_(void *sendbuf, void *sendcount, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Scatter_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Scatter_init_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Scatterv */
 extern int ivcf_c_MPI_Scatterv(void *, void *, void *, void *, void *, int, void *, int, void *) __asm__("PMPI_Scatterv") __attribute__((weak));
 void pmpi_scatterv_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierror);
@@ -3530,6 +4977,19 @@ void pmpi_scatterv_(void *sendbuf, void *sendcounts, void *displs, void *sendtyp
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_scatterv)
+
+/* MPI_Scatterv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Scatterv_c(void *, void *, void *, void *, void *, MPI_Count, void *, int, void *) __asm__("PMPI_Scatterv_c") __attribute__((weak));
+void ivcf_mpi_scatterv_c_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierror);
+void ivcf_mpi_scatterv_c_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Scatterv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Scatterv_c(ivcf_buf(sendbuf), sendcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Scatterv_init */
 extern int ivcf_c_MPI_Scatterv_init(void *, void *, void *, void *, void *, int, void *, int, void *, void *, void *) __asm__("PMPI_Scatterv_init") __attribute__((weak));
@@ -3547,6 +5007,21 @@ void pmpi_scatterv_init_(void *sendbuf, void *sendcounts, void *displs, void *se
 }
 IVCF_ALIAS(mpi_scatterv_init)
 
+/* MPI_Scatterv_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Scatterv_init_c(void *, void *, void *, void *, void *, MPI_Count, void *, int, void *, void *, void *) __asm__("PMPI_Scatterv_init_c") __attribute__((weak));
+void ivcf_mpi_scatterv_init_c_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierror);
+void ivcf_mpi_scatterv_init_c_(void *sendbuf, void *sendcounts, void *displs, void *sendtype, void *recvbuf, void *recvcount, void *recvtype, void *root, void *comm, void *info, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Scatterv_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Scatterv_init_c(ivcf_buf(sendbuf), sendcounts, displs, PMPI_Type_f2c(*(MPI_Fint *)sendtype), ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), PMPI_Info_f2c(*(MPI_Fint *)info), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Send */
 extern int ivcf_c_MPI_Send(void *, int, void *, int, int, void *) __asm__("PMPI_Send") __attribute__((weak));
 void pmpi_send_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror);
@@ -3560,6 +5035,19 @@ void pmpi_send_(void *buf, void *count, void *datatype, void *dest, void *tag, v
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_send)
+
+/* MPI_Send_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Send_c(void *, MPI_Count, void *, int, int, void *) __asm__("PMPI_Send_c") __attribute__((weak));
+void ivcf_mpi_send_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror);
+void ivcf_mpi_send_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Send_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Send_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Send_init */
 extern int ivcf_c_MPI_Send_init(void *, int, void *, int, int, void *, void *) __asm__("PMPI_Send_init") __attribute__((weak));
@@ -3577,6 +5065,21 @@ void pmpi_send_init_(void *buf, void *count, void *datatype, void *dest, void *t
 }
 IVCF_ALIAS(mpi_send_init)
 
+/* MPI_Send_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Send_init_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Send_init_c") __attribute__((weak));
+void ivcf_mpi_send_init_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
+void ivcf_mpi_send_init_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Send_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Send_init_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Sendrecv */
 extern int ivcf_c_MPI_Sendrecv(void *, int, void *, int, int, void *, int, void *, int, int, void *, void *) __asm__("PMPI_Sendrecv") __attribute__((weak));
 void pmpi_sendrecv_(void *sendbuf, void *sendcount, void *sendtype, void *dest, void *sendtag, void *recvbuf, void *recvcount, void *recvtype, void *source, void *recvtag, void *comm, void *status, void *ierror);
@@ -3592,6 +5095,21 @@ void pmpi_sendrecv_(void *sendbuf, void *sendcount, void *sendtype, void *dest, 
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_sendrecv)
+
+/* MPI_Sendrecv_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Sendrecv_c(void *, MPI_Count, void *, int, int, void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Sendrecv_c") __attribute__((weak));
+void ivcf_mpi_sendrecv_c_(void *sendbuf, void *sendcount, void *sendtype, void *dest, void *sendtag, void *recvbuf, void *recvcount, void *recvtype, void *source, void *recvtag, void *comm, void *status, void *ierror);
+void ivcf_mpi_sendrecv_c_(void *sendbuf, void *sendcount, void *sendtype, void *dest, void *sendtag, void *recvbuf, void *recvcount, void *recvtype, void *source, void *recvtag, void *comm, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_Sendrecv_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_Sendrecv_c(ivcf_buf(sendbuf), *(MPI_Count *)sendcount, PMPI_Type_f2c(*(MPI_Fint *)sendtype), *(MPI_Fint *)dest, *(MPI_Fint *)sendtag, ivcf_buf(recvbuf), *(MPI_Count *)recvcount, PMPI_Type_f2c(*(MPI_Fint *)recvtype), *(MPI_Fint *)source, *(MPI_Fint *)recvtag, PMPI_Comm_f2c(*(MPI_Fint *)comm), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Sendrecv_replace */
 extern int ivcf_c_MPI_Sendrecv_replace(void *, int, void *, int, int, int, int, void *, void *) __asm__("PMPI_Sendrecv_replace") __attribute__((weak));
@@ -3609,6 +5127,21 @@ void pmpi_sendrecv_replace_(void *buf, void *count, void *datatype, void *dest, 
 }
 IVCF_ALIAS(mpi_sendrecv_replace)
 
+/* MPI_Sendrecv_replace_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Sendrecv_replace_c(void *, MPI_Count, void *, int, int, int, int, void *, void *) __asm__("PMPI_Sendrecv_replace_c") __attribute__((weak));
+void ivcf_mpi_sendrecv_replace_c_(void *buf, void *count, void *datatype, void *dest, void *sendtag, void *source, void *recvtag, void *comm, void *status, void *ierror);
+void ivcf_mpi_sendrecv_replace_c_(void *buf, void *count, void *datatype, void *dest, void *sendtag, void *source, void *recvtag, void *comm, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_Sendrecv_replace_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_Sendrecv_replace_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)sendtag, *(MPI_Fint *)source, *(MPI_Fint *)recvtag, PMPI_Comm_f2c(*(MPI_Fint *)comm), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Session_attach_buffer */
 extern int ivcf_c_MPI_Session_attach_buffer(void *, void *, int) __asm__("PMPI_Session_attach_buffer") __attribute__((weak));
 void pmpi_session_attach_buffer_(void *session, void *buffer, void *size, void *ierror);
@@ -3622,6 +5155,19 @@ void pmpi_session_attach_buffer_(void *session, void *buffer, void *size, void *
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_session_attach_buffer)
+
+/* MPI_Session_attach_buffer_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Session_attach_buffer_c(void *, void *, MPI_Count) __asm__("PMPI_Session_attach_buffer_c") __attribute__((weak));
+void ivcf_mpi_session_attach_buffer_c_(void *session, void *buffer, void *size, void *ierror);
+void ivcf_mpi_session_attach_buffer_c_(void *session, void *buffer, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Session_attach_buffer_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Session_attach_buffer_c(PMPI_Session_f2c(*(MPI_Fint *)session), ivcf_buf(buffer), *(MPI_Count *)size);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Session_call_errhandler */
 extern int ivcf_c_MPI_Session_call_errhandler(void *, int) __asm__("PMPI_Session_call_errhandler") __attribute__((weak));
@@ -3646,10 +5192,36 @@ void pmpi_session_detach_buffer_(void *session, void *buffer_addr, void *size, v
         *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
         return;
     }
-    int rc = ivcf_c_MPI_Session_detach_buffer(PMPI_Session_f2c(*(MPI_Fint *)session), buffer_addr, size);
+    void *c_buffer_addr = NULL;
+    int rc = ivcf_c_MPI_Session_detach_buffer(PMPI_Session_f2c(*(MPI_Fint *)session), &c_buffer_addr, size);
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_session_detach_buffer)
+
+/* MPI_Session_detach_buffer, for mpi_f08 (TYPE(C_PTR) address) */
+void ivcf_mpi_session_detach_buffer_cptr_(void *session, void *buffer_addr, void *size, void *ierror);
+void ivcf_mpi_session_detach_buffer_cptr_(void *session, void *buffer_addr, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Session_detach_buffer == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Session_detach_buffer(PMPI_Session_f2c(*(MPI_Fint *)session), buffer_addr, size);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_Session_detach_buffer_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Session_detach_buffer_c(void *, void *, void *) __asm__("PMPI_Session_detach_buffer_c") __attribute__((weak));
+void ivcf_mpi_session_detach_buffer_c_cptr_(void *session, void *buffer_addr, void *size, void *ierror);
+void ivcf_mpi_session_detach_buffer_c_cptr_(void *session, void *buffer_addr, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Session_detach_buffer_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Session_detach_buffer_c(PMPI_Session_f2c(*(MPI_Fint *)session), buffer_addr, size);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Session_finalize */
 extern int ivcf_c_MPI_Session_finalize(void *) __asm__("PMPI_Session_finalize") __attribute__((weak));
@@ -3822,6 +5394,19 @@ void pmpi_ssend_(void *buf, void *count, void *datatype, void *dest, void *tag, 
 }
 IVCF_ALIAS(mpi_ssend)
 
+/* MPI_Ssend_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ssend_c(void *, MPI_Count, void *, int, int, void *) __asm__("PMPI_Ssend_c") __attribute__((weak));
+void ivcf_mpi_ssend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror);
+void ivcf_mpi_ssend_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Ssend_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Ssend_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Ssend_init */
 extern int ivcf_c_MPI_Ssend_init(void *, int, void *, int, int, void *, void *) __asm__("PMPI_Ssend_init") __attribute__((weak));
 void pmpi_ssend_init_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
@@ -3837,6 +5422,21 @@ void pmpi_ssend_init_(void *buf, void *count, void *datatype, void *dest, void *
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_ssend_init)
+
+/* MPI_Ssend_init_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Ssend_init_c(void *, MPI_Count, void *, int, int, void *, void *) __asm__("PMPI_Ssend_init_c") __attribute__((weak));
+void ivcf_mpi_ssend_init_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror);
+void ivcf_mpi_ssend_init_c_(void *buf, void *count, void *datatype, void *dest, void *tag, void *comm, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_Ssend_init_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_Ssend_init_c(ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Fint *)dest, *(MPI_Fint *)tag, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Start */
 extern int ivcf_c_MPI_Start(void *) __asm__("PMPI_Start") __attribute__((weak));
@@ -3977,6 +5577,21 @@ void pmpi_status_set_elements_(void *status, void *datatype, void *count, void *
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_status_set_elements)
+
+/* MPI_Status_set_elements_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Status_set_elements_c(void *, void *, MPI_Count) __asm__("PMPI_Status_set_elements_c") __attribute__((weak));
+void ivcf_mpi_status_set_elements_c_(void *status, void *datatype, void *count, void *ierror);
+void ivcf_mpi_status_set_elements_c_(void *status, void *datatype, void *count, void *ierror)
+{
+    if (ivcf_c_MPI_Status_set_elements_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_Status_set_elements_c(c_status, PMPI_Type_f2c(*(MPI_Fint *)datatype), *(MPI_Count *)count);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Status_set_elements_x */
 extern int ivcf_c_MPI_Status_set_elements_x(void *, void *, MPI_Count) __asm__("PMPI_Status_set_elements_x") __attribute__((weak));
@@ -4196,6 +5811,21 @@ void pmpi_type_contiguous_(void *count, void *oldtype, void *newtype, void *ierr
 }
 IVCF_ALIAS(mpi_type_contiguous)
 
+/* MPI_Type_contiguous_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_contiguous_c(MPI_Count, void *, void *) __asm__("PMPI_Type_contiguous_c") __attribute__((weak));
+void ivcf_mpi_type_contiguous_c_(void *count, void *oldtype, void *newtype, void *ierror);
+void ivcf_mpi_type_contiguous_c_(void *count, void *oldtype, void *newtype, void *ierror)
+{
+    if (ivcf_c_MPI_Type_contiguous_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_newtype = NULL;
+    int rc = ivcf_c_MPI_Type_contiguous_c(*(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)oldtype), &c_newtype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newtype = PMPI_Type_c2f(c_newtype);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Type_create_darray */
 extern int ivcf_c_MPI_Type_create_darray(int, int, int, void *, void *, void *, void *, int, void *, void *) __asm__("PMPI_Type_create_darray") __attribute__((weak));
 void pmpi_type_create_darray_(void *size, void *rank, void *ndims, void *array_of_gsizes, void *array_of_distribs, void *array_of_dargs, void *array_of_psizes, void *order, void *oldtype, void *newtype, void *ierror);
@@ -4211,6 +5841,21 @@ void pmpi_type_create_darray_(void *size, void *rank, void *ndims, void *array_o
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_type_create_darray)
+
+/* MPI_Type_create_darray_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_create_darray_c(int, int, int, void *, void *, void *, void *, int, void *, void *) __asm__("PMPI_Type_create_darray_c") __attribute__((weak));
+void ivcf_mpi_type_create_darray_c_(void *size, void *rank, void *ndims, void *array_of_gsizes, void *array_of_distribs, void *array_of_dargs, void *array_of_psizes, void *order, void *oldtype, void *newtype, void *ierror);
+void ivcf_mpi_type_create_darray_c_(void *size, void *rank, void *ndims, void *array_of_gsizes, void *array_of_distribs, void *array_of_dargs, void *array_of_psizes, void *order, void *oldtype, void *newtype, void *ierror)
+{
+    if (ivcf_c_MPI_Type_create_darray_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_newtype = NULL;
+    int rc = ivcf_c_MPI_Type_create_darray_c(*(MPI_Fint *)size, *(MPI_Fint *)rank, *(MPI_Fint *)ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, *(MPI_Fint *)order, PMPI_Type_f2c(*(MPI_Fint *)oldtype), &c_newtype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newtype = PMPI_Type_c2f(c_newtype);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Type_create_f90_complex */
 extern int ivcf_c_MPI_Type_create_f90_complex(int, int, void *) __asm__("PMPI_Type_create_f90_complex") __attribute__((weak));
@@ -4276,6 +5921,21 @@ void pmpi_type_create_hindexed_(void *count, void *array_of_blocklengths, void *
 }
 IVCF_ALIAS(mpi_type_create_hindexed)
 
+/* MPI_Type_create_hindexed_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_create_hindexed_c(MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Type_create_hindexed_c") __attribute__((weak));
+void ivcf_mpi_type_create_hindexed_c_(void *count, void *array_of_blocklengths, void *array_of_displacements, void *oldtype, void *newtype, void *ierror);
+void ivcf_mpi_type_create_hindexed_c_(void *count, void *array_of_blocklengths, void *array_of_displacements, void *oldtype, void *newtype, void *ierror)
+{
+    if (ivcf_c_MPI_Type_create_hindexed_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_newtype = NULL;
+    int rc = ivcf_c_MPI_Type_create_hindexed_c(*(MPI_Count *)count, array_of_blocklengths, array_of_displacements, PMPI_Type_f2c(*(MPI_Fint *)oldtype), &c_newtype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newtype = PMPI_Type_c2f(c_newtype);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Type_create_hindexed_block */
 extern int ivcf_c_MPI_Type_create_hindexed_block(int, int, void *, void *, void *) __asm__("PMPI_Type_create_hindexed_block") __attribute__((weak));
 void pmpi_type_create_hindexed_block_(void *count, void *blocklength, void *array_of_displacements, void *oldtype, void *newtype, void *ierror);
@@ -4291,6 +5951,21 @@ void pmpi_type_create_hindexed_block_(void *count, void *blocklength, void *arra
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_type_create_hindexed_block)
+
+/* MPI_Type_create_hindexed_block_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_create_hindexed_block_c(MPI_Count, MPI_Count, void *, void *, void *) __asm__("PMPI_Type_create_hindexed_block_c") __attribute__((weak));
+void ivcf_mpi_type_create_hindexed_block_c_(void *count, void *blocklength, void *array_of_displacements, void *oldtype, void *newtype, void *ierror);
+void ivcf_mpi_type_create_hindexed_block_c_(void *count, void *blocklength, void *array_of_displacements, void *oldtype, void *newtype, void *ierror)
+{
+    if (ivcf_c_MPI_Type_create_hindexed_block_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_newtype = NULL;
+    int rc = ivcf_c_MPI_Type_create_hindexed_block_c(*(MPI_Count *)count, *(MPI_Count *)blocklength, array_of_displacements, PMPI_Type_f2c(*(MPI_Fint *)oldtype), &c_newtype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newtype = PMPI_Type_c2f(c_newtype);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Type_create_hvector */
 extern int ivcf_c_MPI_Type_create_hvector(int, int, MPI_Aint, void *, void *) __asm__("PMPI_Type_create_hvector") __attribute__((weak));
@@ -4308,6 +5983,21 @@ void pmpi_type_create_hvector_(void *count, void *blocklength, void *stride, voi
 }
 IVCF_ALIAS(mpi_type_create_hvector)
 
+/* MPI_Type_create_hvector_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_create_hvector_c(MPI_Count, MPI_Count, MPI_Count, void *, void *) __asm__("PMPI_Type_create_hvector_c") __attribute__((weak));
+void ivcf_mpi_type_create_hvector_c_(void *count, void *blocklength, void *stride, void *oldtype, void *newtype, void *ierror);
+void ivcf_mpi_type_create_hvector_c_(void *count, void *blocklength, void *stride, void *oldtype, void *newtype, void *ierror)
+{
+    if (ivcf_c_MPI_Type_create_hvector_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_newtype = NULL;
+    int rc = ivcf_c_MPI_Type_create_hvector_c(*(MPI_Count *)count, *(MPI_Count *)blocklength, *(MPI_Count *)stride, PMPI_Type_f2c(*(MPI_Fint *)oldtype), &c_newtype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newtype = PMPI_Type_c2f(c_newtype);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Type_create_indexed_block */
 extern int ivcf_c_MPI_Type_create_indexed_block(int, int, void *, void *, void *) __asm__("PMPI_Type_create_indexed_block") __attribute__((weak));
 void pmpi_type_create_indexed_block_(void *count, void *blocklength, void *array_of_displacements, void *oldtype, void *newtype, void *ierror);
@@ -4323,6 +6013,21 @@ void pmpi_type_create_indexed_block_(void *count, void *blocklength, void *array
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_type_create_indexed_block)
+
+/* MPI_Type_create_indexed_block_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_create_indexed_block_c(MPI_Count, MPI_Count, void *, void *, void *) __asm__("PMPI_Type_create_indexed_block_c") __attribute__((weak));
+void ivcf_mpi_type_create_indexed_block_c_(void *count, void *blocklength, void *array_of_displacements, void *oldtype, void *newtype, void *ierror);
+void ivcf_mpi_type_create_indexed_block_c_(void *count, void *blocklength, void *array_of_displacements, void *oldtype, void *newtype, void *ierror)
+{
+    if (ivcf_c_MPI_Type_create_indexed_block_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_newtype = NULL;
+    int rc = ivcf_c_MPI_Type_create_indexed_block_c(*(MPI_Count *)count, *(MPI_Count *)blocklength, array_of_displacements, PMPI_Type_f2c(*(MPI_Fint *)oldtype), &c_newtype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newtype = PMPI_Type_c2f(c_newtype);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Type_create_resized */
 extern int ivcf_c_MPI_Type_create_resized(void *, MPI_Aint, MPI_Aint, void *) __asm__("PMPI_Type_create_resized") __attribute__((weak));
@@ -4360,6 +6065,25 @@ void pmpi_type_create_struct_(void *count, void *array_of_blocklengths, void *ar
 }
 IVCF_ALIAS(mpi_type_create_struct)
 
+/* MPI_Type_create_struct_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_create_struct_c(MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Type_create_struct_c") __attribute__((weak));
+void ivcf_mpi_type_create_struct_c_(void *count, void *array_of_blocklengths, void *array_of_displacements, void *array_of_types, void *newtype, void *ierror);
+void ivcf_mpi_type_create_struct_c_(void *count, void *array_of_blocklengths, void *array_of_displacements, void *array_of_types, void *newtype, void *ierror)
+{
+    if (ivcf_c_MPI_Type_create_struct_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int n_array_of_types = *(MPI_Fint *)count;
+    void **c_array_of_types = ivcf_alloc_n(n_array_of_types, sizeof(void *));
+    for (int i = 0; c_array_of_types && i < n_array_of_types; i++) c_array_of_types[i] = PMPI_Type_f2c(((MPI_Fint *)array_of_types)[i]);
+    void *c_newtype = NULL;
+    int rc = ivcf_c_MPI_Type_create_struct_c(*(MPI_Count *)count, array_of_blocklengths, array_of_displacements, c_array_of_types, &c_newtype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newtype = PMPI_Type_c2f(c_newtype);
+    free(c_array_of_types);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Type_create_subarray */
 extern int ivcf_c_MPI_Type_create_subarray(int, void *, void *, void *, int, void *, void *) __asm__("PMPI_Type_create_subarray") __attribute__((weak));
 void pmpi_type_create_subarray_(void *ndims, void *array_of_sizes, void *array_of_subsizes, void *array_of_starts, void *order, void *oldtype, void *newtype, void *ierror);
@@ -4375,6 +6099,21 @@ void pmpi_type_create_subarray_(void *ndims, void *array_of_sizes, void *array_o
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_type_create_subarray)
+
+/* MPI_Type_create_subarray_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_create_subarray_c(int, void *, void *, void *, int, void *, void *) __asm__("PMPI_Type_create_subarray_c") __attribute__((weak));
+void ivcf_mpi_type_create_subarray_c_(void *ndims, void *array_of_sizes, void *array_of_subsizes, void *array_of_starts, void *order, void *oldtype, void *newtype, void *ierror);
+void ivcf_mpi_type_create_subarray_c_(void *ndims, void *array_of_sizes, void *array_of_subsizes, void *array_of_starts, void *order, void *oldtype, void *newtype, void *ierror)
+{
+    if (ivcf_c_MPI_Type_create_subarray_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_newtype = NULL;
+    int rc = ivcf_c_MPI_Type_create_subarray_c(*(MPI_Fint *)ndims, array_of_sizes, array_of_subsizes, array_of_starts, *(MPI_Fint *)order, PMPI_Type_f2c(*(MPI_Fint *)oldtype), &c_newtype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newtype = PMPI_Type_c2f(c_newtype);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Type_delete_attr */
 extern int ivcf_c_MPI_Type_delete_attr(void *, int) __asm__("PMPI_Type_delete_attr") __attribute__((weak));
@@ -4573,6 +6312,21 @@ void pmpi_type_indexed_(void *count, void *array_of_blocklengths, void *array_of
 }
 IVCF_ALIAS(mpi_type_indexed)
 
+/* MPI_Type_indexed_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_indexed_c(MPI_Count, void *, void *, void *, void *) __asm__("PMPI_Type_indexed_c") __attribute__((weak));
+void ivcf_mpi_type_indexed_c_(void *count, void *array_of_blocklengths, void *array_of_displacements, void *oldtype, void *newtype, void *ierror);
+void ivcf_mpi_type_indexed_c_(void *count, void *array_of_blocklengths, void *array_of_displacements, void *oldtype, void *newtype, void *ierror)
+{
+    if (ivcf_c_MPI_Type_indexed_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_newtype = NULL;
+    int rc = ivcf_c_MPI_Type_indexed_c(*(MPI_Count *)count, array_of_blocklengths, array_of_displacements, PMPI_Type_f2c(*(MPI_Fint *)oldtype), &c_newtype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newtype = PMPI_Type_c2f(c_newtype);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Type_match_size */
 extern int ivcf_c_MPI_Type_match_size(int, int, void *) __asm__("PMPI_Type_match_size") __attribute__((weak));
 void pmpi_type_match_size_(void *typeclass, void *size, void *datatype, void *ierror);
@@ -4619,6 +6373,19 @@ void pmpi_type_size_(void *datatype, void *size, void *ierror)
 }
 IVCF_ALIAS(mpi_type_size)
 
+/* MPI_Type_size_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_size_c(void *, void *) __asm__("PMPI_Type_size_c") __attribute__((weak));
+void ivcf_mpi_type_size_c_(void *datatype, void *size, void *ierror);
+void ivcf_mpi_type_size_c_(void *datatype, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_Type_size_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Type_size_c(PMPI_Type_f2c(*(MPI_Fint *)datatype), size);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Type_size_x */
 extern int ivcf_c_MPI_Type_size_x(void *, void *) __asm__("PMPI_Type_size_x") __attribute__((weak));
 void pmpi_type_size_x_(void *datatype, void *size, void *ierror);
@@ -4649,6 +6416,21 @@ void pmpi_type_vector_(void *count, void *blocklength, void *stride, void *oldty
 }
 IVCF_ALIAS(mpi_type_vector)
 
+/* MPI_Type_vector_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Type_vector_c(MPI_Count, MPI_Count, MPI_Count, void *, void *) __asm__("PMPI_Type_vector_c") __attribute__((weak));
+void ivcf_mpi_type_vector_c_(void *count, void *blocklength, void *stride, void *oldtype, void *newtype, void *ierror);
+void ivcf_mpi_type_vector_c_(void *count, void *blocklength, void *stride, void *oldtype, void *newtype, void *ierror)
+{
+    if (ivcf_c_MPI_Type_vector_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_newtype = NULL;
+    int rc = ivcf_c_MPI_Type_vector_c(*(MPI_Count *)count, *(MPI_Count *)blocklength, *(MPI_Count *)stride, PMPI_Type_f2c(*(MPI_Fint *)oldtype), &c_newtype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newtype = PMPI_Type_c2f(c_newtype);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Unpack */
 extern int ivcf_c_MPI_Unpack(void *, int, void *, void *, int, void *, void *) __asm__("PMPI_Unpack") __attribute__((weak));
 void pmpi_unpack_(void *inbuf, void *insize, void *position, void *outbuf, void *outcount, void *datatype, void *comm, void *ierror);
@@ -4662,6 +6444,19 @@ void pmpi_unpack_(void *inbuf, void *insize, void *position, void *outbuf, void 
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_unpack)
+
+/* MPI_Unpack_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Unpack_c(void *, MPI_Count, void *, void *, MPI_Count, void *, void *) __asm__("PMPI_Unpack_c") __attribute__((weak));
+void ivcf_mpi_unpack_c_(void *inbuf, void *insize, void *position, void *outbuf, void *outcount, void *datatype, void *comm, void *ierror);
+void ivcf_mpi_unpack_c_(void *inbuf, void *insize, void *position, void *outbuf, void *outcount, void *datatype, void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Unpack_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Unpack_c(ivcf_buf(inbuf), *(MPI_Count *)insize, position, ivcf_buf(outbuf), *(MPI_Count *)outcount, PMPI_Type_f2c(*(MPI_Fint *)datatype), PMPI_Comm_f2c(*(MPI_Fint *)comm));
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Unpack_external */
 extern int ivcf_c_MPI_Unpack_external(void *, void *, MPI_Aint, void *, void *, int, void *) __asm__("PMPI_Unpack_external") __attribute__((weak));
@@ -4678,6 +6473,21 @@ void pmpi_unpack_external_(char *datarep, void *inbuf, void *insize, void *posit
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_unpack_external)
+
+/* MPI_Unpack_external_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Unpack_external_c(void *, void *, MPI_Count, void *, void *, MPI_Count, void *) __asm__("PMPI_Unpack_external_c") __attribute__((weak));
+void ivcf_mpi_unpack_external_c_(char *datarep, void *inbuf, void *insize, void *position, void *outbuf, void *outcount, void *datatype, void *ierror, size_t datarep_len);
+void ivcf_mpi_unpack_external_c_(char *datarep, void *inbuf, void *insize, void *position, void *outbuf, void *outcount, void *datatype, void *ierror, size_t datarep_len)
+{
+    if (ivcf_c_MPI_Unpack_external_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_datarep = ivcf_cstr(datarep, datarep_len);
+    int rc = ivcf_c_MPI_Unpack_external_c(c_datarep, ivcf_buf(inbuf), *(MPI_Count *)insize, position, ivcf_buf(outbuf), *(MPI_Count *)outcount, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    free(c_datarep);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Wait */
 extern int ivcf_c_MPI_Wait(void *, void *) __asm__("PMPI_Wait") __attribute__((weak));
@@ -4780,6 +6590,25 @@ void pmpi_win_allocate_(void *size, void *disp_unit, void *info, void *comm, voi
 }
 IVCF_ALIAS(mpi_win_allocate)
 
+/* MPI_Win_allocate_CPTR (use mpi's TYPE(C_PTR) overload): the same glue */
+_Pragma("weak mpi_win_allocate_cptr_ = pmpi_win_allocate_")
+_Pragma("weak pmpi_win_allocate_cptr_ = pmpi_win_allocate_")
+
+/* MPI_Win_allocate_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Win_allocate_c(MPI_Aint, MPI_Aint, void *, void *, void *, void *) __asm__("PMPI_Win_allocate_c") __attribute__((weak));
+void ivcf_mpi_win_allocate_c_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, void *ierror);
+void ivcf_mpi_win_allocate_c_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, void *ierror)
+{
+    if (ivcf_c_MPI_Win_allocate_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_win = NULL;
+    int rc = ivcf_c_MPI_Win_allocate_c(*(MPI_Aint *)size, *(MPI_Aint *)disp_unit, PMPI_Info_f2c(*(MPI_Fint *)info), PMPI_Comm_f2c(*(MPI_Fint *)comm), baseptr, &c_win);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)win = PMPI_Win_c2f(c_win);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Win_allocate_shared */
 extern int ivcf_c_MPI_Win_allocate_shared(MPI_Aint, int, void *, void *, void *, void *) __asm__("PMPI_Win_allocate_shared") __attribute__((weak));
 void pmpi_win_allocate_shared_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, void *ierror);
@@ -4795,6 +6624,25 @@ void pmpi_win_allocate_shared_(void *size, void *disp_unit, void *info, void *co
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_win_allocate_shared)
+
+/* MPI_Win_allocate_shared_CPTR (use mpi's TYPE(C_PTR) overload): the same glue */
+_Pragma("weak mpi_win_allocate_shared_cptr_ = pmpi_win_allocate_shared_")
+_Pragma("weak pmpi_win_allocate_shared_cptr_ = pmpi_win_allocate_shared_")
+
+/* MPI_Win_allocate_shared_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Win_allocate_shared_c(MPI_Aint, MPI_Aint, void *, void *, void *, void *) __asm__("PMPI_Win_allocate_shared_c") __attribute__((weak));
+void ivcf_mpi_win_allocate_shared_c_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, void *ierror);
+void ivcf_mpi_win_allocate_shared_c_(void *size, void *disp_unit, void *info, void *comm, void *baseptr, void *win, void *ierror)
+{
+    if (ivcf_c_MPI_Win_allocate_shared_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_win = NULL;
+    int rc = ivcf_c_MPI_Win_allocate_shared_c(*(MPI_Aint *)size, *(MPI_Aint *)disp_unit, PMPI_Info_f2c(*(MPI_Fint *)info), PMPI_Comm_f2c(*(MPI_Fint *)comm), baseptr, &c_win);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)win = PMPI_Win_c2f(c_win);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Win_attach */
 extern int ivcf_c_MPI_Win_attach(void *, void *, MPI_Aint) __asm__("PMPI_Win_attach") __attribute__((weak));
@@ -4853,6 +6701,21 @@ void pmpi_win_create_(void *base, void *size, void *disp_unit, void *info, void 
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_win_create)
+
+/* MPI_Win_create_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Win_create_c(void *, MPI_Aint, MPI_Aint, void *, void *, void *) __asm__("PMPI_Win_create_c") __attribute__((weak));
+void ivcf_mpi_win_create_c_(void *base, void *size, void *disp_unit, void *info, void *comm, void *win, void *ierror);
+void ivcf_mpi_win_create_c_(void *base, void *size, void *disp_unit, void *info, void *comm, void *win, void *ierror)
+{
+    if (ivcf_c_MPI_Win_create_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_win = NULL;
+    int rc = ivcf_c_MPI_Win_create_c(ivcf_buf(base), *(MPI_Aint *)size, *(MPI_Aint *)disp_unit, PMPI_Info_f2c(*(MPI_Fint *)info), PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_win);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)win = PMPI_Win_c2f(c_win);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Win_create_dynamic */
 extern int ivcf_c_MPI_Win_create_dynamic(void *, void *, void *) __asm__("PMPI_Win_create_dynamic") __attribute__((weak));
@@ -5162,6 +7025,23 @@ void pmpi_win_shared_query_(void *win, void *rank, void *size, void *disp_unit, 
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_win_shared_query)
+
+/* MPI_Win_shared_query_CPTR (use mpi's TYPE(C_PTR) overload): the same glue */
+_Pragma("weak mpi_win_shared_query_cptr_ = pmpi_win_shared_query_")
+_Pragma("weak pmpi_win_shared_query_cptr_ = pmpi_win_shared_query_")
+
+/* MPI_Win_shared_query_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_Win_shared_query_c(void *, int, void *, void *, void *) __asm__("PMPI_Win_shared_query_c") __attribute__((weak));
+void ivcf_mpi_win_shared_query_c_(void *win, void *rank, void *size, void *disp_unit, void *baseptr, void *ierror);
+void ivcf_mpi_win_shared_query_c_(void *win, void *rank, void *size, void *disp_unit, void *baseptr, void *ierror)
+{
+    if (ivcf_c_MPI_Win_shared_query_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_Win_shared_query_c(PMPI_Win_f2c(*(MPI_Fint *)win), *(MPI_Fint *)rank, size, disp_unit, baseptr);
+    *(MPI_Fint *)ierror = rc;
+}
 
 /* MPI_Win_start */
 extern int ivcf_c_MPI_Win_start(void *, int, void *) __asm__("PMPI_Win_start") __attribute__((weak));
