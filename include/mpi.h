@@ -170,6 +170,10 @@ IVC_MPI_OPS(IVC_MPI_OP_EXTERN)
 
 #define MPI_STATUS_IGNORE   ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+/* Arguments of the dynamic-process functions (not implemented: MPI_Comm_spawn...). */
+#define MPI_ERRCODES_IGNORE ((int *)0)
+#define MPI_ARGV_NULL       ((char **)0)
+#define MPI_ARGVS_NULL      ((char ***)0)
 #define MPI_BOTTOM          ((void *)0)
 #define MPI_IN_PLACE        ((void *)-1)
 
@@ -434,7 +438,12 @@ enum {
     MPI_COMBINER_F90_COMPLEX,
     MPI_COMBINER_F90_INTEGER,
     MPI_COMBINER_RESIZED,
-    MPI_COMBINER_VALUE_INDEX
+    MPI_COMBINER_VALUE_INDEX,
+    /* Names the standard keeps for the removed Fortran forms of the h-constructors: no
+     * type IVC builds has them. */
+    MPI_COMBINER_HVECTOR_INTEGER,
+    MPI_COMBINER_HINDEXED_INTEGER,
+    MPI_COMBINER_STRUCT_INTEGER
 };
 /* Type_create_subarray / Type_create_darray. */
 enum { MPI_ORDER_C = 56, MPI_ORDER_FORTRAN = 57 };

@@ -41,6 +41,7 @@ LARGE_BY_HAND = {
     "MPI_Type_get_contents_c", "MPI_Type_get_envelope_c", "MPI_Op_create_c",
     "MPI_Type_size_c", "MPI_Get_elements_c", "MPI_Get_count_c", "MPI_Type_get_extent_c",
     "MPI_Type_get_true_extent_c", "MPI_Status_set_elements_c", "MPI_Register_datarep_c",
+    "MPI_Type_contiguous_c",
 }
 
 # The nonblocking forms lower the blocking name's capital: MPI_Ibarrier, MPI_Ineighbor_x.

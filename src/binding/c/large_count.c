@@ -1895,21 +1895,6 @@ done:
 }
 IVC_MPI_WEAK(Ssend_init_c)
 
-extern int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak));
-int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    if (PMPI_Type_contiguous == NULL)
-        return ivc_lc_unsupported("MPI_Type_contiguous_c");
-    int rc = MPI_ERR_COUNT;
-    int count_n = 0;
-    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_Type_contiguous_c", "count") != MPI_SUCCESS)
-        goto done;
-    rc = PMPI_Type_contiguous(count_n, oldtype, newtype);
-done:
-    return rc;
-}
-IVC_MPI_WEAK(Type_contiguous_c)
-
 extern int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak));
 int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {

@@ -69,7 +69,10 @@ static size_t side_copy(const int *counts, const int *displs, const MPI_Aint *di
     COPY(counts, int, oc);
     COPY(displs, int, od);
 #undef COPY
-    return bytes;
+    /* The int arrays may end off an 8-byte boundary: the next side starts aligned again. */
+    if (at != NULL)
+        *at += (size_t)(-(uintptr_t)*at & (sizeof(MPI_Aint) - 1));
+    return bytes + sizeof(MPI_Aint);
 }
 
 /* Which per-block arrays of a this rank reads (send side *s, receive side *r) and which of

@@ -4,6 +4,7 @@
 #include "dtype/dt_impl.h"
 
 #include <limits.h>
+#include <stdlib.h>
 
 /* ---- envelopes ---- */
 
@@ -14,6 +15,9 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
     DT_QUERY(fn, datatype);
     if (num_integers == NULL || num_addresses == NULL || num_datatypes == NULL || combiner == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
+    if (datatype->nc > 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn,
+                             "the type was made with a large count: use MPI_Type_get_envelope_c");
     *num_integers = datatype->ni;
     *num_addresses = datatype->na;
     *num_datatypes = datatype->nd;
@@ -22,7 +26,7 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
 }
 IVC_MPI_WEAK(Type_get_envelope)
 
-/* IVC builds every type through the int forms, so no record holds large counts. */
+/* Only a type whose count does not fit an int has large counts (MPI_Type_contiguous_c). */
 int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
                              MPI_Count *num_addresses, MPI_Count *num_large_counts,
                              MPI_Count *num_datatypes, int *combiner)
@@ -34,7 +38,7 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
     *num_integers = datatype->ni;
     *num_addresses = datatype->na;
-    *num_large_counts = 0;
+    *num_large_counts = datatype->nc;
     *num_datatypes = datatype->nd;
     *combiner = datatype->combiner;
     return MPI_SUCCESS;
@@ -42,20 +46,28 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
 IVC_MPI_WEAK(Type_get_envelope_c)
 
 /* Copies the record out; derived types handed out are retained (the caller frees them). */
-static int contents(MPI_Datatype dt, MPI_Count max_i, MPI_Count max_a, MPI_Count max_d,
-                    int *ints, MPI_Aint *aints, MPI_Datatype *types, const char *fn)
+/* max_c < 0: the int form, which cannot show large counts. */
+static int contents(MPI_Datatype dt, MPI_Count max_i, MPI_Count max_a, MPI_Count max_c,
+                    MPI_Count max_d, int *ints, MPI_Aint *aints, MPI_Count *counts,
+                    MPI_Datatype *types, const char *fn)
 {
     DT_QUERY(fn, dt);
     if (dt->combiner == MPI_COMBINER_NAMED)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn,
                              "%s is a named type: it has no contents", dt->name);
-    if (max_i < dt->ni || max_a < dt->na || max_d < dt->nd)
+    if (max_c < 0 && dt->nc > 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn,
+                             "the type was made with a large count: use MPI_Type_get_contents_c");
+    if (max_i < dt->ni || max_a < dt->na || max_d < dt->nd || (max_c >= 0 && max_c < dt->nc))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
-                             "arrays too small: %d integers, %d addresses, %d datatypes needed",
-                             dt->ni, dt->na, dt->nd);
+                             "arrays too small: %d integers, %d addresses, %d large counts, "
+                             "%d datatypes needed",
+                             dt->ni, dt->na, dt->nc, dt->nd);
     if ((dt->ni > 0 && ints == NULL) || (dt->na > 0 && aints == NULL) ||
-        (dt->nd > 0 && types == NULL))
+        (dt->nd > 0 && types == NULL) || (dt->nc > 0 && counts == NULL))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL array");
+    for (int i = 0; i < dt->nc; i++)
+        counts[i] = dt->counts[i];
     for (int i = 0; i < dt->ni; i++)
         ints[i] = dt->ints[i];
     for (int i = 0; i < dt->na; i++)
@@ -71,8 +83,8 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
                            int max_datatypes, int array_of_integers[],
                            MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
-    return contents(datatype, max_integers, max_addresses, max_datatypes, array_of_integers,
-                    array_of_addresses, array_of_datatypes, "MPI_Type_get_contents");
+    return contents(datatype, max_integers, max_addresses, -1, max_datatypes, array_of_integers,
+                    array_of_addresses, NULL, array_of_datatypes, "MPI_Type_get_contents");
 }
 IVC_MPI_WEAK(Type_get_contents)
 
@@ -82,12 +94,12 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
                              MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
                              MPI_Datatype array_of_datatypes[])
 {
-    (void)array_of_large_counts;
     if (max_large_counts < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_contents_c",
                              "negative max_large_counts");
-    return contents(datatype, max_integers, max_addresses, max_datatypes, array_of_integers,
-                    array_of_addresses, array_of_datatypes, "MPI_Type_get_contents_c");
+    return contents(datatype, max_integers, max_addresses, max_large_counts, max_datatypes,
+                    array_of_integers, array_of_addresses, array_of_large_counts,
+                    array_of_datatypes, "MPI_Type_get_contents_c");
 }
 IVC_MPI_WEAK(Type_get_contents_c)
 
@@ -230,10 +242,56 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 }
 IVC_MPI_WEAK(Type_match_size)
 
-/* The Fortran 90 parameterized types are the predefined types of the smallest kind that has
- * the precision p (decimal digits) and exponent range r asked for (MPI_UNDEFINED: any):
- * INTEGER*1/2/4/8 hold 2/4/9/18 digits; REAL*4, REAL*8 and long double have 6/15/18 digits
- * and ranges 37/307/4931. */
+/* The Fortran 90 parameterized types have the type map of the predefined type of the smallest
+ * kind that has the precision p (decimal digits) and exponent range r asked for
+ * (MPI_UNDEFINED: any): INTEGER*1/2/4/8 hold 2/4/9/18 digits; REAL*4, REAL*8 and long double
+ * have 6/15/18 digits and ranges 37/307/4931. Each is a handle of its own, predefined (it
+ * cannot be freed) but not named: its envelope is MPI_COMBINER_F90_INTEGER/REAL/COMPLEX with
+ * the arguments r or (p, r) (MPI 4.1 sec. 5.1.13 and 19.3.5). One handle per combination of
+ * combiner, p and r, made at its first call and kept for the rest of the run. */
+typedef struct {
+    int combiner, p, r;
+    MPI_Datatype dt;
+} f90_type_t;
+static f90_type_t *f90_types;
+static int f90_ntypes;
+
+static int f90_type(int combiner, int p, int r, MPI_Datatype base, const char *fn,
+                    MPI_Datatype *newtype)
+{
+    if (newtype == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
+    for (int i = 0; i < f90_ntypes; i++)
+        if (f90_types[i].combiner == combiner && f90_types[i].p == p && f90_types[i].r == r) {
+            *newtype = f90_types[i].dt;
+            return MPI_SUCCESS;
+        }
+    f90_type_t *t = realloc(f90_types, (size_t)(f90_ntypes + 1) * sizeof(*t));
+    if (t == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
+    f90_types = t;
+    MPI_Datatype dt = NULL;
+    int ni = combiner == MPI_COMBINER_F90_INTEGER ? 1 : 2;
+    int rc = dt_resized(base, base->map.lb, base->map.extent, &dt);
+    if (rc == MPI_SUCCESS && (rc = dt_record(dt, combiner, ni, 0, 0)) != MPI_SUCCESS)
+        ivc_mpi_dt_release(dt);
+    if (rc != MPI_SUCCESS)
+        return ivc_mpi_raise(MPI_COMM_WORLD, rc, fn, "cannot build the datatype");
+    if (ni == 1) {
+        dt->ints[0] = r;
+    } else {
+        dt->ints[0] = p;
+        dt->ints[1] = r;
+    }
+    dt->resized = 0;
+    dt->align = base->align;
+    dt->committed = 1;
+    dt->predefined = 1; /* from now on neither retained nor released */
+    f90_types[f90_ntypes++] = (f90_type_t){combiner, p, r, dt};
+    *newtype = dt;
+    return MPI_SUCCESS;
+}
+
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
     MPI_Datatype t = r == MPI_UNDEFINED ? MPI_DATATYPE_NULL
@@ -245,8 +303,8 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
     if (t == MPI_DATATYPE_NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_f90_integer",
                              "no integer kind has range %d", r);
-    *newtype = t;
-    return MPI_SUCCESS;
+    return f90_type(MPI_COMBINER_F90_INTEGER, MPI_UNDEFINED, r, t, "MPI_Type_create_f90_integer",
+                    newtype);
 }
 IVC_MPI_WEAK(Type_create_f90_integer)
 
@@ -268,8 +326,9 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
     if (k < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_f90_real",
                              "no real kind has precision %d and range %d", p, r);
-    *newtype = k == 0 ? MPI_REAL4 : k == 1 ? MPI_REAL8 : MPI_LONG_DOUBLE;
-    return MPI_SUCCESS;
+    return f90_type(MPI_COMBINER_F90_REAL, p, r,
+                    k == 0 ? MPI_REAL4 : k == 1 ? MPI_REAL8 : MPI_LONG_DOUBLE,
+                    "MPI_Type_create_f90_real", newtype);
 }
 IVC_MPI_WEAK(Type_create_f90_real)
 
@@ -279,8 +338,11 @@ int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
     if (k < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_f90_complex",
                              "no complex kind has precision %d and range %d", p, r);
-    *newtype = k == 0 ? MPI_COMPLEX8 : k == 1 ? MPI_COMPLEX16 : MPI_C_LONG_DOUBLE_COMPLEX;
-    return MPI_SUCCESS;
+    return f90_type(MPI_COMBINER_F90_COMPLEX, p, r,
+                    k == 0   ? MPI_COMPLEX8
+                    : k == 1 ? MPI_COMPLEX16
+                             : MPI_C_LONG_DOUBLE_COMPLEX,
+                    "MPI_Type_create_f90_complex", newtype);
 }
 IVC_MPI_WEAK(Type_create_f90_complex)
 

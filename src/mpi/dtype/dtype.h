@@ -87,11 +87,14 @@ struct ivc_mpi_dt_s {
     dt_piece_t *pieces;
     uint64_t npieces;
     /* How the type was made (MPI_Type_get_envelope / get_contents): MPI_COMBINER_* and the
-     * constructor's arguments; `types` are retained. */
+     * constructor's arguments; `types` are retained. `counts` (nc of them) are the large counts
+     * of a type whose counts do not fit an int (MPI_Type_contiguous_c): only the _c queries
+     * show its record. */
     int combiner;
-    int ni, na, nd;
+    int ni, na, nd, nc;
     int *ints;
     MPI_Aint *aints;
+    MPI_Count *counts;
     MPI_Datatype *types;
     struct ivc_mpi_attr *attrs; /* cached attributes (comm/mpi_attr.c) */
 };

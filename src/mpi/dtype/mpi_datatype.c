@@ -4,6 +4,7 @@
 #include "dtype/dt_impl.h"
 
 #include <complex.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -169,10 +170,12 @@ void dt_record_clear(MPI_Datatype dt)
     free(dt->ints);
     free(dt->aints);
     free(dt->types);
+    free(dt->counts);
     dt->ints = NULL;
     dt->aints = NULL;
     dt->types = NULL;
-    dt->ni = dt->na = dt->nd = 0;
+    dt->counts = NULL;
+    dt->ni = dt->na = dt->nd = dt->nc = 0;
 }
 
 int dt_record(MPI_Datatype dt, int combiner, int ni, int na, int nd)
@@ -212,11 +215,23 @@ static int64_t max64(int64_t a, int64_t b)
 /* Builds a new type from pieces: flattens the blocks (merging adjacent ones) and computes
  * size, bounds and the basic kind. `is_struct` pads the extent to the strictest alignment
  * of the components, as C does for a struct. Returns MPI_SUCCESS or an error class. */
+/* Whether consecutive copies of dt make one block: one block as long as the extent, so that
+ * any number of them is flattened at once (MPI_Type_contiguous(INT_MAX, MPI_BYTE)). */
+static int dt_runs(MPI_Datatype dt)
+{
+    return dt->map.nblocks == 1 && dt->map.extent > 0 &&
+           dt->map.blocks[0].len == (uint64_t)dt->map.extent;
+}
+
 int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI_Datatype *out)
 {
     uint64_t nblocks = 0;
     for (size_t i = 0; i < npieces; i++) {
         const dt_piece_t *p = &pieces[i];
+        if (p->count != 0 && dt_runs(p->old)) {
+            nblocks += 1;
+            continue;
+        }
         if (p->count != 0 && p->old->map.nblocks > DT_MAX_BLOCKS / p->count)
             return MPI_ERR_NO_MEM;
         nblocks += p->count * p->old->map.nblocks;
@@ -261,6 +276,15 @@ int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI_Dataty
             basic_size = old->basic_size;
         } else if (basic != old->basic) {
             basic = B_NONE;
+        }
+        if (dt_runs(old)) {
+            int64_t d = p->disp + old->map.blocks[0].disp;
+            uint64_t len = p->count * old->map.blocks[0].len;
+            if (n > 0 && blocks[n - 1].disp + (int64_t)blocks[n - 1].len == d)
+                blocks[n - 1].len += len;
+            else
+                blocks[n++] = (ivc_block_t){d, len};
+            continue;
         }
         for (uint64_t k = 0; k < p->count; k++) {
             int64_t base = p->disp + (int64_t)k * ext;
@@ -357,6 +381,38 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     return finish(rc, fn, dt, newtype);
 }
 IVC_MPI_WEAK(Type_contiguous)
+
+/* Written by hand (src/binding/gen_c.py, LARGE_BY_HAND) so that a count beyond INT_MAX works:
+ * such a type's envelope holds the count as a large count, which only
+ * MPI_Type_get_envelope_c / get_contents_c show. A count that fits an int makes the same type
+ * as MPI_Type_contiguous. */
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    const char *fn = "MPI_Type_contiguous_c";
+    if (count >= 0 && count <= INT_MAX)
+        return PMPI_Type_contiguous((int)count, oldtype, newtype);
+    if (count < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count %lld",
+                             (long long)count);
+    int rc = check_old(oldtype, fn);
+    if (rc)
+        return rc;
+    dt_piece_t p = {0, (uint64_t)count, oldtype};
+    MPI_Datatype dt = NULL;
+    rc = dt_build(&p, 1, 0, &dt);
+    if (rc == MPI_SUCCESS && (rc = dt_record(dt, MPI_COMBINER_CONTIGUOUS, 0, 0, 1)) == 0) {
+        dt->counts = malloc(sizeof(*dt->counts));
+        if (dt->counts == NULL) {
+            rc = MPI_ERR_NO_MEM;
+        } else {
+            dt->nc = 1;
+            dt->counts[0] = count;
+            dt_record_type(dt, oldtype);
+        }
+    }
+    return finish(rc, fn, dt, newtype);
+}
+IVC_MPI_WEAK(Type_contiguous_c)
 
 /* Vector family; `stride` in bytes. The record is left to the caller. */
 static int hvector(int count, int blocklength, int64_t stride, MPI_Datatype oldtype,

@@ -430,7 +430,11 @@ int PMPI_Remove_error_class(int errorclass)
     if (u->ncodes > 0)
         return ARG_ERROR(fn, "error class %d still has %d codes (MPI_Remove_error_code first)",
                          errorclass, u->ncodes);
-    user_err_drop(u); /* with its string, if any */
+    /* Like a code, a class goes only after its string (MPI 4.1 sec. 9.5). */
+    if (u->text != NULL)
+        return ARG_ERROR(fn, "error class %d still has a string (MPI_Remove_error_string first)",
+                         errorclass);
+    user_err_drop(u);
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Remove_error_class)

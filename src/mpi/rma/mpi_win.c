@@ -700,6 +700,7 @@ static int flush_one(MPI_Win win, int rank, const char *fn)
     int rc = check_target(win, rank, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    ivc_mpi_progress(); /* see PMPI_Win_sync */
     rc = ivc_rma_flush_am(win, rank);
     ivc_fence_seq_cst();
     if (rc != MPI_SUCCESS)
@@ -724,6 +725,7 @@ IVC_MPI_WEAK(Win_flush_local)
 static int flush_all_call(MPI_Win win, const char *fn)
 {
     CHECK_WIN(win, fn);
+    ivc_mpi_progress(); /* see PMPI_Win_sync */
     int rc = flush_all(win);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(win->comm, rc, fn, "completing operations failed");
@@ -742,9 +744,14 @@ int PMPI_Win_flush_local_all(MPI_Win win)
 }
 IVC_MPI_WEAK(Win_flush_local_all)
 
+/* Win_sync and the flushes also run one round of progress, even with nothing of this rank
+ * to complete: a rank that polls a flag in its own window with them (mpi4py.util.sync's
+ * spin loops: Flush of itself, then Sync) must still serve the active messages that other
+ * ranks' lock, put and accumulate requests on its window are waiting on. */
 int PMPI_Win_sync(MPI_Win win)
 {
     CHECK_WIN(win, "MPI_Win_sync");
+    ivc_mpi_progress();
     ivc_fence_seq_cst();
     return MPI_SUCCESS;
 }

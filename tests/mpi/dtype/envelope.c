@@ -2,8 +2,14 @@
  * builds: named, dup, contiguous, vector, hvector, indexed, hindexed, indexed_block,
  * hindexed_block, struct, subarray, darray, resized: the counts, the combiner, the values
  * handed to the constructor, and returned derived types that work and must be freed.
- * Errors: contents of a named type (MPI_ERR_TYPE), arrays too small (MPI_ERR_ARG). */
+ * The Fortran 90 parameterized types (combiners F90_INTEGER/REAL/COMPLEX, one handle per
+ * argument set, not freeable) and contiguous types of INT_MAX and INT_MAX + 1024 bytes (the
+ * latter through MPI_Type_contiguous_c: its count shows only as a large count).
+ * Errors: contents of a named type (MPI_ERR_TYPE), arrays too small (MPI_ERR_ARG), the int
+ * queries of a type with a large count (MPI_ERR_TYPE). */
 #include "../t_util.h"
+
+#include <limits.h>
 
 typedef struct {
     int combiner, ni, na, nd;
@@ -189,6 +195,68 @@ int main(int argc, char **argv)
     CHECK_INT(3, dst[2], "message with a type from get_contents");
     CHECK_MPI(MPI_Type_free(&got[0]));
     CHECK_MPI(MPI_Type_free(&outer));
+
+    /* Fortran 90 parameterized types: predefined but not named, an envelope of their own with
+     * the arguments, one handle per (combiner, p, r), the type map of the matching kind, and
+     * they cannot be freed. */
+    MPI_Datatype f1, f2, fr, fc;
+    CHECK_MPI(MPI_Type_create_f90_integer(4, &f1));
+    e = (expect_t){MPI_COMBINER_F90_INTEGER, 1, 0, 0, {4}, {0}, {0}};
+    check("f90_integer(4)", f1, &e);
+    CHECK_MPI(MPI_Type_create_f90_integer(4, &f2));
+    CHECK_TRUE(f1 == f2, "f90_integer(4) twice gives one handle");
+    CHECK_MPI(MPI_Type_size(f1, &s));
+    CHECK_INT(2, s, "size of f90_integer(4) (INTEGER*2)");
+    CHECK_MPI(MPI_Type_create_f90_real(15, MPI_UNDEFINED, &fr));
+    e = (expect_t){MPI_COMBINER_F90_REAL, 2, 0, 0, {15, MPI_UNDEFINED}, {0}, {0}};
+    check("f90_real(15, MPI_UNDEFINED)", fr, &e);
+    CHECK_MPI(MPI_Type_size(fr, &s));
+    CHECK_INT(8, s, "size of f90_real(15, MPI_UNDEFINED) (REAL*8)");
+    CHECK_MPI(MPI_Type_create_f90_complex(6, 30, &fc));
+    e = (expect_t){MPI_COMBINER_F90_COMPLEX, 2, 0, 0, {6, 30}, {0}, {0}};
+    check("f90_complex(6, 30)", fc, &e);
+    CHECK_MPI(MPI_Type_size(fc, &s));
+    CHECK_INT(8, s, "size of f90_complex(6, 30) (COMPLEX*8)");
+    check_err(MPI_ERR_TYPE, MPI_Type_free(&f2), "Type_free of an f90 type");
+    CHECK_TRUE(f2 == f1, "a refused Type_free leaves the handle");
+    double dsrc[2] = {1.5, -2.25}, ddst[2] = {0};
+    CHECK_MPI(MPI_Sendrecv(dsrc, 2, fr, t_rank, 1, ddst, 2, MPI_DOUBLE, t_rank, 1, MPI_COMM_WORLD,
+                           MPI_STATUS_IGNORE));
+    CHECK_TRUE(ddst[0] == 1.5 && ddst[1] == -2.25, "message of f90_real(15) received as doubles");
+
+    /* Contiguous with counts that need the large-count form: INT_MAX bytes through the int
+     * form, INT_MAX + 1024 through MPI_Type_contiguous_c, whose envelope holds a large
+     * count that only the _c queries show. */
+    MPI_Datatype big;
+    MPI_Count bs, big_count = (MPI_Count)INT_MAX + 1024;
+    CHECK_MPI(MPI_Type_contiguous(INT_MAX, MPI_BYTE, &big));
+    CHECK_MPI(MPI_Type_size_c(big, &bs));
+    CHECK_INT(INT_MAX, bs, "size of contiguous(INT_MAX, MPI_BYTE)");
+    e = (expect_t){MPI_COMBINER_CONTIGUOUS, 1, 0, 1, {INT_MAX}, {0}, {MPI_BYTE}};
+    check("contiguous(INT_MAX, MPI_BYTE)", big, &e);
+    CHECK_MPI(MPI_Type_free(&big));
+    CHECK_MPI(MPI_Type_contiguous_c(big_count, MPI_BYTE, &big));
+    CHECK_MPI(MPI_Type_size_c(big, &bs));
+    CHECK_INT(big_count, bs, "size of contiguous_c(INT_MAX + 1024, MPI_BYTE)");
+    MPI_Count ci, ca, cl, cd, lc[1] = {0};
+    CHECK_MPI(MPI_Type_get_envelope_c(big, &ci, &ca, &cl, &cd, &comb));
+    CHECK_INT(MPI_COMBINER_CONTIGUOUS, comb, "contiguous_c: combiner");
+    CHECK_INT(0, ci, "contiguous_c: num_integers");
+    CHECK_INT(0, ca, "contiguous_c: num_addresses");
+    CHECK_INT(1, cl, "contiguous_c: num_large_counts");
+    CHECK_INT(1, cd, "contiguous_c: num_datatypes");
+    MPI_Datatype bt[1] = {MPI_DATATYPE_NULL};
+    CHECK_MPI(MPI_Type_get_contents_c(big, 0, 0, 1, 1, iv, av, lc, bt));
+    CHECK_INT(big_count, lc[0], "contiguous_c: the large count");
+    CHECK_TRUE(bt[0] == MPI_BYTE, "contiguous_c: the old type");
+    check_err(MPI_ERR_TYPE, MPI_Type_get_envelope(big, &ni, &na, &nd, &comb),
+              "int envelope of a type with a large count");
+    check_err(MPI_ERR_TYPE, MPI_Type_get_contents(big, 1, 1, 1, iv, av, bt),
+              "int contents of a type with a large count");
+    check_err(MPI_ERR_ARG, MPI_Type_get_contents_c(big, 0, 0, 0, 1, iv, av, lc, bt),
+              "contents_c with no room for the large count");
+    CHECK_MPI(MPI_Type_free(&big));
+    check_err(MPI_ERR_COUNT, MPI_Type_contiguous_c(-1, MPI_BYTE, &big), "contiguous_c(-1)");
 
     MPI_Type_free(&t);
     MPI_Type_free(&vec);

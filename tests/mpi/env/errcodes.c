@@ -9,8 +9,8 @@
  *  - MPI_LASTUSEDCODE >= every value in use;
  *  - with MPI_ERRORS_RETURN: MPI_ERR_ARG for a string on a predefined class, a too long
  *    string, a code added to a code or to an unknown class, removing a code that still has a
- *    string, a class that still has codes, a predefined class or code, a value twice, and
- *    Error_class/Error_string of removed values;
+ *    string, a class that still has codes or its string, a predefined class or code, a value
+ *    twice, and Error_class/Error_string of removed values;
  *  - a user communicator handler given a user code by Comm_call_errhandler sees that code;
  *  - communication still works afterwards (a ring exchange checks data). */
 #include "../t_util.h"
@@ -165,7 +165,10 @@ int main(int argc, char **argv)
     CHECK_CLASS(MPI_ERR_ARG, MPI_Remove_error_code(e1));
     CHECK_CLASS(MPI_ERR_ARG, MPI_Remove_error_class(c1)); /* e2 remains */
     CHECK_MPI(MPI_Remove_error_code(e2));
-    CHECK_MPI(MPI_Remove_error_class(c1)); /* its own string goes with it */
+    CHECK_CLASS(MPI_ERR_ARG, MPI_Remove_error_class(c1)); /* still has its string */
+    CHECK_MPI(MPI_Remove_error_string(c1));
+    check_string(c1, "", "class string after Remove_error_string");
+    CHECK_MPI(MPI_Remove_error_class(c1));
     CHECK_CLASS(MPI_ERR_ARG, MPI_Error_class(c1, &cls));
     CHECK_CLASS(MPI_ERR_ARG, MPI_Error_class(e2, &cls));
     char s[MPI_MAX_ERROR_STRING];

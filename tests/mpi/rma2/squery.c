@@ -85,8 +85,10 @@ int main(int argc, char **argv)
              * memory lies in the region (not malloc'ed). */
             int loadable = r == w.rank || (kind != K_CREATE_MALLOC && in_node != MPI_UNDEFINED);
             if (!loadable) {
-                CHECK_INT(0, sz, t_fmt(what, sizeof what, "%s: size of rank %d (not loadable)", kn, r));
-                CHECK_TRUE(p == NULL, t_fmt(what, sizeof what, "%s: baseptr of rank %d NULL", kn, r));
+                CHECK_INT(0, sz,
+                          t_fmt(what, sizeof what, "%s: size of rank %d (not loadable)", kn, r));
+                CHECK_TRUE(p == NULL,
+                           t_fmt(what, sizeof what, "%s: baseptr of rank %d NULL", kn, r));
                 continue;
             }
             CHECK_INT(seg_bytes(r), sz, t_fmt(what, sizeof what, "%s: size of rank %d", kn, r));
