@@ -101,6 +101,13 @@ int main(int argc, char **argv)
         check_err(MPI_ERR_TYPE, MPI_Type_get_contents(named[k], 1, 1, 1, ints, aints, types),
                   "contents of a named type");
     }
+    /* The combiners kept for the removed Fortran forms are values of their own. */
+    const int kept[] = {MPI_COMBINER_HVECTOR_INTEGER, MPI_COMBINER_HINDEXED_INTEGER,
+                        MPI_COMBINER_STRUCT_INTEGER};
+    for (int k = 0; k < 3; k++) {
+        CHECK_TRUE(kept[k] > MPI_COMBINER_VALUE_INDEX, "kept combiner after the others");
+        CHECK_TRUE(k == 0 || kept[k] != kept[k - 1], "kept combiners distinct");
+    }
     int ni, na, nd, comb;
     check_err(MPI_ERR_TYPE, MPI_Type_get_envelope(MPI_DATATYPE_NULL, &ni, &na, &nd, &comb),
               "envelope of MPI_DATATYPE_NULL");
