@@ -297,19 +297,11 @@ int coll_nbc_tag(MPI_Comm comm)
 nbc_t *nbc_new(MPI_Comm comm, int tag)
 {
     nbc_t *s = calloc(1, sizeof(*s));
-    MPI_Request r = s != NULL ? ivc_mpi_req_alloc(REQ_COLL) : NULL;
+    MPI_Request r = s != NULL ? ivc_mpi_req_new_local(REQ_COLL, comm, 0) : NULL;
     if (r == NULL) {
         free(s);
         return NULL;
     }
-    r->done = 0;
-    r->freed = 0;
-    r->comm = comm;
-    ivc_mpi_comm_retain(comm);
-    r->dt = NULL;
-    r->peer = -1;
-    r->msg_len = 0;
-    ivc_mpi_status_empty(&r->status);
     r->op.done = ivc_mpi_req_op_done;
     s->req = r;
     s->comm = comm;

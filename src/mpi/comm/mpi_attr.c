@@ -554,15 +554,10 @@ IVC_MPI_WEAK(Type_set_name)
 /* MPI-4.1: MPI_DATATYPE_NULL is named "MPI_DATATYPE_NULL". */
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
-    if (datatype == MPI_DATATYPE_NULL) {
-        snprintf(type_name, MPI_MAX_OBJECT_NAME, "MPI_DATATYPE_NULL");
-        *resultlen = (int)strlen(type_name);
-        return MPI_SUCCESS;
-    }
+    if (datatype == MPI_DATATYPE_NULL)
+        return ivc_mpi_name_out("MPI_DATATYPE_NULL", type_name, resultlen);
     if (!ivc_mpi_dt_valid(datatype))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_get_name", "invalid datatype");
-    snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", datatype->name);
-    *resultlen = (int)strlen(type_name);
-    return MPI_SUCCESS;
+    return ivc_mpi_name_out(datatype->name, type_name, resultlen);
 }
 IVC_MPI_WEAK(Type_get_name)

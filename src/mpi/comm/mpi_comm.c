@@ -552,15 +552,10 @@ IVC_MPI_WEAK(Comm_set_name)
 /* MPI-4.1: MPI_COMM_NULL is named "MPI_COMM_NULL". */
 int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
-    if (comm == MPI_COMM_NULL) {
-        snprintf(name, MPI_MAX_OBJECT_NAME, "MPI_COMM_NULL");
-        *resultlen = (int)strlen(name);
-        return MPI_SUCCESS;
-    }
+    if (comm == MPI_COMM_NULL)
+        return ivc_mpi_name_out("MPI_COMM_NULL", name, resultlen);
     CHECK_COMM(comm, "MPI_Comm_get_name");
-    snprintf(name, MPI_MAX_OBJECT_NAME, "%s", comm->name);
-    *resultlen = (int)strlen(name);
-    return MPI_SUCCESS;
+    return ivc_mpi_name_out(comm->name, name, resultlen);
 }
 IVC_MPI_WEAK(Comm_get_name)
 

@@ -88,6 +88,10 @@ extern int ivc_mpi_initialized, ivc_mpi_finalized;
 /* Returns MPI_ERR_OTHER with a message unless the runtime is up (MPI_Init or a session). */
 int ivc_mpi_check_init(const char *fn);
 
+/* Hands an object's name to MPI_*_get_name: name (MPI_MAX_OBJECT_NAME bytes) and its
+ * length. Returns MPI_SUCCESS. */
+int ivc_mpi_name_out(const char *src, char *name, int *resultlen);
+
 /* The runtime shared by MPI_Init and sessions (mpi_init.c): start takes a reference, starting
  * it at the first call (collective over every rank of the job; aborts the job if that
  * fails); stop drops one, tearing it down at the last. Start returns MPI_SUCCESS or

@@ -571,3 +571,10 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Errhandler_free)
+
+int ivc_mpi_name_out(const char *src, char *name, int *resultlen)
+{
+    snprintf(name, MPI_MAX_OBJECT_NAME, "%s", src);
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}

@@ -245,16 +245,7 @@ int ivc_mpi_start_bsend(MPI_Request r, const void *buf, int count, MPI_Datatype 
                         int tag, MPI_Comm comm)
 {
     /* The user's request is complete at once (it is a local operation). */
-    r->magic = REQ_MAGIC;
-    r->kind = REQ_SEND;
-    r->done = 1;
-    r->freed = 0;
-    r->peer = -1;
-    r->msg_len = 0;
-    r->dt = NULL;
-    r->comm = comm;
-    ivc_mpi_comm_retain(comm);
-    ivc_mpi_status_empty(&r->status);
+    ivc_mpi_req_init_local(r, REQ_SEND, comm, 1);
     if (dest == MPI_PROC_NULL) {
         ivc_mpi_status_proc_null(&r->status);
         return MPI_SUCCESS;

@@ -22,16 +22,10 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
         return rc;
     if (query_fn == NULL || free_fn == NULL || cancel_fn == NULL || request == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL callback or request");
-    MPI_Request r = ivc_mpi_req_alloc(REQ_GREQ);
+    /* Errors of completion calls are raised on MPI_COMM_WORLD. */
+    MPI_Request r = ivc_mpi_req_new_local(REQ_GREQ, MPI_COMM_WORLD, 0);
     if (r == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
-    r->done = 0;
-    r->freed = 0;
-    r->peer = -1;
-    r->msg_len = 0;
-    r->comm = MPI_COMM_WORLD; /* errors of completion calls are raised there */
-    ivc_mpi_comm_retain(r->comm);
-    ivc_mpi_status_empty(&r->status);
     r->u.g.query = query_fn;
     r->u.g.free = free_fn;
     r->u.g.cancel = cancel_fn;

@@ -47,14 +47,10 @@ static void part_launch(MPI_Request preq, part_t *p)
 static int part_send_start(MPI_Request preq, void *args, MPI_Request *inner)
 {
     part_t *p = args;
-    MPI_Request r = ivc_mpi_req_alloc(REQ_SEND);
+    /* Not started: incomplete until the last Pready starts it. */
+    MPI_Request r = ivc_mpi_req_new_local(REQ_SEND, MPI_COMM_NULL, 0);
     if (r == NULL)
         return MPI_ERR_NO_MEM;
-    /* Not started: incomplete until the last Pready starts it. */
-    r->done = 0;
-    r->freed = 0;
-    r->peer = -1;
-    ivc_mpi_status_empty(&r->status);
     memset(p->ready, 0, (size_t)p->nparts);
     p->nready = 0;
     *inner = r;

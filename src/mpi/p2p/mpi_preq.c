@@ -16,16 +16,9 @@ int ivc_mpi_preq_new(MPI_Comm comm, ivc_mpi_preq_start_fn start, void *args,
 {
     if (ivc_mpi_req_zombies != NULL)
         ivc_mpi_req_sweep();
-    MPI_Request r = ivc_mpi_req_alloc(REQ_PERSIST);
+    MPI_Request r = ivc_mpi_req_new_local(REQ_PERSIST, comm, 0);
     if (r == NULL)
         return MPI_ERR_NO_MEM;
-    r->done = 0;
-    r->freed = 0;
-    r->peer = -1;
-    r->msg_len = 0;
-    r->comm = comm;
-    ivc_mpi_comm_retain(comm);
-    ivc_mpi_status_empty(&r->status);
     r->u.p.start = start;
     r->u.p.args = args;
     r->u.p.free_args = free_args;

@@ -42,6 +42,29 @@ MPI_Request ivc_mpi_req_alloc(int kind)
     return r;
 }
 
+void ivc_mpi_req_init_local(MPI_Request r, int kind, MPI_Comm comm, int done)
+{
+    r->magic = REQ_MAGIC;
+    r->kind = kind;
+    r->done = done;
+    r->freed = 0;
+    r->peer = -1;
+    r->msg_len = 0;
+    r->dt = NULL;
+    r->comm = comm;
+    if (comm != MPI_COMM_NULL)
+        ivc_mpi_comm_retain(comm);
+    ivc_mpi_status_empty(&r->status);
+}
+
+MPI_Request ivc_mpi_req_new_local(int kind, MPI_Comm comm, int done)
+{
+    MPI_Request r = ivc_mpi_req_alloc(kind);
+    if (r != NULL)
+        ivc_mpi_req_init_local(r, kind, comm, done);
+    return r;
+}
+
 void ivc_mpi_req_free(MPI_Request r)
 {
     if (r->dt != NULL)
@@ -86,16 +109,9 @@ int ivc_mpi_req_ext_done(MPI_Request r)
 MPI_Request ivc_mpi_req_poll_new(MPI_Comm comm, int (*poll)(MPI_Request),
                                  void (*drop)(MPI_Request), void *state)
 {
-    MPI_Request r = ivc_mpi_req_alloc(REQ_POLL);
+    MPI_Request r = ivc_mpi_req_new_local(REQ_POLL, comm, 0);
     if (r == NULL)
         return NULL;
-    r->done = 0;
-    r->freed = 0;
-    r->peer = -1;
-    r->msg_len = 0;
-    r->comm = comm;
-    ivc_mpi_comm_retain(comm);
-    ivc_mpi_status_empty(&r->status);
     r->u.x.poll = poll;
     r->u.x.drop = drop;
     r->u.x.state = state;

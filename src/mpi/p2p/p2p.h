@@ -144,6 +144,12 @@ void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m);
 void ivc_mpi_on_peer_failed(void *arg, int peer, int err);
 
 MPI_Request ivc_mpi_req_alloc(int kind);
+/* Sets up r (from ivc_mpi_req_alloc, or a caller's) for an operation that does not go
+ * through ivc_mpi_start_send/recv: `done` as given, not freed, no peer, empty status, comm
+ * retained (MPI_COMM_NULL: none). ivc_mpi_req_new_local allocates it first; NULL without
+ * memory. */
+void ivc_mpi_req_init_local(MPI_Request r, int kind, MPI_Comm comm, int done);
+MPI_Request ivc_mpi_req_new_local(int kind, MPI_Comm comm, int done);
 void ivc_mpi_req_free(MPI_Request req);
 /* Completion callback installed in every request's op. */
 void ivc_mpi_req_op_done(ivc_chan_op_t *op, int status);

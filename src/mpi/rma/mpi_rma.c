@@ -1057,15 +1057,9 @@ static int rma_request(MPI_Win win, int rc, MPI_Request *request, const char *fn
 {
     if (rc != MPI_SUCCESS)
         return rc;
-    MPI_Request r = ivc_mpi_req_alloc(REQ_SEND);
+    MPI_Request r = ivc_mpi_req_new_local(REQ_SEND, win->comm, 1);
     if (r == NULL)
         return ivc_mpi_raise(win->comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    r->done = 1;
-    r->freed = 0;
-    r->peer = -1;
-    r->comm = win->comm;
-    ivc_mpi_comm_retain(win->comm);
-    ivc_mpi_status_empty(&r->status);
     *request = r;
     return MPI_SUCCESS;
 }

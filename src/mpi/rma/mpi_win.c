@@ -553,15 +553,10 @@ IVC_MPI_WEAK(Win_set_name)
 /* MPI-4.1: MPI_WIN_NULL is named "MPI_WIN_NULL". */
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
-    if (win == MPI_WIN_NULL) {
-        snprintf(win_name, MPI_MAX_OBJECT_NAME, "MPI_WIN_NULL");
-        *resultlen = (int)strlen(win_name);
-        return MPI_SUCCESS;
-    }
+    if (win == MPI_WIN_NULL)
+        return ivc_mpi_name_out("MPI_WIN_NULL", win_name, resultlen);
     CHECK_WIN(win, "MPI_Win_get_name");
-    snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", win->name);
-    *resultlen = (int)strlen(win_name);
-    return MPI_SUCCESS;
+    return ivc_mpi_name_out(win->name, win_name, resultlen);
 }
 IVC_MPI_WEAK(Win_get_name)
 
