@@ -90,12 +90,19 @@ static int detect_local(void)
     if (c->local == NULL)
         return -ENOMEM;
     c->nlocal = 0;
+    c->my_local = UINT32_MAX;
     for (uint32_t r = 0; r < c->boot.size; r++) {
         if (ivc_region_member_get(&c->region, r) == IVC_MEMBER_ABSENT)
             continue;
         if (r == c->boot.rank)
             c->my_local = c->nlocal;
         c->local[c->nlocal++] = r;
+    }
+    if (c->my_local >= c->nlocal || c->local[c->my_local] != c->boot.rank) {
+        ivc_error("rank %u's slot in the membership table of %s was cleared after it joined "
+                  "(another process formatted or reset the region)",
+                  c->boot.rank, c->region.path);
+        return -EPROTO;
     }
     return 0;
 }
@@ -247,7 +254,10 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
     c->nlocal = 1;
 
     if (!c->boot.singleton) {
-        if (c->boot.create_region && (rc = create_region_file(c->boot.region, c->boot.size)) < 0)
+        /* Every rank of a host that makes its region goes through the creation: a rank that
+         * found the file already there must still wait until its creator has sized it. */
+        if ((c->boot.create_region || (c->boot.have_pmi && c->boot.device[0] == '\0')) &&
+            (rc = create_region_file(c->boot.region, c->boot.size)) < 0)
             return rc;
         c->created_region = rc == 1;
         rc = ivc_region_attach(c->boot.region, c->boot.job, c->boot.size, &c->region);
@@ -334,7 +344,7 @@ void ivc_coord_abort(int code)
         ivc_region_abort(&c->region, c->boot.rank, code);
         ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_ABORTED);
     }
-    if (c->boot.create_region)
+    if (c->created_region)
         unlink(c->boot.region);
     /* The process manager stops the other ranks (they also see the region's abort word). */
     if (c->boot.have_pmi)

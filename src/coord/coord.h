@@ -106,6 +106,36 @@ static inline int ivc_coord_send_ack(uint32_t peer, uint64_t cookie)
     return vc->ops->send_ack(vc->ep, cookie);
 }
 
+/* ---- peer failures (coord_fail.c) ----
+ * A co-located peer is declared failed when its process is gone (its lock on the region
+ * file was released: simulated VMs, containers, hand-started ranks on one host) or its
+ * heartbeat word stopped for IVC_LIVENESS_TIMEOUT (real guests; any region); a peer on
+ * another host when its network connection breaks; any peer that breaks the shared-memory
+ * protocol. The first rank to see it writes it into the victim's membership slot (state
+ * FAILED, how, by whom), so every rank of the region learns it, and the channels fail what
+ * involves the peer: the MPI layer hears of each failed peer once, through the channels'
+ * on_peer_failed upcall, called from ivc_coord_progress() on the thread that progresses, with
+ * err -EOWNERDEAD (the process died or went silent), -EPROTO (it broke the protocol) or
+ * -ECONNRESET (its network connection broke). */
+enum {
+    IVC_FAIL_NONE = 0,
+    IVC_FAIL_EXITED = 1,   /* its process ended without MPI_Finalize */
+    IVC_FAIL_SILENT = 2,   /* its heartbeat stopped (dead, hung, or its VM paused too long) */
+    IVC_FAIL_PROTOCOL = 3, /* it wrote what the protocol forbids into the region */
+    IVC_FAIL_NETWORK = 4,  /* its network connection broke */
+};
+
+/* Whether this process knows `rank` (a global rank) failed; cheap. */
+int ivc_coord_peer_failed(uint32_t rank);
+
+/* Number of peers this process knows to have failed; only grows. */
+uint32_t ivc_coord_nfailed(void);
+
+/* Writes one line saying how `rank` failed and who saw it ("rank 2 ended without
+ * MPI_Finalize (its lock on the region was released), seen by rank 0"), or that it did not.
+ * Returns buf. */
+const char *ivc_coord_failure_text(uint32_t rank, char *buf, size_t len);
+
 /* Prints every layer's tunables with their current values (ivc-info). Returns 0, or
  * -EINVAL when a variable is invalid (already logged, naming it). */
 int ivc_coord_print_config(FILE *f);

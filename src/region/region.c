@@ -124,10 +124,15 @@ static int region_wait_ready(ivc_region_t *r, uint64_t job, uint32_t world)
                 return region_format(r, job, world);
             continue;
         }
-        if (state != IVC_REGION_FORMATTING || h->magic != 0) {
-            /* Not ours to wait for: let the identity checks say what it is. */
+        if (state != IVC_REGION_FORMATTING) {
+            /* Not a state of this protocol (or EMPTY but not zero-filled): let the identity
+             * checks say what it is. */
             return 0;
         }
+        /* FORMATTING: the formatter writes the header, magic first, and clears the
+         * membership table before R0. Believing a half-written header would let this rank
+         * join a slot the formatter then zeroes (the start-up race behind a NULL shm
+         * channel in ivc_coord_init). Wait for READY. */
         if (ivc_now_ns() > deadline) {
             ivc_error("region %s: another process started formatting it and did not finish "
                       "within %d ms",

@@ -191,6 +191,7 @@ int ivc_mpi_errno_class(int err)
     case -ENOMEM: return MPI_ERR_NO_MEM;
     case -EMSGSIZE: return MPI_ERR_TRUNCATE;
     case -EINVAL: return MPI_ERR_ARG;
+    case -EOWNERDEAD:
     case -EPROTO:
     case -EPIPE:
     case -ECONNRESET:
