@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "coord.h"
 
+#include "coord_fail.h"
 #include "self_chan.h"
 
 #include "../shm/shm_coll_config.h"
@@ -50,6 +51,16 @@ static int barrier_poll(void *progress)
 {
     ivc_coord_t *c = &ivc_coord;
     int n = progress != NULL ? ivc_coord_progress() : 0;
+    if (progress == NULL && ivc_load_acquire(&c->fail_pending)) {
+        for (uint32_t r = 0; r < c->boot.size; r++) {
+            char why[160];
+            if (r != c->boot.rank &&
+                ivc_region_member_get(&c->region, r) == IVC_MEMBER_FAILED) {
+                ivc_error("start-up: %s", ivc_coord_failure_text(r, why, sizeof(why)));
+                return -EOWNERDEAD;
+            }
+        }
+    }
     if ((++c->poll_count & 255) == 0) {
         uint32_t rank;
         int code;
@@ -226,6 +237,24 @@ static int net_connect(void)
     return rc;
 }
 
+/* Takes this rank's slot: its lock on the region file (so that peers on this kernel see
+ * the process end, however it ends), refusing a rank another live process holds. */
+static int claim_slot(void)
+{
+    ivc_coord_t *c = &ivc_coord;
+    int rc = ivc_region_lock(&c->region, c->boot.rank);
+    if (rc == -EBUSY) {
+        ivc_error("rank %u is already running in region %s: two processes claim PMI_RANK=%u "
+                  "(or a process of an earlier job with the same IVC_JOB still runs)",
+                  c->boot.rank, c->region.path, c->boot.rank);
+        return -EBUSY;
+    }
+    if (rc != 0)
+        ivc_debug("no lock on region %s (%s): peers see this rank's end by its heartbeat only",
+                  c->region.path, strerror(-rc));
+    return 0;
+}
+
 int ivc_coord_init(const ivc_chan_upcalls_t *up)
 {
     ivc_coord_t *c = &ivc_coord;
@@ -243,9 +272,16 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
     if ((rc = ivc_shm_config_load(&c->shm_cfg)) != 0)
         return rc;
     const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
-                                       &ivc_coll_config_table, &ivc_rma_config_table, NULL};
+                                       &ivc_coll_config_table, &ivc_rma_config_table,
+                                       &ivc_fail_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
 
+    /* The channels report failed peers to the coordinator, which records them and tells
+     * the MPI layer (coord_fail.c). */
+    c->mpi_up = *up;
+    c->chan_up = *up;
+    c->chan_up.on_peer_failed = ivc_coord_on_peer_failed;
+    up = &c->chan_up;
     c->vcs = calloc(c->boot.size, sizeof(*c->vcs));
     c->self = ivc_self_chan_create(c->boot.rank, up);
     if (c->vcs == NULL || c->self == NULL)
@@ -264,7 +300,13 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         if (rc != 0)
             return rc;
         c->have_region = 1;
+        if ((rc = ivc_coord_fail_init(&c->region, c->boot.rank, &c->mpi_up)) != 0)
+            return rc;
+        if ((rc = claim_slot()) != 0)
+            return rc;
         ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_JOINED);
+        if ((rc = ivc_coord_fail_start()) != 0)
+            return rc;
         /* Under a process manager its barrier means every rank of the job has joined its
          * host's region: the membership table then lists exactly the co-located ranks,
          * whichever hosts the others are on. Alone, the region is the whole job. */
@@ -299,6 +341,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         if (c->net != NULL && (rc = net_connect()) != 0)
             return rc;
     }
+    if (c->boot.singleton && (rc = ivc_coord_fail_init(NULL, 0, &c->mpi_up)) != 0)
+        return rc;
     /* Spinning only pays when every rank of this host has a core of its own. */
     ivc_wait_spin = (uint32_t)c->cfg.spin;
     if (ivc_wait_spin == 0)
@@ -318,15 +362,36 @@ int ivc_coord_finalize(void)
             if (c->boot.have_pmi)
                 rc = ivc_pmi_barrier(&c->boot.pmi);
         }
-        int brc = ivc_region_barrier(&c->region, c->nlocal, 0, barrier_poll, c);
-        rc = rc ? rc : brc;
+        /* FINALIZED says this rank needs nothing more from its peers; it stays (and keeps
+         * progressing, for what they still need from it) until no co-located peer is
+         * running: each has finalized, aborted or failed. A peer that died meanwhile is
+         * declared failed by the liveness thread, so this wait cannot hang on it. */
         ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_FINALIZED);
+        ivc_backoff_t b;
+        ivc_backoff_init(&b);
+        for (uint32_t i = 0; i < c->nlocal;) {
+            uint32_t r = c->local[i];
+            if (r == c->boot.rank || ivc_region_member_get(&c->region, r) != IVC_MEMBER_JOINED) {
+                i++;
+                continue;
+            }
+            if (ivc_coord_progress() == 0)
+                ivc_backoff_wait(&b);
+            uint32_t arank;
+            int acode;
+            if (ivc_region_aborted(&c->region, &arank, &acode)) {
+                rc = -ECANCELED;
+                break;
+            }
+        }
+        ivc_coord_fail_stop();
         ivc_shm_chan_destroy(c->shm);
         ivc_net_chan_destroy(c->net);
         c->net = NULL;
         ivc_region_detach(&c->region, 0);
         c->have_region = 0;
     }
+    ivc_coord_fail_free();
     ivc_boot_finalize(&c->boot);
     ivc_self_chan_destroy(c->self);
     free(c->vcs);
@@ -341,8 +406,11 @@ void ivc_coord_abort(int code)
 {
     ivc_coord_t *c = &ivc_coord;
     if (c->have_region) {
-        ivc_region_abort(&c->region, c->boot.rank, code);
+        /* The slot first: an abort word is believed only when the rank it names has left
+         * as ABORTED (ivc_region_aborted). */
+        ivc_store_release(&c->aborting, 1);
         ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_ABORTED);
+        ivc_region_abort(&c->region, c->boot.rank, code);
     }
     if (c->created_region)
         unlink(c->boot.region);
@@ -363,6 +431,8 @@ int ivc_coord_progress(void)
 {
     ivc_coord_t *c = &ivc_coord;
     int n = ivc_self_chan_progress(c->self);
+    if (__builtin_expect(ivc_load_relaxed(&c->fail_pending) != 0, 0))
+        n += ivc_coord_fail_handle();
     if (c->shm != NULL)
         n += ivc_shm_chan_progress(c->shm);
     /* Each network poll is a system call with TCP: while the network has been quiet for a
@@ -400,8 +470,14 @@ int ivc_coord_print_config(FILE *f)
         ivc_cfg_print(f, &ivc_rma_config_table, &ra);
     else
         rc = -EINVAL;
+    ivc_fail_config_t fc;
+    if (ivc_cfg_load(&ivc_fail_config_table, &fc) == 0)
+        ivc_cfg_print(f, &ivc_fail_config_table, &fc);
+    else
+        rc = -EINVAL;
     const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
-                                       &ivc_coll_config_table, &ivc_rma_config_table, NULL};
+                                       &ivc_coll_config_table, &ivc_rma_config_table,
+                                       &ivc_fail_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
     return rc;
 }

@@ -61,6 +61,12 @@ typedef struct ivc_coord {
     ivc_shm_chan_t *shm; /* NULL when alone */
     ivc_net_chan_t *net; /* NULL when every rank shares this region */
     void *self;          /* the self channel */
+    /* Set by the liveness thread when a slot turned FAILED; the progressing thread
+     * clears it and handles the failures (coord_fail.c). */
+    IVC_ATOMIC(uint32_t) fail_pending;
+    IVC_ATOMIC(uint32_t) aborting; /* this rank is aborting the job (its slot: ABORTED) */
+    ivc_chan_upcalls_t mpi_up;     /* the MPI layer's upcalls */
+    ivc_chan_upcalls_t chan_up;    /* what the channels call: mpi_up, failures wrapped */
     uint32_t poll_count; /* progress calls, to pace the abort check */
     uint32_t net_quiet;  /* network polls in a row that found nothing (capped) */
     uint32_t net_skip;   /* progress calls while polling the network less often */

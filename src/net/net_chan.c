@@ -38,6 +38,7 @@ int ivc_net_chan_progress(void *chan)
 }
 void ivc_net_chan_destroy(ivc_net_chan_t *ch) {}
 void ivc_net_chan_flush(ivc_net_chan_t *ch) {}
+void ivc_net_chan_fail_peer(ivc_net_chan_t *ch, uint32_t peer, int err) {}
 
 #else
 
@@ -78,6 +79,7 @@ struct net_ep {
     uint32_t peer;
     uint64_t send_seq, recv_seq;
     int failed;
+    ucs_status_ptr_t close_req; /* the forced close of a failed peer's endpoint, in flight */
 };
 
 /* A send in flight: keeps the header (UCX reads it until completion) and a packed copy of
@@ -321,6 +323,8 @@ static void ack_cb(void *request, ucs_status_t status, void *user_data)
 static int net_send_ack(void *vep, uint64_t cookie)
 {
     net_ep_t *e = vep;
+    if (e->failed)
+        return -ECONNRESET;
     uint64_t *c = malloc(sizeof(*c));
     if (c == NULL)
         return -ENOMEM;
@@ -486,14 +490,52 @@ int ivc_net_chan_progress(void *chan)
     return n;
 }
 
+static void ep_fail(net_ep_t *e, int err);
+
 static void ep_err_cb(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
     net_ep_t *e = arg;
     if (e->failed || e->ch->closing)
         return;
-    e->failed = 1;
     ivc_error("network connection to rank %u failed: %s", e->peer, ucs_status_string(status));
-    e->ch->up.on_peer_failed(e->ch->up.arg, (int)e->peer, -ECONNRESET);
+    ep_fail(e, -ECONNRESET);
+}
+
+/* The peer failed (UCX saw its connection break, or another rank saw it die): fails the
+ * synchronous sends whose acknowledgement can never come, closes the endpoint (a forced
+ * close completes UCX's outstanding requests to it with errors: their callbacks fail the
+ * sends and rendezvous receives), refuses new sends, reports the peer once. Safe inside a
+ * UCX callback: nothing here progresses the worker. */
+static void ep_fail(net_ep_t *e, int err)
+{
+    ivc_net_chan_t *ch = e->ch;
+    if (e->failed || e->ep == NULL)
+        return;
+    e->failed = 1;
+    for (net_send_t **p = &ch->syncs; *p;) {
+        net_send_t *s = *p;
+        if (s->ep != e) {
+            p = &s->next;
+            continue;
+        }
+        *p = s->next;
+        if (s->status == 0)
+            s->status = err;
+        send_release(s);
+    }
+    ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+                              .flags = UCP_EP_CLOSE_FLAG_FORCE};
+    ucs_status_ptr_t sp = ucp_ep_close_nbx(e->ep, &rp);
+    e->close_req = sp != NULL && !UCS_PTR_IS_ERR(sp) ? sp : NULL;
+    e->ep = NULL;
+    ch->events++;
+    ch->up.on_peer_failed(ch->up.arg, (int)e->peer, err);
+}
+
+void ivc_net_chan_fail_peer(ivc_net_chan_t *ch, uint32_t peer, int err)
+{
+    if (ch != NULL && peer < ch->world)
+        ep_fail(&ch->eps[peer], err);
 }
 
 const ivc_chan_ops_t ivc_net_chan_ops = {"net (UCX)", net_send, net_recv_rndv, net_send_ack,
@@ -603,6 +645,13 @@ void ivc_net_chan_destroy(ivc_net_chan_t *ch)
     ch->closing = 1;
     for (uint32_t r = 0; ch->eps != NULL && r < ch->world; r++) {
         net_ep_t *e = &ch->eps[r];
+        if (e->close_req != NULL) {
+            uint64_t end = ivc_now_ns() + 1000000000ull;
+            while (ucp_request_check_status(e->close_req) == UCS_INPROGRESS && ivc_now_ns() < end)
+                ucp_worker_progress(ch->worker);
+            ucp_request_free(e->close_req);
+            e->close_req = NULL;
+        }
         if (e->ep == NULL)
             continue;
         /* The coordinator flushed and met every peer first: nothing is in flight, and a

@@ -48,6 +48,11 @@ int ivc_net_chan_progress(void *chan);
  * afterwards a peer that disconnects is not reported as failed. */
 void ivc_net_chan_flush(ivc_net_chan_t *ch);
 
+/* Treats `peer` as failed (another rank saw it die): closes its connection, fails every send
+ * to it still in flight or waiting for its acknowledgement with `err`, refuses new ones,
+ * and reports it through on_peer_failed unless the channel already did. */
+void ivc_net_chan_fail_peer(ivc_net_chan_t *ch, uint32_t peer, int err);
+
 /* Flushes and closes every endpoint, then the worker. */
 void ivc_net_chan_destroy(ivc_net_chan_t *ch);
 

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "region.h"
 
 #include "../base/ivc_log.h"
@@ -60,12 +61,13 @@ static int region_map(const char *path, int create, uint64_t create_size, ivc_re
     }
     void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     int err = errno;
-    close(fd); /* the mapping keeps the file alive */
     if (base == MAP_FAILED) {
+        close(fd);
         ivc_error("region %s: cannot map %" PRIu64 " bytes: %s", path, size, strerror(err));
         return -err;
     }
     memset(out, 0, sizeof(*out));
+    out->fd = fd; /* kept for the ranks' liveness locks (ivc_region_lock) */
     out->base = base;
     out->size = size;
     snprintf(out->path, sizeof(out->path), "%s", path);
@@ -244,6 +246,10 @@ void ivc_region_detach(ivc_region_t *r, int unlink_file)
 {
     if (r->base != NULL)
         munmap(r->base, r->size);
+    if (r->base != NULL && r->fd >= 0)
+        close(r->fd); /* releases this process's lock */
+    r->fd = -1;
+    r->locked = 0;
     if (unlink_file && r->path[0] != '\0')
         unlink(r->path);
     r->base = NULL;
@@ -340,7 +346,116 @@ int ivc_region_aborted(const ivc_region_t *r, uint32_t *rank, int *code)
     /* A2: pairs with R2 in ivc_region_abort(). */
     if (ivc_load_acquire(&h->abort_state) != 2)
         return 0;
-    *rank = ivc_load_relaxed(&h->abort_rank);
+    uint32_t who = ivc_load_relaxed(&h->abort_rank);
+    /* Believed only when plausible: an aborting rank marks its slot ABORTED before the
+     * word, so a word naming a rank that is still running was not written by it. */
+    if (who >= r->world_size || ivc_region_member_get(r, who) != IVC_MEMBER_ABORTED)
+        return 0;
+    *rank = who;
     *code = ivc_load_relaxed(&h->abort_code);
     return 1;
+}
+
+int ivc_region_member_fail(const ivc_region_t *r, uint32_t rank, uint32_t how, uint32_t by,
+                           const char *what)
+{
+    if (rank >= r->world_size)
+        return 0;
+    ivc_member_t *m = ivc_region_member(r, rank);
+    uint32_t st = ivc_load_acquire(&m->state);
+    if (st != IVC_MEMBER_JOINED && st != IVC_MEMBER_ABSENT)
+        return 0;
+    uint32_t zero = 0;
+    if (!ivc_cas(&m->fail_claim, &zero, 1))
+        return 0;
+    m->fail_how = how;
+    m->fail_by = by;
+    snprintf(m->fail_what, sizeof(m->fail_what), "%s", what != NULL ? what : "");
+    /* R9: publishes the record with the state; pairs with A4 in ivc_region_member_get() and
+     * ivc_region_member_failure(). A rank that finalized or aborted meanwhile keeps its
+     * own state: the CAS fails and the record stays unread. */
+    if (ivc_cas(&m->state, &st, IVC_MEMBER_FAILED))
+        return 1;
+    return 0;
+}
+
+int ivc_region_member_failure(const ivc_region_t *r, uint32_t rank, uint32_t *how, uint32_t *by,
+                              char what[IVC_FAIL_WHAT_LEN])
+{
+    if (ivc_region_member_get(r, rank) != IVC_MEMBER_FAILED)
+        return 0;
+    const ivc_member_t *m = ivc_region_member(r, rank);
+    *how = m->fail_how;
+    *by = m->fail_by;
+    for (size_t i = 0; i < IVC_FAIL_WHAT_LEN; i++) {
+        char ch = m->fail_what[i];
+        what[i] = ch == '\0' || (ch >= ' ' && ch <= '~') ? ch : '?';
+    }
+    what[IVC_FAIL_WHAT_LEN - 1] = '\0';
+    return 1;
+}
+
+uint64_t ivc_region_kernel_id(void)
+{
+    static uint64_t id;
+    if (id != 0)
+        return id;
+    char buf[64];
+    int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof(buf));
+    close(fd);
+    if (n < 16)
+        return 0;
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (ssize_t i = 0; i < n && buf[i] != '\n'; i++)
+        h = (h ^ (uint8_t)buf[i]) * 0x100000001b3ull;
+    id = h != 0 ? h : 1;
+    return id;
+}
+
+/* Lock bytes lie far past any region's end: locks need no file bytes. */
+#define REGION_LOCK_BASE (1ll << 40)
+
+static struct flock lock_of(uint32_t rank, short type)
+{
+    struct flock fl;
+    memset(&fl, 0, sizeof(fl));
+    fl.l_type = type;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = REGION_LOCK_BASE + rank;
+    fl.l_len = 1;
+    return fl;
+}
+
+int ivc_region_lock(ivc_region_t *r, uint32_t rank)
+{
+    if (rank >= r->world_size || r->fd < 0)
+        return -EINVAL;
+    ivc_member_t *m = ivc_region_member(r, rank);
+    struct flock fl = lock_of(rank, F_WRLCK);
+    if (fcntl(r->fd, F_OFD_SETLK, &fl) != 0) {
+        int err = errno;
+        m->kernel_id = 0;
+        if (err == EAGAIN || err == EACCES)
+            return -EBUSY;
+        return -err;
+    }
+    r->locked = 1;
+    m->kernel_id = ivc_region_kernel_id();
+    return 0;
+}
+
+int ivc_region_lock_held(const ivc_region_t *r, uint32_t rank)
+{
+    if (rank >= r->world_size || r->fd < 0)
+        return -EOPNOTSUPP;
+    uint64_t kid = ivc_region_member(r, rank)->kernel_id;
+    if (kid == 0 || kid != ivc_region_kernel_id())
+        return -EOPNOTSUPP;
+    struct flock fl = lock_of(rank, F_WRLCK);
+    if (fcntl(r->fd, F_OFD_GETLK, &fl) != 0)
+        return -errno;
+    return fl.l_type != F_UNLCK;
 }

@@ -18,6 +18,8 @@ typedef struct ivc_region {
     uint64_t job_id;
     uint64_t members_off;
     uint64_t heap_off, heap_end;
+    int fd;     /* the open region file (locks), -1 once detached */
+    int locked; /* this process holds a rank's lock (ivc_region_lock) */
     char path[PATH_MAX];
 } ivc_region_t;
 
@@ -74,6 +76,33 @@ static inline ivc_member_t *ivc_region_member(const ivc_region_t *r, uint32_t ra
 void ivc_region_member_set(const ivc_region_t *r, uint32_t rank, uint32_t state);
 uint32_t ivc_region_member_get(const ivc_region_t *r, uint32_t rank);
 
+/* Records that `rank` failed: `how` (IVC_FAIL_* of coord.h), declared by rank `by` (or
+ * IVC_FAIL_BY_LAUNCHER), `what` it saw (cut to IVC_FAIL_WHAT_LEN - 1 characters). Only a
+ * JOINED slot, or an ABSENT one (a rank on another host), becomes FAILED; one record per
+ * slot. Returns 1 when this call made the record, 0 when the rank had already failed or
+ * left (FINALIZED, ABORTED). */
+int ivc_region_member_fail(const ivc_region_t *r, uint32_t rank, uint32_t how, uint32_t by,
+                           const char *what);
+
+/* If `rank`'s slot is FAILED: returns 1 with the record (what NUL-terminated, checked
+ * characters only); else 0. */
+int ivc_region_member_failure(const ivc_region_t *r, uint32_t rank, uint32_t *how, uint32_t *by,
+                              char what[IVC_FAIL_WHAT_LEN]);
+
+/* A 64-bit identity of this kernel (a hash of its boot id), never 0; 0 when unknown. */
+uint64_t ivc_region_kernel_id(void);
+
+/* Takes `rank`'s lock on the region file (an open-file-description lock, which the kernel
+ * releases when the process ends, however it ends) and records this kernel's identity in
+ * the slot (before JOINED). Returns 0, or -errno when the file cannot be locked (the slot
+ * then says so, and peers rely on the heartbeat): -EBUSY when a live process holds it
+ * already (another process claims the same rank). */
+int ivc_region_lock(ivc_region_t *r, uint32_t rank);
+
+/* Whether `rank`'s lock is held: 1 held, 0 released (its process ended), -EOPNOTSUPP when
+ * the slot's kernel is not this one's or it took no lock (locks cannot tell). */
+int ivc_region_lock_held(const ivc_region_t *r, uint32_t rank);
+
 /* Region barrier among `count` participants. While waiting it calls `poll(arg)` (may be
  * NULL) every round: a negative return gives up with that value, a positive one means work
  * was done (no backoff this round). Returns 0, -ETIMEDOUT after `timeout_ms` (0: none), or
@@ -83,7 +112,8 @@ int ivc_region_barrier(const ivc_region_t *r, uint32_t count, uint64_t timeout_m
 
 /* Records that `rank` aborts the job with `code`; the first caller wins. */
 void ivc_region_abort(const ivc_region_t *r, uint32_t rank, int code);
-/* Returns 1 and the aborting rank and code if the job was aborted, else 0. */
+/* Returns 1 and the aborting rank and code if the job was aborted, else 0. An abort word
+ * naming a rank whose slot is not ABORTED is not believed (a forged or scribbled word). */
 int ivc_region_aborted(const ivc_region_t *r, uint32_t *rank, int *code);
 
 #endif

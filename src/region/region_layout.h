@@ -34,7 +34,7 @@
 /* "IVCREGN1" read as a little-endian u64. */
 #define IVC_REGION_MAGIC 0x314e474552435649ULL
 /* Bump on any change to a structure in this file. */
-#define IVC_LAYOUT_VERSION 1u
+#define IVC_LAYOUT_VERSION 2u
 
 #define IVC_REGION_HDR_SIZE 4096u
 #define IVC_REGION_MIN_SIZE (1u << 20)
@@ -93,27 +93,50 @@ _Static_assert(offsetof(ivc_region_hdr_t, bar_generation) -
                "barrier words on separate lines");
 _Static_assert(sizeof(ivc_region_hdr_t) <= IVC_REGION_HDR_SIZE, "header fits its page");
 
-/* ivc_member_t.state: one writer per slot, the rank it belongs to. */
+/* ivc_member_t.state: one writer per slot, the rank it belongs to, except FAILED, which a
+ * peer that declares the rank failed writes with a CAS from JOINED (or from ABSENT, for a
+ * rank on another host) so that it never overwrites a rank's own FINALIZED or ABORTED. */
 enum {
     IVC_MEMBER_ABSENT = 0,    /* never joined through this region */
     IVC_MEMBER_JOINED = 1,    /* in MPI_Init or running */
-    IVC_MEMBER_FINALIZED = 2, /* left through MPI_Finalize */
+    IVC_MEMBER_FINALIZED = 2, /* in or past MPI_Finalize: needs nothing more from its peers */
     IVC_MEMBER_ABORTED = 3,   /* left through MPI_Abort or a fatal error */
+    IVC_MEMBER_FAILED = 4,    /* declared failed by a peer or the launcher (fail_* say how) */
 };
 
+/* Length of the text a failure record carries (what the detector saw), NUL included. */
+#define IVC_FAIL_WHAT_LEN 24
+
 /* One slot per global rank: the locality detector's table (the published designs keep one
- * byte per rank; a slot here also carries where the rank's receive block is). A rank that
- * shares this region marks its slot JOINED; after the start-up barrier every JOINED slot
- * is a co-located rank, and local order is slot order. */
+ * byte per rank; a slot here also carries where the rank's receive block is, its liveness
+ * and, once it failed, how). A rank that shares this region marks its slot JOINED; after
+ * the start-up barrier every JOINED slot is a co-located rank, and local order is slot
+ * order. */
 typedef struct ivc_member {
-    /* Writer: the slot's rank. R4 release store; readers (peers, launcher) use A4 acquire. */
+    /* Writer: the slot's rank (R4 release store), or a peer declaring it failed (CAS, after
+     * the fail_* fields: R9). Readers (peers, launcher) use A4 acquire. */
     IVC_ATOMIC(uint32_t) state;
-    uint32_t pad;
+    /* Failure record (IVC_FAIL_* of coord.h), valid once state is FAILED. Writer: the one
+     * declarer that won the fail_claim CAS, plain stores before R9; readers after A4. */
+    uint32_t fail_how;
     /* Writer: the slot's rank, before JOINED's successor barrier; offset of its receive
      * block or 0. R5 release; readers (co-located senders) A5 acquire, then validate. */
     IVC_ATOMIC(uint64_t) rx_off;
-    uint8_t pad2[IVC_CACHE_LINE - 16];
+    /* Writer: the slot's rank's liveness thread, relaxed, advanced every heartbeat period
+     * while the process runs. Readers: peers' liveness threads, relaxed; only change
+     * matters, never the value. */
+    IVC_ATOMIC(uint64_t) heartbeat;
+    /* Writer: the slot's rank before it marks JOINED (covered by R4): a hash of its
+     * kernel's boot id when it holds its lock on the region file (ivc_region_lock), else 0.
+     * Readers (A4 first): a peer trusts "the lock was released" only from a rank whose
+     * kernel is its own, since file locks do not cross kernels (real guests). */
+    uint64_t kernel_id;
+    uint32_t fail_by; /* failure record: declaring rank, IVC_FAIL_BY_LAUNCHER: the launcher */
+    /* Writers: declarers of a failure, CAS 0 -> 1 (one record per slot); readers none. */
+    IVC_ATOMIC(uint32_t) fail_claim;
+    char fail_what[IVC_FAIL_WHAT_LEN]; /* failure record: what was seen, NUL-terminated */
 } ivc_member_t;
+#define IVC_FAIL_BY_LAUNCHER 0xffffffffu
 _Static_assert(sizeof(ivc_member_t) == IVC_CACHE_LINE, "one slot per cache line");
 
 /* "RXBK" */

@@ -1,5 +1,6 @@
 #include "shm_chan.h"
 
+#include "shm_csum.h"
 #include "shm_pipe.h"
 #include "shm_ring.h"
 
@@ -17,6 +18,9 @@ enum {
     OP_RTS_WAIT,   /* request-to-send written; waiting for clear-to-send */
     OP_STREAM,     /* clear to send: streaming through the pipeline */
 };
+/* Flag in the state of a streaming send or a rendezvous receive: its chunks carry check
+ * words (the receiver's clear-to-send decided). */
+#define OP_CSUM 0x100
 
 /* Records handled per inbox per progress call, so that one busy peer cannot starve the
  * others. */
@@ -71,6 +75,10 @@ struct ivc_shm_chan {
     shm_handle_t *handles;
     uint32_t nhandles, free_handle;
     uint32_t tx_work; /* peers with queued control records, sends or streams */
+    /* Private copies for check words (shm_ring.h, shm_pipe.h): what is checked is what is
+     * delivered or sent, whatever the region says meanwhile. rx: a record's payload or a
+     * chunk of this rank's block; tx: non-contiguous data packed for a peer's block. */
+    uint8_t *rx_bounce, *tx_bounce;
 };
 
 #define HANDLE_NONE UINT32_MAX
@@ -142,7 +150,7 @@ static ivc_chan_op_t *handle_take(ivc_shm_chan_t *ch, shm_peer_t *p, uint64_t co
     if (slot >= ch->nhandles)
         return NULL;
     shm_handle_t *h = &ch->handles[slot];
-    if (h->op == NULL || h->gen != gen || h->peer != p || h->op->state != state)
+    if (h->op == NULL || h->gen != gen || h->peer != p || (h->op->state & ~OP_CSUM) != state)
         return NULL;
     ivc_chan_op_t *op = h->op;
     h->op = NULL;
@@ -170,8 +178,9 @@ static void peer_fail(shm_peer_t *p, int err, const char *why)
     if (p->failed)
         return;
     p->failed = err;
-    ivc_error("rank %u broke the shared-memory protocol (%s); no longer talking to it", p->rank,
-              why);
+    if (why != NULL)
+        ivc_error("rank %u broke the shared-memory protocol (%s); no longer talking to it",
+                  p->rank, why);
     if (peer_has_tx_work(p))
         ch->tx_work--;
     p->ctl_head = p->ctl_tail = 0;
@@ -182,7 +191,7 @@ static void peer_fail(shm_peer_t *p, int err, const char *why)
         shm_handle_t *h = &ch->handles[i];
         if (h->op != NULL && h->peer == p) {
             ivc_chan_op_t *op = h->op;
-            handle_take(ch, p, ((uint64_t)h->gen << 32) | i, op->state);
+            handle_take(ch, p, ((uint64_t)h->gen << 32) | i, op->state & ~OP_CSUM);
             op->done(op, err);
         }
     }
@@ -192,19 +201,35 @@ static void peer_fail(shm_peer_t *p, int err, const char *why)
 
 /* ---- writing records ---- */
 
-static void rec_fill(shm_peer_t *p, ivc_rec_t *rec, uint8_t kind, uint32_t paylen,
-                     const ivc_env_t *env, uint64_t arg, uint64_t cookie)
+/* Writes a record's header (and with check words, its check word) at the tail; `src` holds
+ * the payload when paylen > 0. The header is built in private memory and the check word
+ * computed from it and from the bytes read out of `src`, so nothing the region says after
+ * our stores can make a corrupt record verify. */
+static void rec_write(shm_peer_t *p, ivc_rec_t *rec, uint8_t kind, uint32_t paylen,
+                      const ivc_env_t *env, uint64_t arg, uint64_t cookie, const void *src)
 {
-    rec->kind = kind;
-    rec->flags = env ? (uint8_t)env->flags : 0;
-    rec->rsvd = 0;
-    rec->paylen = paylen;
-    rec->ctx = env ? env->ctx : 0;
-    rec->src = env ? env->src : 0;
-    rec->tag = env ? env->tag : 0;
-    rec->seq = p->tx_seq++;
-    rec->arg = arg;
-    rec->cookie = cookie;
+    ivc_rec_t h;
+    memset(&h, 0, sizeof(h));
+    h.kind = kind;
+    h.flags = env ? (uint8_t)env->flags : 0;
+    h.rsvd = p->ch->cfg.checksum ? SHM_REC_CSUM : 0;
+    h.paylen = paylen;
+    h.ctx = env ? env->ctx : 0;
+    h.src = env ? env->src : 0;
+    h.tag = env ? env->tag : 0;
+    h.seq = p->tx_seq++;
+    h.arg = arg;
+    h.cookie = cookie;
+    /* Every field but the stamp, which shm_ring_commit publishes. */
+    memcpy((uint8_t *)rec + 8, (const uint8_t *)&h + 8, sizeof(h) - 8);
+    if (!p->ch->cfg.checksum) {
+        if (paylen)
+            memcpy(rec + 1, src, paylen);
+        return;
+    }
+    uint64_t seed = ivc_shm_csum_copy(NULL, (const uint8_t *)&h + 8, sizeof(h) - 8, p->tx.tail);
+    uint64_t check = ivc_shm_csum_copy(paylen ? rec + 1 : NULL, src, paylen, seed);
+    memcpy((uint8_t *)rec + shm_ring_check_at(paylen), &check, 8);
 }
 
 /* Writes op's eager record or request-to-send. Returns 1 (complete), 0 (waiting for ACK or
@@ -213,7 +238,7 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
 {
     uint64_t len = op->data.bytes;
     int eager = len <= p->eager_limit;
-    uint64_t bytes = shm_ring_record_bytes(eager ? len : 0);
+    uint64_t bytes = shm_ring_record_bytes_x(eager ? len : 0, p->ch->cfg.checksum);
     int err = 0;
     ivc_rec_t *rec = shm_ring_reserve(&p->tx, bytes, &err);
     if (rec == NULL)
@@ -222,10 +247,18 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
     int wait = !eager || (op->env.flags & IVC_ENV_SYNC);
     if (wait && handle_alloc(p->ch, p, op, &cookie) != 0)
         return -ENOMEM;
-    rec_fill(p, rec, eager ? IVC_REC_EAGER : IVC_REC_RTS, eager ? (uint32_t)len : 0, &op->env, len,
-             cookie);
-    if (eager)
-        ivc_data_pack(&op->data, 0, rec + 1, len);
+    const void *src = NULL;
+    if (eager && len > 0) {
+        if (ivc_data_contig(&op->data)) {
+            src = op->data.buf;
+        } else {
+            /* Packed privately, then copied with its check word (or copied again). */
+            ivc_data_pack(&op->data, 0, p->ch->tx_bounce, len);
+            src = p->ch->tx_bounce;
+        }
+    }
+    rec_write(p, rec, eager ? IVC_REC_EAGER : IVC_REC_RTS, eager ? (uint32_t)len : 0, &op->env,
+              len, cookie, src);
     shm_ring_commit(&p->tx, rec, bytes);
     if (!wait)
         return 1;
@@ -235,12 +268,12 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
 
 static int peer_write_ctl(shm_peer_t *p, const shm_ctl_t *c)
 {
-    uint64_t bytes = shm_ring_record_bytes(0);
+    uint64_t bytes = shm_ring_record_bytes_x(0, p->ch->cfg.checksum);
     int err = 0;
     ivc_rec_t *rec = shm_ring_reserve(&p->tx, bytes, &err);
     if (rec == NULL)
         return err ? err : -EAGAIN;
-    rec_fill(p, rec, c->kind, 0, NULL, c->arg, c->cookie);
+    rec_write(p, rec, c->kind, 0, NULL, c->arg, c->cookie, NULL);
     shm_ring_commit(&p->tx, rec, bytes);
     return 0;
 }
@@ -308,6 +341,8 @@ static int shm_recv_rndv(void *ep, const ivc_inmsg_t *m, ivc_chan_op_t *op)
     op->total = accept;
     op->off = 0;
     op->xfer = 0;
+    /* The receiver decides whether the chunks carry check words: the flag of its CTS. */
+    op->state = p->ch->cfg.checksum ? OP_CSUM : 0;
     int rc = peer_send_ctl(p, IVC_REC_CTS, m->cookie, accept);
     if (rc != 0)
         return rc;
@@ -349,7 +384,8 @@ static int peer_tx_work(shm_peer_t *p)
             op->done(op, 0);
     }
     while ((op = p->streamq.head) != NULL) {
-        rc = shm_pipe_fill(&p->txpipe, &op->data, &op->off, op->total);
+        rc = shm_pipe_fill(&p->txpipe, &op->data, &op->off, op->total, op->state & OP_CSUM,
+                           p->ch->tx_bounce);
         if (rc < 0)
             return rc;
         n += rc;
@@ -362,7 +398,7 @@ static int peer_tx_work(shm_peer_t *p)
     return n;
 }
 
-static void on_cts(shm_peer_t *p, uint64_t cookie, uint64_t accept)
+static void on_cts(shm_peer_t *p, uint64_t cookie, uint64_t accept, int csum)
 {
     ivc_chan_op_t *op = handle_take(p->ch, p, cookie, OP_RTS_WAIT);
     if (op == NULL) {
@@ -375,7 +411,7 @@ static void on_cts(shm_peer_t *p, uint64_t cookie, uint64_t accept)
         return;
     }
     int had_work = peer_has_tx_work(p);
-    op->state = OP_STREAM;
+    op->state = OP_STREAM | (csum ? OP_CSUM : 0);
     op->total = accept;
     op->off = 0;
     q_push(&p->streamq, op);
@@ -393,46 +429,70 @@ static void on_ack(shm_peer_t *p, uint64_t cookie)
     op->done(op, 0);
 }
 
-/* Reads up to POLL_BUDGET records from the peer's inbox. Every field is copied once and
- * checked before use: the length bounds every access to the payload. */
+/* Reads up to POLL_BUDGET records from the peer's inbox. The header is copied once into
+ * private memory and checked there before use: the length bounds every access to the
+ * payload, and with a check word the payload is copied out and checked before it is
+ * handed up. */
 static int peer_poll(shm_peer_t *p)
 {
     ivc_shm_chan_t *ch = p->ch;
     const ivc_rec_t *rec;
-    int n = 0;
-    while (n < POLL_BUDGET && (rec = shm_ring_poll(&p->rx)) != NULL) {
-        uint8_t kind = rec->kind;
-        uint32_t paylen = rec->paylen;
-        uint32_t seq = rec->seq;
-        uint64_t arg = rec->arg, cookie = rec->cookie;
-        uint64_t bytes = shm_ring_record_bytes(paylen);
+    int n = 0, err = 0;
+    while (n < POLL_BUDGET && (rec = shm_ring_poll_strict(&p->rx, &err)) != NULL) {
+        ivc_rec_t h;
+        memcpy((uint8_t *)&h + 8, (const uint8_t *)rec + 8, sizeof(h) - 8);
+        int csum = h.rsvd & SHM_REC_CSUM;
+        if (h.rsvd & ~SHM_REC_CSUM) {
+            peer_fail(p, -EPROTO, "record with unknown framing flags");
+            return n;
+        }
+        if (!csum && ch->cfg.checksum) {
+            peer_fail(p, -EPROTO,
+                      "record without a check word, but IVC_CHECKSUM is on here: it must be "
+                      "set alike on every rank");
+            return n;
+        }
+        uint64_t bytes = shm_ring_record_bytes_x(h.paylen, csum);
         if (bytes > p->rx.max_record) {
             peer_fail(p, -EPROTO, "record length beyond the largest record");
             return n;
         }
-        if (seq != p->rx_seq) {
+        const void *payload = rec + 1;
+        if (csum) {
+            uint64_t seed =
+                ivc_shm_csum_copy(NULL, (const uint8_t *)&h + 8, sizeof(h) - 8, p->rx.head);
+            uint64_t want, check = ivc_shm_csum_copy(h.paylen ? ch->rx_bounce : NULL, rec + 1,
+                                                     h.paylen, seed);
+            memcpy(&want, (const uint8_t *)rec + shm_ring_check_at(h.paylen), 8);
+            if (check != want) {
+                peer_fail(p, -EPROTO, "checksum mismatch in an eager record");
+                return n;
+            }
+            payload = ch->rx_bounce;
+        }
+        if (h.seq != p->rx_seq) {
             peer_fail(p, -EPROTO, "record out of sequence");
             return n;
         }
         p->rx_seq++;
-        if (kind == IVC_REC_EAGER || kind == IVC_REC_RTS) {
+        if (h.kind == IVC_REC_EAGER || h.kind == IVC_REC_RTS) {
             ivc_inmsg_t m;
-            m.env.ctx = rec->ctx;
-            m.env.src = rec->src;
-            m.env.tag = rec->tag;
-            m.env.flags = rec->flags;
-            m.env.len = arg;
+            m.env.ctx = h.ctx;
+            m.env.src = h.src;
+            m.env.tag = h.tag;
+            m.env.flags = h.flags;
+            m.env.len = h.arg;
             m.peer = (int)p->rank;
-            m.cookie = cookie;
-            if (kind == IVC_REC_EAGER) {
-                if (arg != paylen) {
+            m.cookie = h.cookie;
+            if (h.kind == IVC_REC_EAGER) {
+                if (h.arg != h.paylen) {
                     peer_fail(p, -EPROTO, "eager record whose length disagrees with itself");
                     return n;
                 }
                 m.rndv = 0;
-                m.data = rec + 1;
+                m.data = payload;
             } else {
-                if (paylen != 0) {
+                if (h.paylen != 0) {
                     peer_fail(p, -EPROTO, "request-to-send with a payload");
                     return n;
                 }
@@ -440,10 +500,10 @@ static int peer_poll(shm_peer_t *p)
                 m.data = NULL;
             }
             ch->up.on_message(ch->up.arg, &m);
-        } else if (kind == IVC_REC_CTS && paylen == 0) {
-            on_cts(p, cookie, arg);
-        } else if (kind == IVC_REC_ACK && paylen == 0) {
-            on_ack(p, cookie);
+        } else if (h.kind == IVC_REC_CTS && h.paylen == 0) {
+            on_cts(p, h.cookie, h.arg, csum);
+        } else if (h.kind == IVC_REC_ACK && h.paylen == 0) {
+            on_ack(p, h.cookie);
         } else {
             peer_fail(p, -EPROTO, "unknown record kind");
             return n;
@@ -453,6 +513,8 @@ static int peer_poll(shm_peer_t *p)
         shm_ring_release(&p->rx, bytes);
         n++;
     }
+    if (err != 0)
+        peer_fail(p, err, "a record stamp neither fresh nor cleared: its ring was overwritten");
     return n;
 }
 
@@ -461,7 +523,17 @@ static int peer_drain(shm_peer_t *p)
     int n = 0;
     ivc_chan_op_t *op;
     while ((op = p->drainq.head) != NULL) {
-        int rc = shm_pipe_drain(&p->rxpipe, &op->data, &op->off, op->total);
+        int rc = shm_pipe_drain(&p->rxpipe, &op->data, &op->off, op->total, op->state & OP_CSUM,
+                                p->ch->rx_bounce);
+        if (rc == -EBADMSG) {
+            char why[128];
+            snprintf(why, sizeof(why),
+                     "checksum mismatch in a rendezvous chunk at byte %" PRIu64
+                     " of a %" PRIu64 "-byte message",
+                     op->off, op->total);
+            peer_fail(p, -EPROTO, why);
+            return n;
+        }
         if (rc < 0) {
             peer_fail(p, rc, "impossible pipeline counter");
             return n;
@@ -532,6 +604,7 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
     ch->world = region->world_size;
     ch->up = *up;
     ch->free_handle = HANDLE_NONE;
+    ivc_shm_csum_select(0);
     ch->local = malloc(nlocal * sizeof(*ch->local));
     ch->peers = calloc(nlocal > 1 ? nlocal - 1 : 1, sizeof(*ch->peers));
     ch->peer_of = malloc(ch->world * sizeof(*ch->peer_of));
@@ -653,6 +726,11 @@ static uint8_t *inbox_bind(const ivc_rxblock_t *geo, uint8_t *inbox, shm_pipe_t 
     return ring;
 }
 
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
 int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
 {
     ivc_rxblock_t mine;
@@ -660,6 +738,7 @@ int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
     int rc = peer_block(ch, ch->my_rank, &mine, &mybase);
     if (rc != 0)
         return rc;
+    uint64_t tx_bounce = 0;
     for (uint32_t i = 0, k = 0; i < ch->nlocal; i++) {
         if (i == ch->my_local)
             continue;
@@ -680,13 +759,23 @@ int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
         p->tx.ctl = p->txpipe.ctl;
         p->tx.size = geo.ring_size;
         p->tx.max_record = geo.ring_slack;
-        p->eager_limit = geo.ring_slack - sizeof(ivc_rec_t);
+        /* The largest payload whose record (with its check word) fits the peer's slack. */
+        p->eager_limit = geo.ring_slack - sizeof(ivc_rec_t) - (ch->cfg.checksum ? 8 : 0);
         if (p->eager_limit > ch->cfg.eager_limit)
             p->eager_limit = ch->cfg.eager_limit;
         p->rx.ring = inbox_bind(&mine, in, &p->rxpipe);
         p->rx.ctl = p->rxpipe.ctl;
         p->rx.size = mine.ring_size;
         p->rx.max_record = mine.ring_slack;
+        tx_bounce = max_u64(tx_bounce, max_u64(geo.ring_slack, geo.chunk_size));
+    }
+    free(ch->rx_bounce);
+    free(ch->tx_bounce);
+    ch->rx_bounce = malloc(max_u64(mine.ring_slack, mine.chunk_size));
+    ch->tx_bounce = malloc(tx_bounce ? tx_bounce : 1);
+    if (ch->rx_bounce == NULL || ch->tx_bounce == NULL) {
+        ivc_error("out of memory for the shared-memory channel's copy buffers");
+        return -ENOMEM;
     }
     return 0;
 }
@@ -696,6 +785,13 @@ void *ivc_shm_chan_endpoint(ivc_shm_chan_t *ch, uint32_t rank)
     if (rank >= ch->world || ch->peer_of[rank] < 0)
         return NULL;
     return &ch->peers[ch->peer_of[rank]];
+}
+
+void ivc_shm_chan_fail_peer(ivc_shm_chan_t *ch, uint32_t rank, int err)
+{
+    shm_peer_t *p = ch != NULL ? ivc_shm_chan_endpoint(ch, rank) : NULL;
+    if (p != NULL)
+        peer_fail(p, err, NULL);
 }
 
 uint64_t ivc_shm_chan_eager_limit(const void *ep)
@@ -710,6 +806,8 @@ void ivc_shm_chan_destroy(ivc_shm_chan_t *ch)
     for (uint32_t i = 0; i + 1 < ch->nlocal; i++)
         free(ch->peers[i].ctlq);
     free(ch->handles);
+    free(ch->rx_bounce);
+    free(ch->tx_bounce);
     free(ch->local);
     free(ch->peers);
     free(ch->peer_of);

@@ -30,6 +30,11 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
 int ivc_shm_chan_connect(ivc_shm_chan_t *ch);
 
 /* The endpoint for a co-located global rank, or NULL if `rank` is not co-located. */
+/* Treats co-located `rank` as failed (another rank or the liveness monitor saw it die):
+ * stops reading its inbox, fails every operation that involves it with `err`, and reports
+ * it through on_peer_failed unless the channel already did. */
+void ivc_shm_chan_fail_peer(ivc_shm_chan_t *ch, uint32_t rank, int err);
+
 void *ivc_shm_chan_endpoint(ivc_shm_chan_t *ch, uint32_t rank);
 
 /* Largest message this rank sends eagerly to the endpoint's peer. */

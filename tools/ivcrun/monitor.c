@@ -22,6 +22,7 @@
 typedef struct monitor {
     job_t *job;
     int status;       /* exit status of the first failure, -1 while none */
+    int deferred;     /* --disable-auto-cleanup: first failed rank's status, -1 while none */
     uint32_t running; /* ranks not yet ended */
     uint64_t kill_at; /* ms: SIGKILL what is left; 0 unless stopping */
     int stopping, killed;
@@ -79,6 +80,30 @@ static int check_abort(monitor_t *m)
     return 1;
 }
 
+/* A rank failed. Normally the job stops; with --disable-auto-cleanup the launcher records
+ * the failure in the region, which the survivors see at once (faster than their own
+ * detectors), and the job goes on. */
+static void __attribute__((format(printf, 5, 6)))
+rank_failed(monitor_t *m, uint32_t r, int status, const char *what, const char *fmt, ...)
+{
+    job_t *job = m->job;
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    if (!job->opts->no_cleanup) {
+        fail(m, status, SIGTERM, "; stopping the other ranks", "%s", text);
+        return;
+    }
+    ivc_region_member_fail(&job->regions[job_host_of(job, r)], job_global_rank(job, r),
+                           1 /* IVC_FAIL_EXITED */, IVC_FAIL_BY_LAUNCHER, what);
+    fprintf(stderr, "ivcrun: %s%s\n", text,
+            m->running > 0 ? "; the other ranks go on (--disable-auto-cleanup)" : "");
+    if (m->deferred < 0)
+        m->deferred = status;
+}
+
 static void rank_ended(monitor_t *m, uint32_t r, int ws)
 {
     job_t *job = m->job;
@@ -88,22 +113,25 @@ static void rank_ended(monitor_t *m, uint32_t r, int ws)
     m->running--;
     if (m->status >= 0 || check_abort(m))
         return;
-    char where[32];
+    char where[32], what[32];
     job_where(job, r, where, sizeof(where));
-    const char *then = "; stopping the other ranks";
     uint32_t g = job_global_rank(job, r);
+    uint32_t st = ivc_region_member_get(&job->regions[job_host_of(job, r)], g);
     if (WIFSIGNALED(ws)) {
         int sig = WTERMSIG(ws);
-        fail(m, 128 + sig, SIGTERM, then, "rank %u (%s) killed by signal %d (%s)", g, where, sig,
-             strsignal(sig));
+        snprintf(what, sizeof(what), "killed by signal %d", sig);
+        rank_failed(m, r, 128 + sig, what, "rank %u (%s) killed by signal %d (%s)", g, where, sig,
+                    strsignal(sig));
     } else if (WEXITSTATUS(ws) != 0) {
-        fail(m, WEXITSTATUS(ws), SIGTERM, then, "rank %u (%s) exited with status %d", g, where,
-             WEXITSTATUS(ws));
-    } else if (ivc_region_member_get(&job->regions[job_host_of(job, r)], g) == IVC_MEMBER_JOINED) {
-        fail(m, 1, SIGTERM, then, "rank %u (%s) exited without calling MPI_Finalize", g, where);
-    } else if (ivc_region_member_get(&job->regions[job_host_of(job, r)], g) == IVC_MEMBER_ABORTED) {
-        fail(m, 1, SIGTERM, then, "rank %u (%s) exited with status 0 after a fatal MPI error", g,
-             where);
+        snprintf(what, sizeof(what), "exit status %d", WEXITSTATUS(ws));
+        rank_failed(m, r, WEXITSTATUS(ws), what, "rank %u (%s) exited with status %d", g, where,
+                    WEXITSTATUS(ws));
+    } else if (st == IVC_MEMBER_JOINED || st == IVC_MEMBER_FAILED) {
+        rank_failed(m, r, 1, "exit without Finalize",
+                    "rank %u (%s) exited without calling MPI_Finalize", g, where);
+    } else if (st == IVC_MEMBER_ABORTED) {
+        fail(m, 1, SIGTERM, "; stopping the other ranks",
+             "rank %u (%s) exited with status 0 after a fatal MPI error", g, where);
     }
 }
 
@@ -285,7 +313,7 @@ static int vms_alive(const job_t *job)
 
 int monitor_run(job_t *job, int sigfd, int start_failed)
 {
-    monitor_t m = {.job = job, .status = -1};
+    monitor_t m = {.job = job, .status = -1, .deferred = -1};
     for (uint32_t r = 0; r < job->opts->nranks; r++)
         m.running += job->ranks[r].running;
     if (start_failed) {
@@ -365,5 +393,7 @@ out:
     free(m.outs);
     free(pfd);
     free(what);
-    return m.status < 0 ? 0 : m.status;
+    if (m.status < 0)
+        return m.deferred < 0 ? 0 : m.deferred;
+    return m.status;
 }

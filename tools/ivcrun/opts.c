@@ -38,6 +38,11 @@ static void usage(FILE *f)
                "                       else what the IVC_* tunables need for N ranks)\n"
                "  --timeout SEC        stop the job after SEC seconds (exit status 124)\n"
                "  --keep-region        do not remove the region file when the job ends\n"
+               "  --disable-auto-cleanup, --with-ft ulfm\n"
+               "                       a rank that fails does not stop the others: ivcrun\n"
+               "                       marks it failed in the region (the survivors' MPI calls\n"
+               "                       involving it return MPI_ERR_PROC_FAILED under\n"
+               "                       MPI_ERRORS_RETURN) and exits at the end with its status\n"
                "  --join FILE          run ranks F..F+N-1 of a larger job whose region FILE\n"
                "                       exists already (e.g. shared with QEMU guests running\n"
                "                       the other ranks); needs --job and --world, takes\n"
@@ -130,6 +135,12 @@ int ivcrun_opts_parse(int argc, char **argv, ivcrun_opts_t *o)
             o->tag_output = 1;
         } else if (!strcmp(a, "--keep-region")) {
             o->keep_region = 1;
+        } else if (!strcmp(a, "--disable-auto-cleanup") || !strcmp(a, "-disable-auto-cleanup")) {
+            o->no_cleanup = 1;
+        } else if (match_value("--with-ft", argc, argv, &i, &v)) {
+            if (v == NULL || (strcmp(v, "ulfm") && strcmp(v, "mpi")))
+                return bad("--with-ft takes 'ulfm' (or 'mpi'), got '%s'", v ? v : "");
+            o->no_cleanup = 1;
         } else if (match_value("-n", argc, argv, &i, &v) ||
                    match_value("-np", argc, argv, &i, &v) ||
                    match_value("--np", argc, argv, &i, &v)) {

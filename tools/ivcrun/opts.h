@@ -10,6 +10,8 @@ typedef struct ivcrun_opts {
     int no_ns;             /* --no-ns: plain processes */
     int tag_output;        /* -l/--tag-output */
     int keep_region;       /* --keep-region */
+    int no_cleanup;        /* --disable-auto-cleanup, --with-ft ulfm: a failed rank does not
+                            * stop the others (fault-tolerant programs) */
     uint64_t region_size;  /* --region-size; 0: IVC_REGION_SIZE or the default for N ranks */
     uint32_t timeout_s;    /* --timeout SEC; 0: none */
     const char *join;      /* --join FILE: run part of a job whose region FILE exists */
