@@ -330,6 +330,9 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         rc = c->boot.have_pmi ? ivc_pmi_barrier(&c->boot.pmi) : startup_barrier("connecting");
         if (rc != 0)
             return rc;
+        /* The job has started: a later attacher finding a live rank here is refused, one
+         * finding none resets what is left (region.c, region_renew). */
+        ivc_store_relaxed(&ivc_region_hdr(&c->region)->started, 1);
         if (c->shm != NULL && (rc = ivc_shm_chan_connect(c->shm)) != 0)
             return rc;
         for (uint32_t i = 0; i < c->nlocal; i++) {

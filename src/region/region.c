@@ -96,6 +96,8 @@ static int region_format(ivc_region_t *r, uint64_t job, uint32_t world)
     ivc_store_relaxed(&h->abort_state, 0);
     ivc_store_relaxed(&h->bar_arrived, 0);
     ivc_store_relaxed(&h->bar_generation, 0);
+    ivc_store_relaxed(&h->format_gen, ivc_load_relaxed(&h->format_gen) + 1);
+    ivc_store_relaxed(&h->started, 0);
     memset(r->base + IVC_REGION_HDR_SIZE, 0, (size_t)world * sizeof(ivc_member_t));
     /* R0: publishes the header; pairs with A0 in region_wait_ready(). */
     ivc_store_release(&h->state, IVC_REGION_READY);
@@ -225,6 +227,93 @@ int ivc_region_create(const char *path, uint64_t size, uint64_t job, uint32_t wo
     return 0;
 }
 
+/* How long an attacher watches the heartbeats of a region's leftover slots (when locks
+ * cannot tell) before it calls them dead: a few periods of the liveness thread. */
+#define REGION_STALE_WATCH_MS 500
+
+/* Whether the region holds what an earlier run left (slots, an abort, a start) and whether
+ * any rank of it is alive: 0 fresh (nothing left), 1 stale (left over, nobody alive), 2 in
+ * use (a rank alive: its lock held, or its heartbeat moving). Needs a validated layout. */
+static int region_residue(const ivc_region_t *r)
+{
+    const ivc_region_hdr_t *h = ivc_region_hdr(r);
+    int residue = ivc_load_relaxed(&h->abort_state) != 0 || ivc_load_relaxed(&h->started) != 0;
+    int unsure = 0;
+    for (uint32_t k = 0; k < r->world_size; k++) {
+        uint32_t st = ivc_region_member_get(r, k);
+        if (st == IVC_MEMBER_ABSENT)
+            continue;
+        residue = 1;
+        if (st != IVC_MEMBER_JOINED && st != IVC_MEMBER_FINALIZED)
+            continue;
+        int held = ivc_region_lock_held(r, k);
+        if (held == 1)
+            return 2;
+        unsure |= held != 0;
+    }
+    if (!residue || !unsure)
+        return residue;
+    /* Some slots' kernels are not this one's: watch their heartbeats. */
+    uint64_t *beat = calloc(r->world_size, sizeof(*beat));
+    if (beat == NULL)
+        return 2; /* cannot tell: never reset a region that may be in use */
+    for (uint32_t k = 0; k < r->world_size; k++)
+        beat[k] = ivc_load_relaxed(&ivc_region_member(r, k)->heartbeat);
+    uint64_t end = ivc_now_ns() + REGION_STALE_WATCH_MS * 1000000ull;
+    int alive = 0;
+    while (!alive && ivc_now_ns() < end) {
+        usleep(20000);
+        for (uint32_t k = 0; k < r->world_size && !alive; k++)
+            alive = ivc_load_relaxed(&ivc_region_member(r, k)->heartbeat) != beat[k];
+    }
+    free(beat);
+    return alive ? 2 : 1;
+}
+
+/* A region an earlier run left behind (an ivshmem BAR or a file outlives its job) is
+ * formatted afresh for this job, by one attacher: the winner of the READY->FORMATTING CAS,
+ * if the format generation it judged is still the current one (another attacher of this
+ * job may have reset the region and joined it meanwhile: then it is this job's). A region
+ * with a live rank whose job has started is refused. Returns 0 (usable, as it is or
+ * reset), -EBUSY (in use by a live job) or an error of region_format. */
+static int region_renew(ivc_region_t *r, uint64_t job, uint32_t world)
+{
+    ivc_region_hdr_t *h = ivc_region_hdr(r);
+    for (int tries = 0; tries < 100; tries++) {
+        uint32_t gen = ivc_load_acquire(&h->format_gen);
+        int res = region_residue(r);
+        if (res == 0)
+            return 0;
+        if (res == 2) {
+            if (!ivc_load_relaxed(&h->started))
+                return 0; /* ranks of this job starting up: join them */
+            ivc_error("region %s is in use by a running job (%" PRIu64 ", %u ranks); it is "
+                      "refused rather than reset",
+                      r->path, h->job_id, h->world_size);
+            return -EBUSY;
+        }
+        if (world == 0)
+            return 0; /* cannot format without a job size: let the caller's checks speak */
+        uint32_t expect = IVC_REGION_READY;
+        if (!ivc_cas(&h->state, &expect, IVC_REGION_FORMATTING)) {
+            int rc = region_wait_ready(r, job, world);
+            if (rc != 0)
+                return rc;
+            continue;
+        }
+        if (ivc_load_relaxed(&h->format_gen) != gen) {
+            /* R0 again: nothing changed, the state goes back as it was. */
+            ivc_store_release(&h->state, IVC_REGION_READY);
+            continue;
+        }
+        ivc_warn("region %s holds what an earlier job (%" PRIu64 ", %u ranks) left; nobody "
+                 "of it is alive: formatting it for job %" PRIu64,
+                 r->path, h->job_id, h->world_size, job);
+        return region_format(r, job, world);
+    }
+    return 0;
+}
+
 int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region_t *out)
 {
     ivc_region_t r;
@@ -232,6 +321,12 @@ int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region
     if (rc != 0)
         return rc;
     rc = region_wait_ready(&r, job, world);
+    /* Layout first (job and world are what an earlier job may have left), then whether an
+     * earlier job left it, then whose it is. */
+    if (rc == 0)
+        rc = region_validate(&r, 0, 0);
+    if (rc == 0)
+        rc = region_renew(&r, job, world);
     if (rc == 0)
         rc = region_validate(&r, job, world);
     if (rc != 0) {

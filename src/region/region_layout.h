@@ -80,6 +80,16 @@ typedef struct ivc_region_hdr {
      * which the others wait on with A3 acquire loads. */
     IVC_ATOMIC(uint32_t) bar_arrived IVC_ALIGNED_LINE;
     IVC_ATOMIC(uint32_t) bar_generation IVC_ALIGNED_LINE;
+
+    /* Line 5, incarnation. `format_gen`: writer the formatter (plain, while FORMATTING,
+     * covered by R0), bumped by every (re)format; readers: an attacher deciding that the
+     * region is stale reads it before and re-checks it after winning the READY->FORMATTING
+     * CAS, so that it never resets a region another rank of its own job already reset and
+     * joined. `started`: writers every rank of the job once its start-up barrier is
+     * passed (relaxed store 1); readers: attachers (relaxed): a region whose job started
+     * and still has a live rank is in use and refused. */
+    IVC_ATOMIC(uint32_t) format_gen IVC_ALIGNED_LINE;
+    IVC_ATOMIC(uint32_t) started;
 } ivc_region_hdr_t;
 
 _Static_assert(offsetof(ivc_region_hdr_t, magic) == 0, "magic first");

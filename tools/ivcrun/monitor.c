@@ -18,6 +18,7 @@
 #define DRAIN_MS         1000 /* output still open after the ranks ended (their leftovers) */
 #define ABORT_POLL_MS    100  /* how often the region's abort word is read */
 #define TIMEOUT_LIST_MAX 32   /* ranks named by the timeout message */
+#define ABORT_GRACE_MS   1000 /* waiting for the end of a failed rank that caused an abort */
 
 typedef struct monitor {
     job_t *job;
@@ -28,6 +29,8 @@ typedef struct monitor {
     int stopping, killed;
     uint64_t deadline; /* ms: --timeout; 0 for none */
     uint64_t next_abort_check;
+    int unlinked; /* the region files' names are gone (every rank has mapped them) */
+    uint64_t abort_grace; /* ms: when an abort that followed a failure is reported anyway */
     uint64_t drain_at; /* ms: give up on output; 0 until the ranks have ended */
     output_t *outs;    /* --tag-output: 2 per rank, stdout then stderr */
     size_t nouts;
@@ -67,6 +70,19 @@ fail(monitor_t *m, int status, int sig, const char *then, const char *fmt, ...)
         stop(m, sig);
 }
 
+/* Whether a rank this launch still counts as running is FAILED in its region: a peer saw
+ * it die before this launcher heard of it. */
+static int failed_unreaped(monitor_t *m)
+{
+    job_t *job = m->job;
+    for (uint32_t r = 0; r < job->opts->nranks; r++)
+        if (job->ranks[r].running &&
+            ivc_region_member_get(&job->regions[job_host_of(job, r)], job_global_rank(job, r)) ==
+                IVC_MEMBER_FAILED)
+            return 1;
+    return 0;
+}
+
 static int check_abort(monitor_t *m)
 {
     uint32_t rank;
@@ -75,6 +91,15 @@ static int check_abort(monitor_t *m)
         aborted = ivc_region_aborted(&m->job->regions[h], &rank, &code);
     if (!aborted)
         return 0;
+    /* An abort because a peer died (MPI_ERRORS_ARE_FATAL): name the rank that died, the
+     * cause, once its end reaches this launcher (its status may still be on its way). */
+    if (failed_unreaped(m)) {
+        uint64_t now = now_ms();
+        if (m->abort_grace == 0)
+            m->abort_grace = now + ABORT_GRACE_MS;
+        if (now < m->abort_grace)
+            return 0;
+    }
     fail(m, (code & 255) != 0 ? code & 255 : 1, SIGTERM, "; stopping the other ranks",
          "rank %u called MPI_Abort with code %d", rank, code);
     return 1;
@@ -104,6 +129,23 @@ rank_failed(monitor_t *m, uint32_t r, int status, const char *what, const char *
         m->deferred = status;
 }
 
+/* Once every rank of the job has joined, each has its region mapped and open: the names
+ * can go, so that nothing is left behind even if ivcrun is killed with SIGKILL. (A VM's
+ * bind mount of the file goes with the name; the ranks' mappings stay.) */
+static void check_joined(monitor_t *m)
+{
+    job_t *job = m->job;
+    if (m->unlinked || job->opts->keep_region || job->opts->join != NULL)
+        return;
+    for (uint32_t r = 0; r < job->opts->nranks; r++)
+        if (ivc_region_member_get(&job->regions[job_host_of(job, r)], job_global_rank(job, r)) ==
+            IVC_MEMBER_ABSENT)
+            return;
+    for (uint32_t h = 0; h < job->nhosts; h++)
+        unlink(job->region_paths[h]);
+    m->unlinked = 1;
+}
+
 static void rank_ended(monitor_t *m, uint32_t r, int ws)
 {
     job_t *job = m->job;
@@ -111,12 +153,13 @@ static void rank_ended(monitor_t *m, uint32_t r, int ws)
         return;
     job->ranks[r].running = 0;
     m->running--;
-    if (m->status >= 0 || check_abort(m))
+    uint32_t g = job_global_rank(job, r);
+    uint32_t st = ivc_region_member_get(&job->regions[job_host_of(job, r)], g);
+    /* A rank a peer declared failed: its own end is the news, not the abort it caused. */
+    if (m->status >= 0 || (st != IVC_MEMBER_FAILED && check_abort(m)))
         return;
     char where[32], what[32];
     job_where(job, r, where, sizeof(where));
-    uint32_t g = job_global_rank(job, r);
-    uint32_t st = ivc_region_member_get(&job->regions[job_host_of(job, r)], g);
     if (WIFSIGNALED(ws)) {
         int sig = WTERMSIG(ws);
         snprintf(what, sizeof(what), "killed by signal %d", sig);
@@ -292,6 +335,7 @@ static void on_timers(monitor_t *m)
         on_timeout(m);
     if (m->status < 0 && now >= m->next_abort_check) {
         check_abort(m);
+        check_joined(m);
         m->next_abort_check = now + ABORT_POLL_MS;
     }
     if (m->stopping && !m->killed && now >= m->kill_at) {
