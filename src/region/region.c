@@ -280,7 +280,18 @@ static int region_renew(ivc_region_t *r, uint64_t job, uint32_t world)
 {
     ivc_region_hdr_t *h = ivc_region_hdr(r);
     for (int tries = 0; tries < 100; tries++) {
+        int rc = region_wait_ready(r, job, world);
+        if (rc != 0)
+            return rc;
         uint32_t gen = ivc_load_acquire(&h->format_gen);
+        /* The layout this judgement reads (world size, table) must be the current one: a
+         * rank of this job may just have formatted the region for another world size. */
+        rc = region_validate(r, 0, 0);
+        if (ivc_load_acquire(&h->state) != IVC_REGION_READY ||
+            ivc_load_acquire(&h->format_gen) != gen)
+            continue;
+        if (rc != 0)
+            return rc;
         int res = region_residue(r);
         if (res == 0)
             return 0;
@@ -295,12 +306,8 @@ static int region_renew(ivc_region_t *r, uint64_t job, uint32_t world)
         if (world == 0)
             return 0; /* cannot format without a job size: let the caller's checks speak */
         uint32_t expect = IVC_REGION_READY;
-        if (!ivc_cas(&h->state, &expect, IVC_REGION_FORMATTING)) {
-            int rc = region_wait_ready(r, job, world);
-            if (rc != 0)
-                return rc;
+        if (!ivc_cas(&h->state, &expect, IVC_REGION_FORMATTING))
             continue;
-        }
         if (ivc_load_relaxed(&h->format_gen) != gen) {
             /* R0 again: nothing changed, the state goes back as it was. */
             ivc_store_release(&h->state, IVC_REGION_READY);
