@@ -61,6 +61,13 @@ static int barrier_poll(void *progress)
             }
         }
     }
+    uint32_t mrank, msize;
+    if (progress == NULL && ivc_region_misfit(&c->region, &mrank, &msize)) {
+        ivc_error("start-up: rank %u of this job was started with PMI_SIZE=%u, but the job has %u "
+                  "ranks",
+                  mrank, msize, c->boot.size);
+        return -EXDEV;
+    }
     if ((++c->poll_count & 255) == 0) {
         uint32_t rank;
         int code;
@@ -297,6 +304,14 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
             return rc;
         c->created_region = rc == 1;
         rc = ivc_region_attach(c->boot.region, c->boot.job, c->boot.size, &c->region);
+        if (rc == -EXDEV) {
+            /* Started with another PMI_SIZE than the rest of its job: tell them. */
+            ivc_region_t other;
+            if (ivc_region_attach(c->boot.region, c->boot.job, 0, &other) == 0) {
+                ivc_region_note_misfit(&other, c->boot.rank, c->boot.size);
+                ivc_region_detach(&other, 0);
+            }
+        }
         if (rc != 0)
             return rc;
         c->have_region = 1;

@@ -98,6 +98,8 @@ static int region_format(ivc_region_t *r, uint64_t job, uint32_t world)
     ivc_store_relaxed(&h->bar_generation, 0);
     ivc_store_relaxed(&h->format_gen, ivc_load_relaxed(&h->format_gen) + 1);
     ivc_store_relaxed(&h->started, 0);
+    h->misfit_size = 0;
+    ivc_store_relaxed(&h->misfit_rank, 0);
     memset(r->base + IVC_REGION_HDR_SIZE, 0, (size_t)world * sizeof(ivc_member_t));
     /* R0: publishes the header; pairs with A0 in region_wait_ready(). */
     ivc_store_release(&h->state, IVC_REGION_READY);
@@ -560,4 +562,25 @@ int ivc_region_lock_held(const ivc_region_t *r, uint32_t rank)
     if (fcntl(r->fd, F_OFD_GETLK, &fl) != 0)
         return -errno;
     return fl.l_type != F_UNLCK;
+}
+
+void ivc_region_note_misfit(const ivc_region_t *r, uint32_t rank, uint32_t size)
+{
+    ivc_region_hdr_t *h = ivc_region_hdr(r);
+    uint32_t expect = 0;
+    h->misfit_size = size;
+    /* R10: publishes misfit_size; pairs with A10 in ivc_region_misfit(). */
+    ivc_cas(&h->misfit_rank, &expect, rank + 1);
+}
+
+int ivc_region_misfit(const ivc_region_t *r, uint32_t *rank, uint32_t *size)
+{
+    ivc_region_hdr_t *h = ivc_region_hdr(r);
+    /* A10: pairs with R10. */
+    uint32_t v = ivc_load_acquire(&h->misfit_rank);
+    if (v == 0)
+        return 0;
+    *rank = v - 1;
+    *size = h->misfit_size;
+    return 1;
 }

@@ -103,6 +103,12 @@ int ivc_region_lock(ivc_region_t *r, uint32_t rank);
  * the slot's kernel is not this one's or it took no lock (locks cannot tell). */
 int ivc_region_lock_held(const ivc_region_t *r, uint32_t rank);
 
+/* A rank of the region's job (same job id) that was started with another job size says so
+ * in the header, so that the others stop waiting for it; ivc_region_misfit reads it: 1 with
+ * the rank and the size it was given, else 0. */
+void ivc_region_note_misfit(const ivc_region_t *r, uint32_t rank, uint32_t size);
+int ivc_region_misfit(const ivc_region_t *r, uint32_t *rank, uint32_t *size);
+
 /* Region barrier among `count` participants. While waiting it calls `poll(arg)` (may be
  * NULL) every round: a negative return gives up with that value, a positive one means work
  * was done (no backoff this round). Returns 0, -ETIMEDOUT after `timeout_ms` (0: none), or

@@ -90,6 +90,12 @@ typedef struct ivc_region_hdr {
      * and still has a live rank is in use and refused. */
     IVC_ATOMIC(uint32_t) format_gen IVC_ALIGNED_LINE;
     IVC_ATOMIC(uint32_t) started;
+    /* A rank of this job that cannot join because it was started with another job size
+     * (PMI_SIZE): writer that rank (CAS misfit_rank 0 -> rank + 1 after a plain store of
+     * misfit_size; R10 is the CAS, release); readers: the job's ranks waiting at start-up
+     * (A10 acquire), which then fail at once instead of waiting for the timeout. */
+    uint32_t misfit_size;
+    IVC_ATOMIC(uint32_t) misfit_rank;
 } ivc_region_hdr_t;
 
 _Static_assert(offsetof(ivc_region_hdr_t, magic) == 0, "magic first");

@@ -84,7 +84,36 @@ static void print_attach(const char *region, uint64_t size, uint64_t job, uint32
     fflush(stdout);
 }
 
-/* Whether every rank has joined and then finalized or aborted, or the job was aborted. */
+/* Prints each rank's membership changes (joined, finalized, failed with how and who saw it,
+ * aborted); `seen` holds the states last printed. */
+static void report_members(const ivc_region_t *r, uint32_t *seen)
+{
+    static const char *const how[] = {"failed", "ended without MPI_Finalize", "stopped responding",
+                                      "broke the shared-memory protocol",
+                                      "lost its network connection"};
+    for (uint32_t i = 0; i < r->world_size; i++) {
+        uint32_t s = ivc_region_member_get(r, i);
+        if (s == seen[i])
+            continue;
+        seen[i] = s;
+        uint32_t h, by;
+        char what[IVC_FAIL_WHAT_LEN];
+        if (s == IVC_MEMBER_JOINED)
+            printf("ivc-host: rank %u joined\n", i);
+        else if (s == IVC_MEMBER_FINALIZED)
+            printf("ivc-host: rank %u finalized\n", i);
+        else if (s == IVC_MEMBER_ABORTED)
+            printf("ivc-host: rank %u aborted\n", i);
+        else if (ivc_region_member_failure(r, i, &h, &by, what))
+            printf("ivc-host: rank %u %s (%s), seen by %s%.0u\n", i, how[h < 5 ? h : 0], what,
+                   by == IVC_FAIL_BY_LAUNCHER ? "the launcher" : "rank ",
+                   by == IVC_FAIL_BY_LAUNCHER ? 0 : by);
+        fflush(stdout);
+    }
+}
+
+/* Whether every rank has joined and then finalized, aborted or failed, or the job was
+ * aborted. */
 static int job_over(const ivc_region_t *r, int *aborted)
 {
     uint32_t arank;
@@ -94,7 +123,7 @@ static int job_over(const ivc_region_t *r, int *aborted)
         return 1;
     for (uint32_t i = 0; i < r->world_size; i++) {
         uint32_t s = ivc_region_member_get(r, i);
-        if (s == IVC_MEMBER_ABORTED)
+        if (s == IVC_MEMBER_ABORTED || s == IVC_MEMBER_FAILED)
             *aborted = 1;
         else if (s != IVC_MEMBER_FINALIZED)
             return 0;
@@ -199,7 +228,12 @@ static int serve(int argc, char **argv)
     printf("ivc-host: ready\n");
     fflush(stdout);
     int aborted = 0;
-    while (!stop_signal && !job_over(&r, &aborted)) {
+    uint32_t *seen = calloc(r.world_size, sizeof(*seen));
+    if (seen == NULL) {
+        rc = 1;
+        goto out;
+    }
+    while (!stop_signal && (report_members(&r, seen), !job_over(&r, &aborted))) {
         struct pollfd fds[1024];
         size_t nfds = srv.listen_fd >= 0 ? host_server_pollfds(&srv, fds, 1024) : 0;
         int k = poll(fds, nfds, 100);
@@ -212,7 +246,8 @@ static int serve(int argc, char **argv)
         printf("ivc-host: stopped by signal %d\n", (int)stop_signal);
     else if (rc == 0)
         printf("ivc-host: job %" PRIu64 " is over%s\n", job,
-               aborted ? " (aborted)" : ": every rank finalized");
+               aborted ? " (aborted, or a rank failed)" : ": every rank finalized");
+    free(seen);
     rc = rc ? rc : aborted;
 out:
     host_server_stop(&srv);
