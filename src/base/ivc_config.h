@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 typedef enum {
-    IVC_CFG_SIZE,  /* bytes; accepts suffixes K, M, G (powers of 1024) */
+    IVC_CFG_SIZE,  /* bytes; accepts suffixes K, M, G, T (powers of 1024; KB, KiB alike) */
     IVC_CFG_UINT,  /* unsigned integer */
     IVC_CFG_BOOL,  /* 0/1, yes/no, on/off, true/false */
     IVC_CFG_STRING /* free text; stored as const char * */
@@ -34,10 +34,19 @@ typedef struct ivc_cfg_table {
  * Returns 0, or -EINVAL after logging one error naming the variable and what is wrong. */
 int ivc_cfg_load(const ivc_cfg_table_t *table, void *out);
 
-/* Parses one value; returns 0 or -EINVAL (no logging). */
+/* Parses one value; returns 0, -EINVAL (not of the entry's type) or -ERANGE (a number outside
+ * [min, max], or one that does not fit 64 bits). No logging. */
 int ivc_cfg_parse_value(const ivc_cfg_entry_t *e, const char *text, void *field);
 
-/* Prints "IVC_NAME=value  # help (default: d)" rows for a loaded table. */
+/* What a size may look like, for error messages ("... is not <this>"). */
+const char *ivc_cfg_size_syntax(void);
+
+/* Writes v into buf (len bytes) with the largest suffix that keeps it exact ("64K", "1T",
+ * "1000"); returns buf. */
+char *ivc_cfg_size_str(uint64_t v, char *buf, size_t len);
+
+/* Prints "IVC_NAME=value  # help (default: d)" rows for a loaded table; sizes are printed
+ * with the largest suffix that keeps them exact (ivc_cfg_size_str), as they may be written. */
 void ivc_cfg_print(FILE *f, const ivc_cfg_table_t *table, const void *values);
 
 /* Warns about IVC_* variables in the environment that no table names (catches typos).

@@ -1,6 +1,8 @@
 #include "ivc_log.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int log_rank = -1;
@@ -19,6 +21,27 @@ void ivc_log_set_level(int level)
 int ivc_log_level(void)
 {
     return log_level;
+}
+
+int ivc_log_level_from_env(void)
+{
+    const char *text = getenv("IVC_DEBUG");
+    if (text == NULL || *text == '\0') {
+        log_level = 0;
+        return 0;
+    }
+    int level = 0;
+    const char *p = text;
+    for (; *p >= '0' && *p <= '9' && level <= 99; p++)
+        level = level * 10 + (*p - '0');
+    if (*p != '\0' || level > 99) {
+        ivc_error("IVC_DEBUG=%s is not a debug level (0 to 99: 0 is off, 1 and more print "
+                  "debugging messages)",
+                  text);
+        return -EINVAL;
+    }
+    log_level = level;
+    return 0;
 }
 
 /* Formats into one buffer and writes it with one call so lines of ranks sharing a

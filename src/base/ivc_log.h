@@ -9,6 +9,10 @@ void ivc_log_set_rank(int rank);
 /* Enables ivc_debug() output when level >= 1 (IVC_DEBUG). */
 void ivc_log_set_level(int level);
 int ivc_log_level(void);
+/* Sets the level from IVC_DEBUG: unset or empty is 0 (off), else a decimal level from 0 to
+ * 99 (1 and more turn ivc_debug() output on). Returns 0, or -EINVAL after logging an error
+ * that names the variable and what it may be (the level is then left unchanged). */
+int ivc_log_level_from_env(void);
 
 void ivc_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ivc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

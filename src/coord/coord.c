@@ -267,9 +267,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
     ivc_coord_t *c = &ivc_coord;
     int rc;
     memset(c, 0, sizeof(*c));
-    const char *dbg = getenv("IVC_DEBUG");
-    if (dbg != NULL)
-        ivc_log_set_level(atoi(dbg));
+    if ((rc = ivc_log_level_from_env()) != 0)
+        return rc;
     if ((rc = ivc_boot_init(&c->boot)) != 0)
         return rc;
     if (!c->boot.singleton)

@@ -554,6 +554,10 @@ int ivc_net_chan_create(uint32_t my_rank, uint32_t world, const ivc_chan_upcalls
     ch->up = *up;
     ucp_config_t *config;
     ucs_status_t st = ucp_config_read(NULL, NULL, &config);
+    /* A peer that dies quietly (its host or VM gone, no connection reset) is seen by UCX's
+     * keepalive: probe every second unless the user chose otherwise. */
+    if (st == UCS_OK && getenv("UCX_KEEPALIVE_INTERVAL") == NULL)
+        ucp_config_modify(config, "KEEPALIVE_INTERVAL", "1s");
     if (st == UCS_OK) {
         ucp_params_t p = {.field_mask = UCP_PARAM_FIELD_FEATURES, .features = UCP_FEATURE_AM};
         st = ucp_init(&p, config, &ch->ctx);

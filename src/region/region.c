@@ -281,6 +281,8 @@ static int region_residue(const ivc_region_t *r)
 static int region_renew(ivc_region_t *r, uint64_t job, uint32_t world)
 {
     ivc_region_hdr_t *h = ivc_region_hdr(r);
+    if (world == 0)
+        return 0; /* an observer (a tool, a test): it neither joins nor formats */
     for (int tries = 0; tries < 100; tries++) {
         int rc = region_wait_ready(r, job, world);
         if (rc != 0)
@@ -305,8 +307,6 @@ static int region_renew(ivc_region_t *r, uint64_t job, uint32_t world)
                       r->path, h->job_id, h->world_size);
             return -EBUSY;
         }
-        if (world == 0)
-            return 0; /* cannot format without a job size: let the caller's checks speak */
         uint32_t expect = IVC_REGION_READY;
         if (!ivc_cas(&h->state, &expect, IVC_REGION_FORMATTING))
             continue;

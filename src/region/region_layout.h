@@ -206,7 +206,8 @@ typedef struct ivc_rec {
     IVC_ATOMIC(uint64_t) stamp;
     uint8_t kind;
     uint8_t flags; /* IVC_ENV_* flags of the envelope */
-    uint16_t rsvd;
+    uint16_t rsvd;   /* channel framing flags: bit 0 (SHM_REC_CSUM) a check word follows
+                      * the payload (shm_ring.h; rendezvous chunk framing: shm_pipe.h) */
     uint32_t paylen; /* payload bytes following this header */
     uint32_t ctx;    /* envelope: context id */
     int32_t src;     /* envelope: sender's rank in the communicator */

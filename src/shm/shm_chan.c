@@ -179,8 +179,8 @@ static void peer_fail(shm_peer_t *p, int err, const char *why)
         return;
     p->failed = err;
     if (why != NULL)
-        ivc_error("rank %u broke the shared-memory protocol (%s); no longer talking to it",
-                  p->rank, why);
+        ivc_error("rank %u broke the shared-memory protocol (%s); no longer talking to it", p->rank,
+                  why);
     if (peer_has_tx_work(p))
         ch->tx_work--;
     p->ctl_head = p->ctl_tail = 0;
@@ -257,8 +257,8 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
             src = p->ch->tx_bounce;
         }
     }
-    rec_write(p, rec, eager ? IVC_REC_EAGER : IVC_REC_RTS, eager ? (uint32_t)len : 0, &op->env,
-              len, cookie, src);
+    rec_write(p, rec, eager ? IVC_REC_EAGER : IVC_REC_RTS, eager ? (uint32_t)len : 0, &op->env, len,
+              cookie, src);
     shm_ring_commit(&p->tx, rec, bytes);
     if (!wait)
         return 1;
@@ -461,8 +461,8 @@ static int peer_poll(shm_peer_t *p)
         if (csum) {
             uint64_t seed =
                 ivc_shm_csum_copy(NULL, (const uint8_t *)&h + 8, sizeof(h) - 8, p->rx.head);
-            uint64_t want, check = ivc_shm_csum_copy(h.paylen ? ch->rx_bounce : NULL, rec + 1,
-                                                     h.paylen, seed);
+            uint8_t *copy = h.paylen ? ch->rx_bounce : NULL;
+            uint64_t check = ivc_shm_csum_copy(copy, rec + 1, h.paylen, seed), want;
             memcpy(&want, (const uint8_t *)rec + shm_ring_check_at(h.paylen), 8);
             if (check != want) {
                 peer_fail(p, -EPROTO, "checksum mismatch in an eager record");
@@ -528,8 +528,8 @@ static int peer_drain(shm_peer_t *p)
         if (rc == -EBADMSG) {
             char why[128];
             snprintf(why, sizeof(why),
-                     "checksum mismatch in a rendezvous chunk at byte %" PRIu64
-                     " of a %" PRIu64 "-byte message",
+                     "checksum mismatch in a rendezvous chunk at byte %" PRIu64 " of a %" PRIu64
+                     "-byte message",
                      op->off, op->total);
             peer_fail(p, -EPROTO, why);
             return n;

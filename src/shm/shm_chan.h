@@ -4,7 +4,14 @@
  * Why per-pair rings and not one queue per receiver: a ring has exactly one writer, so no
  * atomic read-modify-write sits on the message path, a small message and its signal share
  * one cache line, and a faulty or dead sender can only ever damage its own ring. The cost,
- * polling one ring per co-located peer, is one load of an unchanged cached line each. */
+ * polling one ring per co-located peer, is one load of an unchanged cached line each.
+ *
+ * With IVC_CHECKSUM every record and every rendezvous chunk carries a check word
+ * (shm_csum.h; framing in shm_ring.h and shm_pipe.h): data changed in the region between
+ * the sender's copy and the receiver's is reported as the sender breaking the protocol
+ * (on_peer_failed with -EPROTO, the pending operations failed), never delivered. Off by
+ * default outside sanitizer builds: it costs 0.04-0.6 us per eager message and up to
+ * 40% of the bandwidth of messages from 512 B to 16 KiB (README "Tunables"). */
 #ifndef IVC_SHM_CHAN_H
 #define IVC_SHM_CHAN_H
 
@@ -29,12 +36,12 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
  * peer's receive block. Returns 0 or -EPROTO naming the peer whose block is invalid. */
 int ivc_shm_chan_connect(ivc_shm_chan_t *ch);
 
-/* The endpoint for a co-located global rank, or NULL if `rank` is not co-located. */
 /* Treats co-located `rank` as failed (another rank or the liveness monitor saw it die):
  * stops reading its inbox, fails every operation that involves it with `err`, and reports
  * it through on_peer_failed unless the channel already did. */
 void ivc_shm_chan_fail_peer(ivc_shm_chan_t *ch, uint32_t rank, int err);
 
+/* The endpoint for a co-located global rank, or NULL if `rank` is not co-located. */
 void *ivc_shm_chan_endpoint(ivc_shm_chan_t *ch, uint32_t rank);
 
 /* Largest message this rank sends eagerly to the endpoint's peer. */

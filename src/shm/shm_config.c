@@ -10,10 +10,23 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+/* Checksums are on by default where a build looks for bugs (ASan, as IVC_SANITIZE builds
+ * with) and off otherwise, by measured cost (shm_csum.h; README "Tunables"). */
+#if defined(__SANITIZE_ADDRESS__)
+#define CHECKSUM_DEFAULT "yes"
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CHECKSUM_DEFAULT "yes"
+#endif
+#endif
+#ifndef CHECKSUM_DEFAULT
+#define CHECKSUM_DEFAULT "no"
+#endif
+
 /* Defaults chosen by measurement; README "Tunables" gives the figures behind them. */
 static const ivc_cfg_entry_t shm_entries[] = {
     {"EAGER_LIMIT", "4K",
-     "largest message sent eagerly through the ring; larger ones use "
+     "largest message sent eagerly through the ring (at least 64); larger ones use "
      "rendezvous",
      IVC_CFG_SIZE, 0, 1u << 20, offsetof(ivc_shm_config_t, eager_limit)},
     {"RING_SIZE", "128K", "eager ring bytes per ordered pair of co-located ranks (power of two)",
@@ -28,6 +41,11 @@ static const ivc_cfg_entry_t shm_entries[] = {
      "rendezvous messages at least this large are copied into the "
      "pipeline with non-temporal stores, which do not leave the data in the sender's cache",
      IVC_CFG_SIZE, 0, UINT64_MAX, offsetof(ivc_shm_config_t, stream_min)},
+    {"CHECKSUM", CHECKSUM_DEFAULT,
+     "eager records and rendezvous chunks carry a CRC32C check word, so that data corrupted "
+     "in the region is reported (the sender is failed), never delivered; must be alike on "
+     "every rank",
+     IVC_CFG_BOOL, 0, 0, offsetof(ivc_shm_config_t, checksum)},
 };
 
 const ivc_cfg_table_t ivc_shm_config_table = {"shared-memory channel", shm_entries,
@@ -54,6 +72,12 @@ int ivc_shm_config_load(ivc_shm_config_t *cfg)
     int rc = ivc_cfg_load(&ivc_shm_config_table, cfg);
     if (rc != 0)
         return rc;
+    if (cfg->eager_limit < IVC_SHM_EAGER_MIN) {
+        ivc_error("IVC_EAGER_LIMIT=%llu is too small: the smallest eager limit is %u bytes "
+                  "(larger messages go by rendezvous anyway)",
+                  (unsigned long long)cfg->eager_limit, IVC_SHM_EAGER_MIN);
+        return -EINVAL;
+    }
     if (!is_pow2(cfg->ring_size)) {
         ivc_error("IVC_RING_SIZE=%llu must be a power of two", (unsigned long long)cfg->ring_size);
         return -EINVAL;

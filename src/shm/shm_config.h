@@ -13,7 +13,13 @@ typedef struct ivc_shm_config {
     uint64_t nchunks;     /* IVC_CHUNKS: pipeline chunks per ordered pair; 0 = auto */
     uint64_t stream_min;  /* IVC_STREAM_MIN: rendezvous messages from this size are copied
                            * into the pipeline with streaming stores */
+    int checksum;         /* IVC_CHECKSUM: records and chunks carry check words (shm_csum.h) */
 } ivc_shm_config_t;
+
+/* Smallest IVC_EAGER_LIMIT: a receive block's largest record must span two cache lines
+ * (the check in ivc_shm_chan_connect), and smaller limits only turn tiny messages into
+ * rendezvous, which costs three records instead of one. */
+#define IVC_SHM_EAGER_MIN 64u
 
 /* What one receiver's block looks like: the tunables resolved for a number of co-located
  * ranks. Written into the block (ivc_rxblock_t) so that senders use the receiver's view. */

@@ -14,7 +14,19 @@
  * Room: the consumer publishes its head lazily (R6, every quarter ring); the producer keeps
  * one line free beyond a record (for the zeroed stamp), so a record of `bytes` fits when
  * tail + bytes + LINE - head <= size. shm_config.c requires size >= 2 * (max record + LINE),
- * which with a quarter-ring publication lag always leaves room once the consumer drains. */
+ * which with a quarter-ring publication lag always leaves room once the consumer drains.
+ *
+ * Strict stamps: the stamp at the consumer's head is only ever 0 (zeroed by the commit of
+ * the record before it, which the consumer acquired) or head + 1 (published). Anything else
+ * was written by someone who is not the producer, so shm_ring_poll reports it (-EPROTO)
+ * instead of waiting for a record that will never look fresh.
+ *
+ * Check words (IVC_CHECKSUM): a record whose ivc_rec_t.rsvd has SHM_REC_CSUM set carries
+ * an 8-byte check word after its payload, at shm_ring_check_at(paylen) from the record
+ * start (the payload padded to 8 bytes): ivc_shm_csum_copy over the 40 header bytes after
+ * the stamp, seeded with the record's ring position, then over the payload seeded with that
+ * result. The flag word is this channel's framing, written only by the inbox's sender like
+ * every other field (region_layout.h names the field `rsvd`, zero without check words). */
 #ifndef IVC_SHM_RING_H
 #define IVC_SHM_RING_H
 
@@ -41,10 +53,26 @@ typedef struct shm_ring_rx {
     ivc_inbox_ctl_t *ctl;
 } shm_ring_rx_t;
 
+/* ivc_rec_t.rsvd: framing flags of this channel. */
+#define SHM_REC_CSUM 0x1u /* a check word follows the payload */
+
 /* Bytes a record with `paylen` payload bytes occupies. */
 static inline uint64_t shm_ring_record_bytes(uint64_t paylen)
 {
     return (sizeof(ivc_rec_t) + paylen + IVC_CACHE_LINE - 1) & ~(uint64_t)(IVC_CACHE_LINE - 1);
+}
+
+/* Offset of the check word in a record with `paylen` payload bytes. */
+static inline uint64_t shm_ring_check_at(uint64_t paylen)
+{
+    return sizeof(ivc_rec_t) + ((paylen + 7) & ~(uint64_t)7);
+}
+
+/* Bytes a record occupies, with or without a check word. */
+static inline uint64_t shm_ring_record_bytes_x(uint64_t paylen, int csum)
+{
+    return csum ? shm_ring_record_bytes(shm_ring_check_at(paylen) + 8 - sizeof(ivc_rec_t))
+                : shm_ring_record_bytes(paylen);
 }
 
 /* The full/empty test: does a record of `bytes` fit between tail and head? */
@@ -82,14 +110,25 @@ static inline void shm_ring_commit(shm_ring_tx_t *tx, ivc_rec_t *rec, uint64_t b
     tx->tail = pos + bytes;
 }
 
-/* Returns the record at the head if its producer has published it, else NULL. */
-static inline const ivc_rec_t *shm_ring_poll(const shm_ring_rx_t *rx)
+/* Returns the record at the head if its producer has published it, else NULL; sets
+ * *err = -EPROTO (and returns NULL) when the stamp there is neither fresh nor cleared. */
+static inline const ivc_rec_t *shm_ring_poll_strict(const shm_ring_rx_t *rx, int *err)
 {
     const ivc_rec_t *rec = (const ivc_rec_t *)(rx->ring + (rx->head & (rx->size - 1)));
     /* A1: pairs with R1 in shm_ring_commit(); the record's fields are read after this. */
-    if (ivc_load_acquire(&rec->stamp) != rx->head + 1)
-        return NULL;
-    return rec;
+    uint64_t stamp = ivc_load_acquire(&rec->stamp);
+    if (stamp == rx->head + 1)
+        return rec;
+    if (stamp != 0)
+        *err = -EPROTO;
+    return NULL;
+}
+
+/* The same without the stamp check (for rings whose head stamp was never cleared). */
+static inline const ivc_rec_t *shm_ring_poll(const shm_ring_rx_t *rx)
+{
+    int err = 0;
+    return shm_ring_poll_strict(rx, &err);
 }
 
 /* Consumes the record at the head, which occupied `bytes`. */

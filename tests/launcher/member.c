@@ -5,7 +5,7 @@
  * marks its slot JOINED. The rank named WHO (a number, or "all") then does ACTION:
  *   join          exit 0 while still JOINED (never "called MPI_Finalize")
  *   finalize      mark FINALIZED, exit 0
- *   abort CODE    ivc_region_abort(CODE), mark ABORTED, exit CODE
+ *   abort CODE    mark ABORTED, ivc_region_abort(CODE), exit CODE
  *   abort-wait CODE  the same, but wait (up to 60 s) to be stopped instead of exiting
  * The other ranks wait up to 60 s (ivcrun stops them), then finalize. */
 #include "boot/boot.h"
@@ -29,7 +29,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "launcher_member: no region to attach (run me under ivcrun)\n");
         return 2;
     }
+    /* As a rank does: its lock, JOINED, then a start-up wait for every rank (so that no
+     * slot is left by a rank that ended before the others arrived: that would be what an
+     * earlier job leaves, and a late attacher would format the region afresh). */
+    ivc_region_lock(&r, b.rank);
     ivc_region_member_set(&r, b.rank, IVC_MEMBER_JOINED);
+    for (int t = 0; t < 1000; t++) {
+        uint32_t k = 0;
+        while (k < b.size && ivc_region_member_get(&r, k) != IVC_MEMBER_ABSENT)
+            k++;
+        if (k == b.size)
+            break;
+        usleep(10000);
+    }
     const char *action = argv[2];
     int code = argc > 3 ? atoi(argv[3]) : 0;
     if (strcmp(argv[1], "all") != 0 && (uint32_t)atoi(argv[1]) != b.rank) {
@@ -43,8 +55,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(action, "abort") || !strcmp(action, "abort-wait")) {
-        ivc_region_abort(&r, b.rank, code);
         ivc_region_member_set(&r, b.rank, IVC_MEMBER_ABORTED);
+        ivc_region_abort(&r, b.rank, code);
         if (!strcmp(action, "abort-wait"))
             sleep(60);
         return code;

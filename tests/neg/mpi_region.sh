@@ -32,12 +32,16 @@ expect() { # what, text expected in stderr
 }
 
 MAGIC=0x314e474552435649
-header 0x0123456789abcdef 1 $((2 << 20))
+# The library's layout version, from the layout header beside this script's sources.
+V=$(sed -n 's/^#define IVC_LAYOUT_VERSION \([0-9]*\)u.*/\1/p' \
+    "$(dirname "$0")/../../src/region/region_layout.h")
+[ -n "$V" ] || fail "cannot read IVC_LAYOUT_VERSION from src/region/region_layout.h"
+header 0x0123456789abcdef $V $((2 << 20))
 expect "bad magic" "is not an IVC region: magic 0x0123456789abcdef"
 header $MAGIC 9 $((2 << 20))
-expect "bad version" "has layout version 9; this library speaks version 1"
-header $MAGIC 1 $((4 << 20))
+expect "bad version" "has layout version 9; this library speaks version $V"
+header $MAGIC $V $((4 << 20))
 expect "bad size" "header says 4194304 bytes but 2097152 are mapped"
-header $MAGIC 1 $((2 << 20))
+header $MAGIC $V $((2 << 20))
 JOB=6 expect "other job" "belongs to job 5"
 echo PASS

@@ -121,8 +121,11 @@ rank_failed(monitor_t *m, uint32_t r, int status, const char *what, const char *
         fail(m, status, SIGTERM, "; stopping the other ranks", "%s", text);
         return;
     }
-    ivc_region_member_fail(&job->regions[job_host_of(job, r)], job_global_rank(job, r),
-                           1 /* IVC_FAIL_EXITED */, IVC_FAIL_BY_LAUNCHER, what);
+    /* Into every host's region: ranks on other hosts learn it as fast as the rank's
+     * neighbours (its slot there is ABSENT, which may become FAILED). */
+    for (uint32_t h = 0; h < job->nhosts; h++)
+        ivc_region_member_fail(&job->regions[h], job_global_rank(job, r), 1 /* IVC_FAIL_EXITED */,
+                               IVC_FAIL_BY_LAUNCHER, what);
     fprintf(stderr, "ivcrun: %s%s\n", text,
             m->running > 0 ? "; the other ranks go on (--disable-auto-cleanup)" : "");
     if (m->deferred < 0)
@@ -153,6 +156,7 @@ static void rank_ended(monitor_t *m, uint32_t r, int ws)
         return;
     job->ranks[r].running = 0;
     m->running--;
+    pmi_server_rank_gone(job->pmi, r);
     uint32_t g = job_global_rank(job, r);
     uint32_t st = ivc_region_member_get(&job->regions[job_host_of(job, r)], g);
     /* A rank a peer declared failed: its own end is the news, not the abort it caused. */

@@ -19,6 +19,7 @@ typedef struct pmi_conn {
     char buf[LINE_MAX_BYTES];
     size_t len;
     int in_barrier;
+    int gone; /* its connection closed: the rank ended */
 } pmi_conn_t;
 
 typedef struct pmi_kv {
@@ -127,6 +128,24 @@ static pmi_kv_t *kv_find(pmi_server_t *s, const char *key)
     return NULL;
 }
 
+/* Releases the barrier once every rank is in it or gone: a rank that ended (it failed, and
+ * --disable-auto-cleanup lets the others go on) will never arrive, and no barrier after
+ * its end can need it. */
+static void barrier_check(pmi_server_t *s)
+{
+    uint32_t gone = 0;
+    for (uint32_t i = 0; i < s->n; i++)
+        gone += s->c[i].gone;
+    if (s->waiting == 0 || s->waiting + gone < s->n)
+        return;
+    for (uint32_t i = 0; i < s->n; i++) {
+        s->c[i].in_barrier = 0;
+        if (s->c[i].fd >= 0)
+            reply(&s->c[i], "cmd=barrier_out\n");
+    }
+    s->waiting = 0;
+}
+
 /* One request line of rank r. Returns 1 for an abort. */
 static int serve_line(pmi_server_t *s, uint32_t r, const char *line, uint32_t *arank, int *acode)
 {
@@ -177,14 +196,7 @@ static int serve_line(pmi_server_t *s, uint32_t r, const char *line, uint32_t *a
             c->in_barrier = 1;
             s->waiting++;
         }
-        if (s->waiting == s->n) {
-            for (uint32_t i = 0; i < s->n; i++) {
-                s->c[i].in_barrier = 0;
-                if (s->c[i].fd >= 0)
-                    reply(&s->c[i], "cmd=barrier_out\n");
-            }
-            s->waiting = 0;
-        }
+        barrier_check(s);
     } else if (!strcmp(cmd, "finalize")) {
         reply(c, "cmd=finalize_ack\n");
     } else if (!strcmp(cmd, "abort")) {
@@ -196,6 +208,18 @@ static int serve_line(pmi_server_t *s, uint32_t r, const char *line, uint32_t *a
         fprintf(stderr, "ivcrun: rank %u sent an unknown PMI request: %.80s\n", r, line);
     }
     return 0;
+}
+
+void pmi_server_rank_gone(pmi_server_t *s, uint32_t r)
+{
+    if (s == NULL || r >= s->n || s->c[r].gone)
+        return;
+    s->c[r].gone = 1;
+    if (s->c[r].in_barrier) {
+        s->c[r].in_barrier = 0;
+        s->waiting--;
+    }
+    barrier_check(s);
 }
 
 int pmi_server_handle(pmi_server_t *s, const struct pollfd *fds, size_t n, uint32_t *arank,
@@ -215,6 +239,7 @@ int pmi_server_handle(pmi_server_t *s, const struct pollfd *fds, size_t n, uint3
         if (got <= 0) { /* the rank is gone: the monitor learns why from its status */
             close(c->fd);
             c->fd = -1;
+            pmi_server_rank_gone(s, r);
             continue;
         }
         c->len += (size_t)got;

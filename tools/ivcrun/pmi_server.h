@@ -28,6 +28,10 @@ size_t pmi_server_pollfds(const pmi_server_t *s, struct pollfd *fds, size_t max)
 int pmi_server_handle(pmi_server_t *s, const struct pollfd *fds, size_t n, uint32_t *rank,
                       int *code);
 
+/* Rank r (launch index) ended: barriers no longer wait for it. (Its connection need not
+ * close: a VM's init may hold a copy of its socket.) */
+void pmi_server_rank_gone(pmi_server_t *s, uint32_t r);
+
 void pmi_server_destroy(pmi_server_t *s);
 
 #endif

@@ -40,6 +40,11 @@
  *  3. A reader Q waits for P's tag == the operation's tag (A10 acquire), reads, and
  *     R11 release-increments its ack[p] once per unit (once for an operation with none);
  *     P reads acks with A11 acquire loads.
+ *  Failures: a reader that gives up an operation sets its communicator's bit in the gave-up
+ *  bitmap of its own area (R13 release); a publisher stops waiting for acknowledgements a
+ *  dead reader, or one whose bitmap has the context of the last publication (A13 acquire),
+ *  will never make (coll_shm.c, "failures"). The bitmap (IVC_MPI_ID_WORDS words, writer:
+ *  the owner) lies in the slack at the end of the area, else in chunks cut off the data.
  *  Streamed operations (large broadcasts) publish further units by R12 release-storing
  *  `filled` (A12 in readers); unit k lives in chunk slot k % nslots, and P reuses a slot
  *  only after every reader acknowledged the unit that was in it.
@@ -95,6 +100,8 @@ typedef struct ivc_coll_shm {
     uint64_t maxseq;     /* highest sequence number this rank ever published */
     uint64_t rooted_p2p; /* Bcast/Reduce/Gather/Scatter up to this size: point-to-point */
     uint64_t *owed;      /* local index -> units that reader must acknowledge in total */
+    uint64_t gaveup_off; /* offset in an area of its gave-up bitmap (coll_shm.c), 0: none */
+    int last_ctx;        /* context id of this rank's last publication */
     ivc_coll_config_t cfg;
 } ivc_coll_shm_t;
 

@@ -195,14 +195,17 @@ static int post_round(nbc_t *s)
         a->sub = ivc_mpi_req_alloc(a->kind == ACT_SEND ? REQ_SEND : REQ_RECV);
         if (a->sub == NULL)
             return MPI_ERR_NO_MEM;
-        int rc = a->kind == ACT_SEND ? ivc_mpi_start_send(a->sub, a->buf, a->count, a->dt, a->peer,
-                                                          a->tag, a->comm, 1, 0)
-                                     : ivc_mpi_start_recv(a->sub, a->buf, a->count, a->dt, a->peer,
-                                                          a->tag, a->comm, 1);
-        if (rc != MPI_SUCCESS) {
-            ivc_mpi_req_free(a->sub);
-            a->sub = NULL;
-            return rc;
+        /* A start that fails leaves the sub-request complete with its error, reported when
+         * the round ends: the round's other transfers are posted all the same, so that the
+         * schedule ends only once none of them is in flight (its buffers are freed then). */
+        int rc = ivc_mpi_ft_check(a->comm, -2, 1);
+        if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
+            ivc_mpi_req_init_local(a->sub, a->kind == ACT_SEND ? REQ_SEND : REQ_RECV, a->comm, 1);
+            a->sub->status.MPI_ERROR = rc;
+        } else if (a->kind == ACT_SEND) {
+            ivc_mpi_start_send(a->sub, a->buf, a->count, a->dt, a->peer, a->tag, a->comm, 1, 0);
+        } else {
+            ivc_mpi_start_recv(a->sub, a->buf, a->count, a->dt, a->peer, a->tag, a->comm, 1);
         }
     }
     return MPI_SUCCESS;

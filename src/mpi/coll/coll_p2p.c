@@ -11,8 +11,18 @@
 
 #define PIECE (1u << 30)
 
+/* A collective on a communicator with a failed member or a revoked one fails at every
+ * member that knows it, before anything moves (src/mpi/ft/ft.h); one branch until then. */
+#define P2P_FT_ENTRY(comm)                                                                         \
+    do {                                                                                           \
+        int e_ = ivc_mpi_ft_check(comm, -2, 1);                                                    \
+        if (__builtin_expect(e_ != MPI_SUCCESS, 0))                                                \
+            return e_;                                                                             \
+    } while (0)
+
 int coll_send_bytes(const void *buf, uint64_t n, int dest, int tag, MPI_Comm comm)
 {
+    P2P_FT_ENTRY(comm);
     uint64_t off = 0;
     do {
         uint64_t len = n - off < PIECE ? n - off : PIECE;
@@ -26,6 +36,7 @@ int coll_send_bytes(const void *buf, uint64_t n, int dest, int tag, MPI_Comm com
 
 int coll_recv_bytes(void *buf, uint64_t n, int src, int tag, MPI_Comm comm)
 {
+    P2P_FT_ENTRY(comm);
     uint64_t off = 0;
     do {
         uint64_t len = n - off < PIECE ? n - off : PIECE;
@@ -40,6 +51,7 @@ int coll_recv_bytes(void *buf, uint64_t n, int src, int tag, MPI_Comm comm)
 
 int coll_p2p_barrier(MPI_Comm comm)
 {
+    P2P_FT_ENTRY(comm);
     int size = comm->size, rank = comm->rank;
     for (int k = 1; k < size; k <<= 1) {
         int rc =
@@ -53,6 +65,7 @@ int coll_p2p_barrier(MPI_Comm comm)
 
 int coll_p2p_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
+    P2P_FT_ENTRY(comm);
     int size = comm->size, rel = (comm->rank - root + size) % size;
     int mask = 1;
     /* Receive from the parent: the rank that differs in the lowest set bit of rel. */
@@ -82,6 +95,7 @@ int coll_p2p_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
 int coll_p2p_reduce_packed(void *acc, uint64_t count, MPI_Datatype dt, MPI_Op op, int root,
                            MPI_Comm comm)
 {
+    P2P_FT_ENTRY(comm);
     int size = comm->size, rank = comm->rank;
     int top = coll_op_commutes(op) ? root : 0;
     int rel = (rank - top + size) % size;
@@ -119,6 +133,7 @@ int coll_p2p_reduce_packed(void *acc, uint64_t count, MPI_Datatype dt, MPI_Op op
 int coll_p2p_gatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
                      const int *displs, MPI_Datatype rdt, int root, MPI_Comm comm)
 {
+    P2P_FT_ENTRY(comm);
     if (comm->rank != root)
         return ivc_mpi_send_x(sbuf, scount, sdt, root, TAG_GATHER, comm, 1);
     for (int r = 0; r < comm->size; r++) {
@@ -141,6 +156,7 @@ int coll_p2p_gatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
 int coll_p2p_scatterv(const void *sbuf, const int *scounts, const int *displs, MPI_Datatype sdt,
                       void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm)
 {
+    P2P_FT_ENTRY(comm);
     if (comm->rank != root)
         return ivc_mpi_recv_x(rbuf, rcount, rdt, root, TAG_SCATTER, comm, 1, MPI_STATUS_IGNORE);
     for (int r = 0; r < comm->size; r++) {
@@ -164,6 +180,7 @@ int coll_p2p_scatterv(const void *sbuf, const int *scounts, const int *displs, M
 int coll_p2p_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
                         const int *rcounts, const int *displs, MPI_Datatype rdt, MPI_Comm comm)
 {
+    P2P_FT_ENTRY(comm);
     int n = comm->size, me = comm->rank, right = (me + 1) % n, left = (me - 1 + n) % n;
     int64_t ext = rdt->map.extent;
     if (sbuf != MPI_IN_PLACE) {
@@ -190,6 +207,7 @@ int coll_p2p_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdi
                        const MPI_Datatype *sdts, void *rbuf, const int *rcounts,
                        const MPI_Aint *rdispls, const MPI_Datatype *rdts, MPI_Comm comm)
 {
+    P2P_FT_ENTRY(comm);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     char *copy = NULL;
     MPI_Aint *cdispls = NULL;
@@ -240,6 +258,7 @@ int coll_p2p_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdi
 int coll_p2p_scan_packed(void *acc, uint64_t count, MPI_Datatype dt, MPI_Op op, int exclusive,
                          MPI_Comm comm)
 {
+    P2P_FT_ENTRY(comm);
     int me = comm->rank, n = comm->size, rc = MPI_SUCCESS;
     uint64_t bytes = count * dt->map.size;
     uint8_t *prev = malloc(bytes ? bytes : 1);

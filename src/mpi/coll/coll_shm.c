@@ -39,6 +39,57 @@ static inline uint8_t *data_of(uint32_t l)
     return ivc_coll.areas[l] + ivc_coll.data_off;
 }
 
+/* ---- failures (src/mpi/ft/ft.h) ----
+ * An operation on a communicator with a failed member, or a revoked one, gives up wherever
+ * it waits, so a survivor never waits for a peer that died or for a live one that gave up
+ * first. What giving up leaves behind is the acknowledgement count: a publisher P owes
+ * itself acknowledgements from every reader of its last publication (owed[], private) and
+ * waits for them before writing its area again. A reader that gave up will never read that
+ * publication, and a dead reader never acknowledges anything. So:
+ *  - a reader that gives up an operation on a communicator sets that communicator's bit in
+ *    the `gaveup` bitmap of its own area (one bit per context id; such ids are never reused
+ *    here, mpi_comm.c) before it does anything else, with a release store (R13);
+ *  - a publisher waiting for a reader's acknowledgements stops owing them when the reader
+ *    is known dead, or when the reader's bitmap holds the communicator of its own last
+ *    publication (A13 acquire load): every earlier publication was acknowledged before
+ *    that one was written (wait_acks(comm) precedes every publication), so what is missing
+ *    belongs to the last one, which that reader will never read. */
+#define GAVEUP_BYTES (IVC_MPI_ID_WORDS * 8)
+
+static inline IVC_ATOMIC(uint64_t) * gaveup_of(uint32_t l)
+{
+    return (IVC_ATOMIC(uint64_t) *)(ivc_coll.areas[l] + ivc_coll.gaveup_off);
+}
+
+/* Records that this rank gave up an operation on comm: it never reads a publication of
+ * comm's context again. */
+static void gave_up(MPI_Comm comm)
+{
+    if (ivc_coll.gaveup_off == 0 || comm->ctx_id < 0 || comm->ctx_id >= IVC_MPI_ID_WORDS * 64)
+        return;
+    IVC_ATOMIC(uint64_t) *w = gaveup_of(ivc_coll.me) + comm->ctx_id / 64;
+    /* R13: after every acknowledgement this rank made; pairs with A13 in wait_acks(comm). */
+    ivc_store_release(w, ivc_load_relaxed(w) | 1ull << (comm->ctx_id % 64));
+}
+
+/* MPI_SUCCESS, or the error an operation on comm gives up with (recorded by gave_up()). */
+static int shm_ft_broken(MPI_Comm comm)
+{
+    int e = ivc_mpi_ft_check_slow(comm, -2, 1);
+    if (e != MPI_SUCCESS)
+        gave_up(comm);
+    return e;
+}
+
+#define SHM_FT_ENTRY(comm)                                                                         \
+    do {                                                                                           \
+        if (__builtin_expect(ivc_mpi_ft_state != 0, 0)) {                                          \
+            int e_ = shm_ft_broken(comm);                                                          \
+            if (e_ != MPI_SUCCESS)                                                                 \
+                return e_;                                                                         \
+        }                                                                                          \
+    } while (0)
+
 /* ---- set-up ---- */
 
 static int online_cpus(void)
@@ -63,12 +114,28 @@ int ivc_mpi_coll_init(void)
     /* offset, bytes (0 = no area), this rank's CPUs */
     uint64_t mine[3] = {0, 0, (uint64_t)online_cpus()};
     uint64_t bytes = ivc_coll_area_bytes(&s->cfg, c->nlocal);
+    /* The gave-up bitmap (see "failures" above): in the slack after the data when there is
+     * some, else in data chunks taken off the end (every co-located rank computes the same
+     * from the same geometry). Zeroed in this rank's area before anyone can read it. */
+    uint64_t ctlb = ivc_coll_ctl_bytes(c->nlocal);
+    s->gaveup_off = 0;
+    if (bytes >= ctlb + s->cfg.area + GAVEUP_BYTES) {
+        s->gaveup_off = bytes - GAVEUP_BYTES;
+    } else {
+        uint64_t cut = (GAVEUP_BYTES + s->cfg.chunk - 1) / s->cfg.chunk * s->cfg.chunk;
+        if (s->cfg.area >= cut + 2 * s->cfg.chunk) {
+            s->cfg.area -= cut;
+            s->gaveup_off = ctlb + s->cfg.area;
+        }
+    }
     if (s->cfg.shm && c->have_region && c->nlocal > 1) {
         uint64_t off;
         if (ivc_region_alloc(&c->region, bytes, 4096, &off) == 0) {
             uint8_t *a = ivc_region_at(&c->region, off, bytes);
             if (a != NULL) {
                 memset(a, 0, ivc_coll_ctl_bytes(c->nlocal));
+                if (s->gaveup_off != 0)
+                    memset(a + s->gaveup_off, 0, GAVEUP_BYTES);
                 mine[0] = off;
                 mine[1] = bytes;
             }
@@ -112,6 +179,7 @@ int ivc_mpi_coll_init(void)
     s->me = c->my_local;
     s->data_off = ivc_coll_ctl_bytes(c->nlocal);
     s->on = ok;
+    s->last_ctx = -1;
     /* Rooted operations up to this size go point-to-point (see IVC_COLL_ROOTED_P2P); every
      * co-located rank computes it from the same table. */
     s->rooted_p2p = s->cfg.rooted_p2p;
@@ -209,19 +277,22 @@ static uint64_t next_tag(MPI_Comm comm, ivc_coll_comm_t *cc)
     return (uint64_t)comm->ctx_id << SEQ_BITS | s;
 }
 
-/* Polls until *w >= v (ack) or == v (tag); gives up with MPI_ERR_PROC_FAILED when the peer
- * is known to have failed. */
-static int wait_word(IVC_ATOMIC(uint64_t) * w, uint64_t v, int ge, int world_rank)
+/* Polls until *w >= v (ack) or == v (tag); gives up when comm has a failed member or is
+ * revoked (the check is one branch on ivc_mpi_ft_state until a failure is known). */
+static int wait_word(MPI_Comm comm, IVC_ATOMIC(uint64_t) * w, uint64_t v, int ge)
 {
     ivc_backoff_t b;
     ivc_backoff_init(&b);
-    for (uint32_t n = 1;; n++) {
+    for (;;) {
         uint64_t x = ivc_load_acquire(w); /* A10 / A11 / A12, per caller */
         if (ge ? x >= v : x == v)
             return MPI_SUCCESS;
         ivc_mpi_poll(&b);
-        if ((n & 1023) == 0 && ivc_mpi_peer_failed(world_rank))
-            return MPI_ERR_PROC_FAILED;
+        if (__builtin_expect(ivc_mpi_ft_state != 0, 0)) {
+            int e = shm_ft_broken(comm);
+            if (e != MPI_SUCCESS)
+                return e;
+        }
     }
 }
 
@@ -230,11 +301,26 @@ static inline int wait_tag(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t t
     IVC_ATOMIC(uint64_t) *w = &ctl_of((uint32_t)cc->lidx[r])->tag;
     if (ivc_load_acquire(w) == tag) /* A10: pairs with R10 in publish() */
         return MPI_SUCCESS;
-    return wait_word(w, tag, 0, comm->world[r]);
+    return wait_word(comm, w, tag, 0);
 }
 
-/* Before writing its area again: every reader acknowledged all it read before. */
-static int wait_acks(void)
+/* Whether reader l will never acknowledge what it still owes: it died, or it gave up the
+ * communicator of our last publication (see "failures" above). */
+static int reader_gone(uint32_t l)
+{
+    ivc_coll_shm_t *s = &ivc_coll;
+    if (ivc_mpi_peer_failed((int)ivc_coord.local[l]))
+        return 1;
+    if (s->gaveup_off == 0 || s->last_ctx < 0 || s->last_ctx >= IVC_MPI_ID_WORDS * 64)
+        return 0;
+    /* A13: pairs with R13 in the reader's gave_up(). */
+    uint64_t bits = ivc_load_acquire(gaveup_of(l) + s->last_ctx / 64);
+    return (bits >> (s->last_ctx % 64)) & 1;
+}
+
+/* Before writing its area again (for an operation on comm): every reader acknowledged all
+ * it read before, or will never read it. */
+static int wait_acks(MPI_Comm comm)
 {
     ivc_coll_shm_t *s = &ivc_coll;
     for (uint32_t l = 0; l < s->nlocal; l++) {
@@ -242,10 +328,26 @@ static int wait_acks(void)
             continue;
         IVC_ATOMIC(uint64_t) *w = ack_of(l, s->me);
         /* A11: pairs with R11 in ack(); the reader is done with our data. */
-        if (ivc_load_acquire(w) < s->owed[l]) {
-            int rc = wait_word(w, s->owed[l], 1, (int)ivc_coord.local[l]);
-            if (rc != MPI_SUCCESS)
-                return rc;
+        if (__builtin_expect(ivc_load_acquire(w) >= s->owed[l], 1))
+            continue;
+        ivc_backoff_t b;
+        ivc_backoff_init(&b);
+        while (ivc_load_acquire(w) < s->owed[l]) { /* A11 */
+            ivc_mpi_poll(&b);
+            if (__builtin_expect(ivc_mpi_ft_state == 0, 1))
+                continue;
+            if (reader_gone(l)) {
+                /* Owe nothing more: it acknowledges from where it stands, if ever. */
+                ivc_debug("collective area: rank %u will not acknowledge %llu units; "
+                          "no longer waiting for them",
+                          ivc_coord.local[l],
+                          (unsigned long long)(s->owed[l] - ivc_load_acquire(w)));
+                s->owed[l] = ivc_load_acquire(w);
+                break;
+            }
+            int e = shm_ft_broken(comm);
+            if (e != MPI_SUCCESS)
+                return e;
         }
     }
     return MPI_SUCCESS;
@@ -253,6 +355,7 @@ static int wait_acks(void)
 
 static inline void publish(uint64_t tag, uint64_t filled)
 {
+    ivc_coll.last_ctx = (int)(tag >> SEQ_BITS);
     ivc_coll_ctl_t *c = ctl_of(ivc_coll.me);
     ivc_store_relaxed(&c->filled, filled);
     ivc_store_release(&c->tag, tag); /* R10: publishes data and filled; pairs with A10 */
@@ -274,7 +377,7 @@ static inline void owe_all(MPI_Comm comm, ivc_coll_comm_t *cc, uint64_t n)
 static inline void ack(ivc_coll_comm_t *cc, int r, uint64_t n)
 {
     IVC_ATOMIC(uint64_t) *w = ack_of(ivc_coll.me, (uint32_t)cc->lidx[r]);
-    /* R11: we are done reading; pairs with A11 in wait_acks(). Only we write it. */
+    /* R11: we are done reading; pairs with A11 in wait_acks(comm). Only we write it. */
     ivc_store_release(w, ivc_load_relaxed(w) + n);
 }
 
@@ -325,8 +428,9 @@ static int data_copy(const ivc_data_t *s, uint64_t soff, ivc_data_t *d, uint64_t
 
 int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
 {
+    SHM_FT_ENTRY(comm);
     uint64_t tag = next_tag(comm, cc);
-    int rc = wait_acks();
+    int rc = wait_acks(comm);
     if (rc != MPI_SUCCESS)
         return rc;
     publish(tag, 0);
@@ -346,6 +450,7 @@ int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
 int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
                    ivc_coll_comm_t *cc)
 {
+    SHM_FT_ENTRY(comm);
     ivc_data_t d;
     ivc_mpi_data(&d, buf, count, dt);
     uint64_t bytes = d.bytes, chunk = ivc_coll.cfg.chunk;
@@ -355,7 +460,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     uint64_t tag = next_tag(comm, cc);
     int rc;
     if (comm->rank == root) {
-        if ((rc = wait_acks()) != MPI_SUCCESS)
+        if ((rc = wait_acks(comm)) != MPI_SUCCESS)
             return rc;
         /* base[r]: acknowledgements owed before this operation, for slot reuse. */
         uint64_t *base = NULL;
@@ -385,7 +490,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
                     uint64_t need = base[r] + (k - nslots + 1);
                     /* A11: pairs with R11 in the reader's ack() */
                     if (ivc_load_acquire(w) < need &&
-                        (rc = wait_word(w, need, 1, comm->world[r])) != MPI_SUCCESS) {
+                        (rc = wait_word(comm, w, need, 1)) != MPI_SUCCESS) {
                         free(base);
                         return rc;
                     }
@@ -405,7 +510,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     uint64_t filled = ivc_load_acquire(&c->filled); /* A12: pairs with R10 / R12 */
     for (uint64_t k = 0; k < units; k++) {
         if (filled <= k) {
-            if ((rc = wait_word(&c->filled, k + 1, 1, comm->world[root])) != MPI_SUCCESS)
+            if ((rc = wait_word(comm, &c->filled, k + 1, 1)) != MPI_SUCCESS)
                 return rc;
             filled = ivc_load_acquire(&c->filled); /* A12 */
         }
@@ -451,7 +556,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         /* Slice r: elements [r * nel / n, (r + 1) * nel / n) of this piece. */
         uint64_t lo = (uint64_t)me * nel / (uint64_t)n, hi = (uint64_t)(me + 1) * nel / (uint64_t)n;
         uint64_t tag1 = next_tag(comm, cc), tag2 = next_tag(comm, cc);
-        if ((rc = wait_acks()) != MPI_SUCCESS)
+        if ((rc = wait_acks(comm)) != MPI_SUCCESS)
             break;
         uint8_t *area = data_of(ivc_coll.me);
         pub_copy(area, (const uint8_t *)mine + off, len);
@@ -470,7 +575,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         for (int r = 0; r < n; r++)
             if (r != me)
                 ack(cc, r, 1);
-        if (rc != MPI_SUCCESS || (rc = wait_acks()) != MPI_SUCCESS)
+        if (rc != MPI_SUCCESS || (rc = wait_acks(comm)) != MPI_SUCCESS)
             break;
         pub_copy(area + half + lo * esz, o + lo * esz, (hi - lo) * esz);
         publish(tag2, 1);
@@ -493,6 +598,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
 int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
                     int root, int mode, MPI_Comm comm, ivc_coll_comm_t *cc)
 {
+    SHM_FT_ENTRY(comm);
     if (mode == COLL_ALLREDUCE && ivc_coll.cfg.split_min != 0 &&
         count * dt->map.size >= ivc_coll.cfg.split_min &&
         ivc_coll.cfg.area / 2 >= coll_elem_bytes(dt))
@@ -529,7 +635,7 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
         const uint8_t *my = (const uint8_t *)mine + off;
         uint8_t *o = hi >= lo ? (uint8_t *)out + off : NULL;
         if (pub) {
-            if ((rc = wait_acks()) != MPI_SUCCESS)
+            if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
             pub_copy(data_of(ivc_coll.me), my, len);
             publish(tag, 1);
@@ -545,7 +651,7 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
         } else if (my == o && me != hi && lo <= me && me <= hi) {
             /* Our contribution would be overwritten by the first copy: keep it aside in
              * our own area (nobody reads it; we are not publishing). */
-            if ((rc = wait_acks()) != MPI_SUCCESS)
+            if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
             memcpy(data_of(ivc_coll.me), my, len);
             my = data_of(ivc_coll.me);
@@ -585,6 +691,7 @@ static uint64_t piece_bytes(uint64_t blk, uint64_t per)
 int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root, int all,
                     MPI_Comm comm, ivc_coll_comm_t *cc)
 {
+    SHM_FT_ENTRY(comm);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     int reader = all || me == root;
     if (blk == 0)
@@ -595,7 +702,7 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);
         if (pub) {
-            if ((rc = wait_acks()) != MPI_SUCCESS)
+            if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
             if (sd != NULL)
                 pub_pack(sd, off, data_of(ivc_coll.me), len);
@@ -627,6 +734,7 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
 int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root, MPI_Comm comm,
                      ivc_coll_comm_t *cc)
 {
+    SHM_FT_ENTRY(comm);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     if (blk == 0)
         return MPI_SUCCESS;
@@ -637,7 +745,7 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);
         if (me == root) {
-            if ((rc = wait_acks()) != MPI_SUCCESS)
+            if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
             for (int r = 0; r < n; r++)
                 if (r != root)
@@ -657,6 +765,7 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
 int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Comm comm,
                       ivc_coll_comm_t *cc)
 {
+    SHM_FT_ENTRY(comm);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     int inplace = sd->buf == rd->buf;
     if (blk == 0)
@@ -665,7 +774,7 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
     for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);
-        if ((rc = wait_acks()) != MPI_SUCCESS)
+        if ((rc = wait_acks(comm)) != MPI_SUCCESS)
             break;
         /* Our blocks for the others; in place our own goes through the area too, since
          * the receive buffer is about to be overwritten. */

@@ -401,19 +401,16 @@ IVC_MPI_WEAK(Barrier)
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Bcast";
+    coll_args_t a = {.kind = CK_BCAST,
+                     .rbuf = buffer,
+                     .rcount = count,
+                     .rdt = datatype,
+                     .root = root};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_BCAST,
-                         .rbuf = buffer,
-                         .rcount = count,
-                         .rdt = datatype,
-                         .root = root};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 0, fn);
-    }
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_buf(comm, count, datatype, fn);
-    if (rc == MPI_SUCCESS)
-        rc = coll_chk_root(comm, root, fn);
+        rc = coll_chk_args(comm, &a, 0, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     return coll_done(comm, bcast_x(buffer, count, datatype, root, comm), fn);
@@ -424,27 +421,20 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                 int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce";
+    coll_args_t a = {.kind = CK_REDUCE,
+                     .sbuf = sendbuf,
+                     .rbuf = recvbuf,
+                     .rcount = count,
+                     .rdt = datatype,
+                     .op = op,
+                     .root = root};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_REDUCE,
-                         .sbuf = sendbuf,
-                         .rbuf = recvbuf,
-                         .rcount = count,
-                         .rdt = datatype,
-                         .op = op,
-                         .root = root};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 0, fn);
-    }
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_buf(comm, count, datatype, fn);
-    if (rc == MPI_SUCCESS)
-        rc = coll_chk_root(comm, root, fn);
-    if (rc == MPI_SUCCESS)
-        rc = coll_chk_op(comm, op, datatype, fn);
+        rc = coll_chk_args(comm, &a, 0, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
-    if (sendbuf == MPI_IN_PLACE && comm->rank != root)
-        return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     return coll_done(comm, reduce_x(in, recvbuf, count, datatype, op, root, COLL_REDUCE, comm), fn);
 }
@@ -454,20 +444,17 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                    MPI_Comm comm)
 {
     const char *fn = "MPI_Allreduce";
+    coll_args_t a = {.kind = CK_ALLREDUCE,
+                     .sbuf = sendbuf,
+                     .rbuf = recvbuf,
+                     .rcount = count,
+                     .rdt = datatype,
+                     .op = op};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_ALLREDUCE,
-                         .sbuf = sendbuf,
-                         .rbuf = recvbuf,
-                         .rcount = count,
-                         .rdt = datatype,
-                         .op = op};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 0, fn);
-    }
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_buf(comm, count, datatype, fn);
-    if (rc == MPI_SUCCESS)
-        rc = coll_chk_op(comm, op, datatype, fn);
+        rc = coll_chk_args(comm, &a, 0, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     return coll_done(comm, ivc_mpi_coll_allreduce(sendbuf, recvbuf, count, datatype, op, comm), fn);
@@ -477,20 +464,17 @@ IVC_MPI_WEAK(Allreduce)
 static int scan_common(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, int mode, const char *fn)
 {
+    coll_args_t a = {.kind = mode == COLL_SCAN ? CK_SCAN : CK_EXSCAN,
+                     .sbuf = sendbuf,
+                     .rbuf = recvbuf,
+                     .rcount = count,
+                     .rdt = datatype,
+                     .op = op};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = mode == COLL_SCAN ? CK_SCAN : CK_EXSCAN,
-                         .sbuf = sendbuf,
-                         .rbuf = recvbuf,
-                         .rcount = count,
-                         .rdt = datatype,
-                         .op = op};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 0, fn);
-    }
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_buf(comm, count, datatype, fn);
-    if (rc == MPI_SUCCESS)
-        rc = coll_chk_op(comm, op, datatype, fn);
+        rc = coll_chk_args(comm, &a, 0, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
@@ -540,20 +524,17 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce_scatter_block";
+    coll_args_t a = {.kind = CK_REDUCE_SCATTER,
+                     .sbuf = sendbuf,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = datatype,
+                     .op = op};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_REDUCE_SCATTER,
-                         .sbuf = sendbuf,
-                         .rbuf = recvbuf,
-                         .rcount = recvcount,
-                         .rdt = datatype,
-                         .op = op};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 0, fn);
-    }
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_buf(comm, recvcount, datatype, fn);
-    if (rc == MPI_SUCCESS)
-        rc = coll_chk_op(comm, op, datatype, fn);
+        rc = coll_chk_args(comm, &a, 0, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     int64_t total = (int64_t)recvcount * comm->size, first = (int64_t)recvcount * comm->rank;
@@ -566,20 +547,17 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce_scatter";
+    coll_args_t a = {.kind = CK_REDUCE_SCATTER,
+                     .sbuf = sendbuf,
+                     .rbuf = recvbuf,
+                     .rcounts = recvcounts,
+                     .rdt = datatype,
+                     .op = op};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_REDUCE_SCATTER,
-                         .sbuf = sendbuf,
-                         .rbuf = recvbuf,
-                         .rcounts = recvcounts,
-                         .rdt = datatype,
-                         .op = op};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 1, fn);
-    }
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_counts(comm, recvcounts, comm->size, datatype, fn);
-    if (rc == MPI_SUCCESS)
-        rc = coll_chk_op(comm, op, datatype, fn);
+        rc = coll_chk_args(comm, &a, 1, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     int64_t total = 0, first = 0;
@@ -599,26 +577,19 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Gather";
+    coll_args_t a = {.kind = CK_GATHER,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = recvtype,
+                     .root = root};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_GATHER,
-                         .sbuf = sendbuf,
-                         .scount = sendcount,
-                         .sdt = sendtype,
-                         .rbuf = recvbuf,
-                         .rcount = recvcount,
-                         .rdt = recvtype,
-                         .root = root};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 0, fn);
-    }
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_root(comm, root, fn);
-    if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
-        rc = ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
-    if (rc == MPI_SUCCESS && comm->rank == root)
-        rc = coll_chk_buf(comm, recvcount, recvtype, fn);
+        rc = coll_chk_args(comm, &a, 0, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     return coll_done(comm,
@@ -632,30 +603,20 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Comm comm)
 {
     const char *fn = "MPI_Gatherv";
+    coll_args_t a = {.kind = CK_GATHER,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcounts = recvcounts,
+                     .rdispls = displs,
+                     .rdt = recvtype,
+                     .root = root};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_GATHER,
-                         .sbuf = sendbuf,
-                         .scount = sendcount,
-                         .sdt = sendtype,
-                         .rbuf = recvbuf,
-                         .rcounts = recvcounts,
-                         .rdispls = displs,
-                         .rdt = recvtype,
-                         .root = root};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 1, fn);
-    }
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_root(comm, root, fn);
-    if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && comm->rank != root)
-        rc = ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
-    if (rc == MPI_SUCCESS && comm->rank == root) {
-        rc = coll_chk_counts(comm, recvcounts, comm->size, recvtype, fn);
-        if (rc == MPI_SUCCESS && displs == NULL)
-            rc = ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL displacement array");
-    }
+        rc = coll_chk_args(comm, &a, 1, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     return coll_done(comm,
@@ -669,26 +630,19 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Scatter";
+    coll_args_t a = {.kind = CK_SCATTER,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = recvtype,
+                     .root = root};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_SCATTER,
-                         .sbuf = sendbuf,
-                         .scount = sendcount,
-                         .sdt = sendtype,
-                         .rbuf = recvbuf,
-                         .rcount = recvcount,
-                         .rdt = recvtype,
-                         .root = root};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 0, fn);
-    }
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_root(comm, root, fn);
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE && comm->rank != root)
-        rc = ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
-    if (rc == MPI_SUCCESS && comm->rank == root)
-        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
-    if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-        rc = coll_chk_buf(comm, recvcount, recvtype, fn);
+        rc = coll_chk_args(comm, &a, 0, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     int n = comm->size, me = comm->rank;
@@ -727,30 +681,20 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Scatterv";
+    coll_args_t a = {.kind = CK_SCATTER,
+                     .sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = displs,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = recvtype,
+                     .root = root};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_SCATTER,
-                         .sbuf = sendbuf,
-                         .scounts = sendcounts,
-                         .sdispls = displs,
-                         .sdt = sendtype,
-                         .rbuf = recvbuf,
-                         .rcount = recvcount,
-                         .rdt = recvtype,
-                         .root = root};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 1, fn);
-    }
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_root(comm, root, fn);
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE && comm->rank != root)
-        rc = ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only valid at the root");
-    if (rc == MPI_SUCCESS && comm->rank == root) {
-        rc = coll_chk_counts(comm, sendcounts, comm->size, sendtype, fn);
-        if (rc == MPI_SUCCESS && displs == NULL)
-            rc = ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL displacement array");
-    }
-    if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-        rc = coll_chk_buf(comm, recvcount, recvtype, fn);
+        rc = coll_chk_args(comm, &a, 1, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     return coll_done(comm,
@@ -764,21 +708,18 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *fn = "MPI_Allgather";
+    coll_args_t a = {.kind = CK_ALLGATHER,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = recvtype};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_ALLGATHER,
-                         .sbuf = sendbuf,
-                         .scount = sendcount,
-                         .sdt = sendtype,
-                         .rbuf = recvbuf,
-                         .rcount = recvcount,
-                         .rdt = recvtype};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 0, fn);
-    }
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_buf(comm, recvcount, recvtype, fn);
+        rc = coll_chk_args(comm, &a, 0, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     return coll_done(
@@ -793,24 +734,19 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Comm comm)
 {
     const char *fn = "MPI_Allgatherv";
+    coll_args_t a = {.kind = CK_ALLGATHER,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcounts = recvcounts,
+                     .rdispls = displs,
+                     .rdt = recvtype};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_ALLGATHER,
-                         .sbuf = sendbuf,
-                         .scount = sendcount,
-                         .sdt = sendtype,
-                         .rbuf = recvbuf,
-                         .rcounts = recvcounts,
-                         .rdispls = displs,
-                         .rdt = recvtype};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 1, fn);
-    }
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_counts(comm, recvcounts, comm->size, recvtype, fn);
-    if (rc == MPI_SUCCESS && displs == NULL)
-        rc = ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL displacement array");
+        rc = coll_chk_args(comm, &a, 1, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     return coll_done(comm,
@@ -824,21 +760,18 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoall";
+    coll_args_t a = {.kind = CK_ALLTOALL,
+                     .sbuf = sendbuf,
+                     .scount = sendcount,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcount = recvcount,
+                     .rdt = recvtype};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_ALLTOALL,
-                         .sbuf = sendbuf,
-                         .scount = sendcount,
-                         .sdt = sendtype,
-                         .rbuf = recvbuf,
-                         .rcount = recvcount,
-                         .rdt = recvtype};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 0, fn);
-    }
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = coll_chk_buf(comm, sendcount, sendtype, fn);
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_buf(comm, recvcount, recvtype, fn);
+        rc = coll_chk_args(comm, &a, 0, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     int n = comm->size;
@@ -887,25 +820,20 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoallv";
+    coll_args_t a = {.kind = CK_ALLTOALL,
+                     .sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = sdispls,
+                     .sdt = sendtype,
+                     .rbuf = recvbuf,
+                     .rcounts = recvcounts,
+                     .rdispls = rdispls,
+                     .rdt = recvtype};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_ALLTOALL,
-                         .sbuf = sendbuf,
-                         .scounts = sendcounts,
-                         .sdispls = sdispls,
-                         .sdt = sendtype,
-                         .rbuf = recvbuf,
-                         .rcounts = recvcounts,
-                         .rdispls = rdispls,
-                         .rdt = recvtype};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 1, fn);
-    }
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = coll_chk_counts(comm, sendcounts, comm->size, sendtype, fn);
     if (rc == MPI_SUCCESS)
-        rc = coll_chk_counts(comm, recvcounts, comm->size, recvtype, fn);
-    if (rc == MPI_SUCCESS && (rdispls == NULL || (sendbuf != MPI_IN_PLACE && sdispls == NULL)))
-        rc = ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL displacement array");
+        rc = coll_chk_args(comm, &a, 1, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     int n = comm->size;
@@ -935,33 +863,24 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoallw";
+    coll_args_t a = {.kind = CK_ALLTOALL,
+                     .sbuf = sendbuf,
+                     .scounts = sendcounts,
+                     .sdispls = sdispls,
+                     .sdts = sendtypes,
+                     .rbuf = recvbuf,
+                     .rcounts = recvcounts,
+                     .rdispls = rdispls,
+                     .rdts = recvtypes,
+                     .disp_bytes = 1};
     int rc = coll_chk_comm(comm, fn);
-    if (rc == MPI_SUCCESS && comm->inter) {
-        coll_args_t a = {.kind = CK_ALLTOALL,
-                         .sbuf = sendbuf,
-                         .scounts = sendcounts,
-                         .sdispls = sdispls,
-                         .sdts = sendtypes,
-                         .rbuf = recvbuf,
-                         .rcounts = recvcounts,
-                         .rdispls = rdispls,
-                         .rdts = recvtypes,
-                         .disp_bytes = 1};
+    if (rc == MPI_SUCCESS && comm->inter)
         return coll_inter_run(comm, &a, 2, fn);
-    }
+    if (rc == MPI_SUCCESS)
+        rc = coll_chk_args(comm, &a, 2, fn); /* mpi_icoll.c */
     if (rc != MPI_SUCCESS)
         return rc;
     int n = comm->size;
-    if (recvcounts == NULL || rdispls == NULL || recvtypes == NULL ||
-        (sendbuf != MPI_IN_PLACE && (sendcounts == NULL || sdispls == NULL || sendtypes == NULL)))
-        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL argument array");
-    for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
-        rc = coll_chk_buf(comm, recvcounts[r], recvtypes[r], fn);
-        if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-            rc = coll_chk_buf(comm, sendcounts[r], sendtypes[r], fn);
-    }
-    if (rc != MPI_SUCCESS)
-        return rc;
     MPI_Aint *displs = malloc((size_t)n * 2 * sizeof(MPI_Aint));
     if (displs == NULL)
         return coll_done(comm, MPI_ERR_NO_MEM, fn);

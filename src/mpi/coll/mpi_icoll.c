@@ -96,10 +96,166 @@ static int chk_inter(MPI_Comm comm, const coll_args_t *a, int v, const char *fn)
     return rc;
 }
 
-/* Checks a (its kind's arguments) on comm. v: 0 plain, 1 v form, 2 w form of the call
- * (chk_vside). Returns
- * MPI_SUCCESS or the raised error class. */
-int coll_chk_args(MPI_Comm comm, const coll_args_t *a, int v, const char *fn)
+/* ---- NULL buffers (after the counts and datatypes are checked) ----
+ *
+ * A buffer that holds data at this rank may not be NULL, unless it is MPI_BOTTOM with
+ * absolute addresses: ivc_mpi_dt_null_buf_at (dtype.h) decides, per block at its
+ * displacement. MPI_IN_PLACE is not NULL. Only what the rank uses is looked at (the
+ * receive buffer of Gather at the root ...), as the counts and types were. */
+
+static int chk_one(MPI_Comm comm, const void *buf, int64_t count, MPI_Datatype dt,
+                   const char *what, const char *fn)
+{
+    if (ivc_mpi_dt_null_buf(buf, count, dt))
+        return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "NULL %s buffer for %lld elements", what,
+                             (long long)count);
+    return MPI_SUCCESS;
+}
+
+/* Side s (1: send) of a, blocks 0..n-1, each at its displacement. */
+static int chk_blocks(MPI_Comm comm, const coll_args_t *a, int s, int n, const char *fn)
+{
+    if ((s ? a->sbuf : a->rbuf) != NULL)
+        return MPI_SUCCESS;
+    for (int r = 0; r < n; r++) {
+        int count = s ? ca_scount(a, r) : ca_rcount(a, r);
+        MPI_Datatype dt = s ? ca_sdt(a, r) : ca_rdt(a, r);
+        int64_t off = s ? ca_disp(a->sdispls, a->sdispls_a, a->disp_bytes, r, a->scount, dt)
+                        : ca_disp(a->rdispls, a->rdispls_a, a->disp_bytes, r, a->rcount, dt);
+        if (ivc_mpi_dt_null_buf_at(NULL, count, dt, off))
+            return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn,
+                                 "NULL %s buffer for block %d (%d elements)",
+                                 s ? "send" : "receive", r, count);
+    }
+    return MPI_SUCCESS;
+}
+
+/* Sum of the n receive counts (v) or n times the count. */
+static int64_t rtotal(const coll_args_t *a, int n)
+{
+    int64_t t = 0;
+    for (int r = 0; r < n; r++)
+        t += ca_rcount(a, r);
+    return t;
+}
+
+/* The buffers of a, checked by coll_chk_args. */
+static int chk_bufs(MPI_Comm comm, const coll_args_t *a, const char *fn)
+{
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS, k = a->kind;
+    int in_place = a->sbuf == MPI_IN_PLACE;
+    if (comm->inter) {
+        /* Rooted calls: MPI_ROOT uses the root's side, a remote root's group the other. */
+        int root = a->root == MPI_ROOT, leaf = a->root >= 0;
+        switch (k) {
+        case CK_BCAST:
+            if (root || leaf)
+                rc = chk_one(comm, a->rbuf, a->rcount, a->rdt, "broadcast", fn);
+            break;
+        case CK_REDUCE:
+            if (leaf)
+                rc = chk_one(comm, a->sbuf, a->rcount, a->rdt, "send", fn);
+            else if (root)
+                rc = chk_one(comm, a->rbuf, a->rcount, a->rdt, "receive", fn);
+            break;
+        case CK_ALLREDUCE:
+        case CK_REDUCE_SCATTER: {
+            int64_t total = k == CK_ALLREDUCE ? a->rcount : rtotal(a, comm->local_size);
+            int mine = k == CK_ALLREDUCE ? a->rcount : ca_rcount(a, me);
+            rc = chk_one(comm, a->sbuf, total, a->rdt, "send", fn);
+            if (rc == MPI_SUCCESS)
+                rc = chk_one(comm, a->rbuf, mine, a->rdt, "receive", fn);
+            break;
+        }
+        case CK_GATHER:
+            if (root)
+                rc = chk_blocks(comm, a, 0, n, fn);
+            else if (leaf)
+                rc = chk_one(comm, a->sbuf, a->scount, a->sdt, "send", fn);
+            break;
+        case CK_SCATTER:
+            if (root)
+                rc = chk_blocks(comm, a, 1, n, fn);
+            else if (leaf)
+                rc = chk_one(comm, a->rbuf, a->rcount, a->rdt, "receive", fn);
+            break;
+        case CK_ALLGATHER:
+            rc = chk_one(comm, a->sbuf, a->scount, a->sdt, "send", fn);
+            if (rc == MPI_SUCCESS)
+                rc = chk_blocks(comm, a, 0, n, fn);
+            break;
+        case CK_ALLTOALL:
+            rc = chk_blocks(comm, a, 1, n, fn);
+            if (rc == MPI_SUCCESS)
+                rc = chk_blocks(comm, a, 0, n, fn);
+            break;
+        default: break;
+        }
+        return rc;
+    }
+    switch (k) {
+    case CK_BCAST: rc = chk_one(comm, a->rbuf, a->rcount, a->rdt, "broadcast", fn); break;
+    case CK_REDUCE:
+    case CK_ALLREDUCE:
+    case CK_SCAN:
+    case CK_EXSCAN:
+        if (!in_place)
+            rc = chk_one(comm, a->sbuf, a->rcount, a->rdt, "send", fn);
+        if (rc == MPI_SUCCESS && (k != CK_REDUCE || me == a->root))
+            rc = chk_one(comm, a->rbuf, a->rcount, a->rdt, "receive", fn);
+        break;
+    case CK_REDUCE_SCATTER: {
+        /* In place, the receive buffer holds the whole input. */
+        int64_t total = rtotal(a, n);
+        rc = chk_one(comm, in_place ? a->rbuf : a->sbuf, total, a->rdt,
+                     in_place ? "receive" : "send", fn);
+        if (rc == MPI_SUCCESS)
+            rc = chk_one(comm, a->rbuf, ca_rcount(a, me), a->rdt, "receive", fn);
+        break;
+    }
+    case CK_GATHER:
+        if (!in_place)
+            rc = chk_one(comm, a->sbuf, a->scount, a->sdt, "send", fn);
+        if (rc == MPI_SUCCESS && me == a->root)
+            rc = chk_blocks(comm, a, 0, n, fn);
+        break;
+    case CK_SCATTER:
+        if (me == a->root)
+            rc = chk_blocks(comm, a, 1, n, fn);
+        if (rc == MPI_SUCCESS && a->rbuf != MPI_IN_PLACE)
+            rc = chk_one(comm, a->rbuf, a->rcount, a->rdt, "receive", fn);
+        break;
+    case CK_ALLGATHER:
+        if (!in_place)
+            rc = chk_one(comm, a->sbuf, a->scount, a->sdt, "send", fn);
+        if (rc == MPI_SUCCESS)
+            rc = chk_blocks(comm, a, 0, n, fn);
+        break;
+    case CK_ALLTOALL:
+        if (!in_place)
+            rc = chk_blocks(comm, a, 1, n, fn);
+        if (rc == MPI_SUCCESS)
+            rc = chk_blocks(comm, a, 0, n, fn);
+        break;
+    case CK_NB_ALLGATHER:
+    case CK_NB_ALLTOALL: {
+        int ns, nr;
+        coll_args_lengths(comm, a, &ns, &nr);
+        if (k == CK_NB_ALLGATHER)
+            rc = chk_one(comm, a->sbuf, ns > 0 ? a->scount : 0, a->sdt, "send", fn);
+        else
+            rc = chk_blocks(comm, a, 1, ns, fn);
+        if (rc == MPI_SUCCESS)
+            rc = chk_blocks(comm, a, 0, nr, fn);
+        break;
+    }
+    default: break;
+    }
+    return rc;
+}
+
+/* coll_chk_args less the buffers. */
+static int checks(MPI_Comm comm, const coll_args_t *a, int v, const char *fn)
 {
     int rc = MPI_SUCCESS, n = comm->size, me = comm->rank;
     if (comm->inter)
@@ -182,6 +338,14 @@ int coll_chk_args(MPI_Comm comm, const coll_args_t *a, int v, const char *fn)
     default: rc = ivc_mpi_raise(comm, MPI_ERR_INTERN, fn, "unknown collective");
     }
     return rc;
+}
+
+/* Checks a (its kind's arguments, then its buffers) on comm. v: 0 plain, 1 v form, 2 w form
+ * of the call (chk_vside). Returns MPI_SUCCESS or the raised error class. */
+int coll_chk_args(MPI_Comm comm, const coll_args_t *a, int v, const char *fn)
+{
+    int rc = checks(comm, a, v, fn);
+    return rc == MPI_SUCCESS ? chk_bufs(comm, a, fn) : rc;
 }
 
 /* Entry checks of a nonblocking or persistent call. */

@@ -37,6 +37,15 @@ struct ivc_mpi_comm_s {
     struct ivc_mpi_topo *topo;  /* virtual topology or NULL (mpi_topo.c) */
     struct ivc_coll_comm *coll; /* collective state, made at first use, or NULL (coll.h) */
     struct ivc_mpi_bbuf *bbuf;  /* MPI_Comm_attach_buffer's buffer or NULL (p2p.h) */
+    /* Fault tolerance (src/mpi/ft/ft.h). Counted by ivc_mpi_ft_scan() at every failure
+     * event, read on slow paths only (the hot paths test ivc_mpi_ft_state first). */
+    int ft_nfailed;  /* members (of either group) known to have failed */
+    int ft_broken;   /* internal communicator of a failed one (hierarchy, local group) */
+    int ft_revoked;  /* MPIX_Comm_revoke reached this process */
+    int ft_nacked;   /* failed members acknowledged (MPIX_Comm_failure_ack/ack_failed): the
+                      * first ft_nacked in the order this process learned of them */
+    uint32_t ft_seq; /* agreements (agree, iagree, shrink) started on this communicator */
+    uint64_t ft_id;  /* identity carried by revocation notices (ivc_mpi_ft_comm_id) */
 };
 
 extern int ivc_mpi_world_rank, ivc_mpi_world_size;
@@ -142,6 +151,14 @@ int ivc_mpi_intercomm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *out);
  * ivc_mpi_comm_pending is non-zero. Returns the number of steps taken. */
 extern int ivc_mpi_comm_pending;
 int ivc_mpi_comm_progress(void);
+
+/* ---- fault tolerance hooks (mpi_comm.c; the logic lives in src/mpi/ft) ----
+ * Every communicator with a context id is registered by id while it lives, so that a
+ * failure or a revocation notice can reach it. Returns the communicator registered under
+ * context id `id`, or NULL. */
+MPI_Comm ivc_mpi_comm_by_id(int id);
+/* Number of context ids (registry slots). */
+int ivc_mpi_comm_ids(void);
 
 /* Attribute caching: copies (Comm_dup) and deletes (Comm_free) with the user's callbacks.
  * Return MPI_SUCCESS or the first callback's error. */

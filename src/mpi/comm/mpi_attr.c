@@ -180,7 +180,8 @@ static int keyval_free(int *keyval, int kind, const char *fn)
     int rc = ivc_mpi_check_init(fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    keyval_t *k = keyval ? keyval_get(*keyval, kind) : NULL;
+    CHECK_NULL_ARG(MPI_COMM_WORLD, keyval, fn, "keyval pointer");
+    keyval_t *k = keyval_get(*keyval, kind);
     if (k == NULL || k->freed)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fn, "invalid %s keyval",
                              kind_name[kind]);
@@ -323,9 +324,12 @@ static int attrs_delete_all(const obj_t *o)
     return MPI_SUCCESS;
 }
 
-/* Looks keyval up on o: MPI_ERR_KEYVAL unless it is a live keyval of o's kind. */
+/* Looks keyval up on o: MPI_ERR_ARG for a NULL output (callers in other rooms may not have
+ * checked), MPI_ERR_KEYVAL unless it is a live keyval of o's kind. */
 static int attr_get(const obj_t *o, int keyval, void *attribute_val, int *flag)
 {
+    if (attribute_val == NULL || flag == NULL)
+        return MPI_ERR_ARG;
     if (keyval_get(keyval, o->kind) == NULL)
         return MPI_ERR_KEYVAL;
     struct ivc_mpi_attr *a = *attr_find(o->list, keyval);
@@ -546,7 +550,8 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
     if (!ivc_mpi_dt_valid(datatype))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_set_name", "invalid datatype");
-    snprintf(datatype->name, sizeof(datatype->name), "%s", type_name ? type_name : "");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, type_name, "MPI_Type_set_name", "type_name");
+    snprintf(datatype->name, sizeof(datatype->name), "%s", type_name);
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Type_set_name)
@@ -554,6 +559,8 @@ IVC_MPI_WEAK(Type_set_name)
 /* MPI-4.1: MPI_DATATYPE_NULL is named "MPI_DATATYPE_NULL". */
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
+    CHECK_NULL_ARG(MPI_COMM_WORLD, type_name, "MPI_Type_get_name", "type_name");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, resultlen, "MPI_Type_get_name", "resultlen");
     if (datatype == MPI_DATATYPE_NULL)
         return ivc_mpi_name_out("MPI_DATATYPE_NULL", type_name, resultlen);
     if (!ivc_mpi_dt_valid(datatype))

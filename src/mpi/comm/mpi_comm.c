@@ -20,6 +20,7 @@ struct ivc_mpi_comm_s ivc_obj_comm_world, ivc_obj_comm_self;
 int ivc_mpi_world_rank, ivc_mpi_world_size;
 
 static uint64_t free_ids[MASK_WORDS];
+static MPI_Comm by_id[IDS]; /* the communicator holding each id here, for src/mpi/ft */
 static uint64_t pledged[MASK_WORDS];  /* ids pledged to a nonblocking agreement (mpi_idup.c) */
 static uint64_t reserved[MASK_WORDS]; /* ids offered by the blocking agreement in flight */
 static int tag_ub = INT_MAX, host_attr = MPI_PROC_NULL, io_attr = MPI_ANY_SOURCE, wtime_global;
@@ -33,6 +34,23 @@ static void id_take(int id)
 static void id_give(int id)
 {
     free_ids[id / 64] |= 1ull << (id % 64);
+}
+
+MPI_Comm ivc_mpi_comm_by_id(int id)
+{
+    return id >= 0 && id < IDS ? by_id[id] : NULL;
+}
+
+int ivc_mpi_comm_ids(void)
+{
+    return IDS;
+}
+
+/* A communicator got its context id: make it reachable by failures and revocations. */
+static void comm_register(MPI_Comm c)
+{
+    by_id[c->ctx_id] = c;
+    ivc_mpi_ft_comm_new(c);
 }
 
 static void comm_setup(MPI_Comm c, int id, int rank, int size, int *world, const char *name)
@@ -62,9 +80,15 @@ void ivc_mpi_comm_release(MPI_Comm c)
     if (c->predefined || --c->refs > 0)
         return;
     /* Only now may the context id serve another communicator: nothing of this one is in
-     * flight any more. (-1: an MPI_Comm_idup result that never got its id.) */
-    if (c->ctx_id >= 0)
-        id_give(c->ctx_id);
+     * flight any more. (-1: an MPI_Comm_idup result that never got its id.) A communicator
+     * that saw a failure or a revocation keeps its id forever: abandoned operations may
+     * still have messages on its way here (src/mpi/ft/ft.h). */
+    if (c->ctx_id >= 0) {
+        if (by_id[c->ctx_id] == c)
+            by_id[c->ctx_id] = NULL;
+        if (!ivc_mpi_ft_comm_release(c))
+            id_give(c->ctx_id);
+    }
     ivc_mpi_topo_free(c->topo);
     ivc_mpi_coll_comm_free(c);
     ivc_mpi_bbuf_comm_free(c);
@@ -102,11 +126,16 @@ int ivc_mpi_comm_init(void)
     comm_setup(MPI_COMM_SELF, 1, 0, 1, smap, "MPI_COMM_SELF");
     MPI_COMM_WORLD->predefined = 1;
     MPI_COMM_SELF->predefined = 1;
+    comm_register(MPI_COMM_WORLD);
+    comm_register(MPI_COMM_SELF);
     return 0;
 }
 
 void ivc_mpi_comm_finalize(void)
 {
+    by_id[0] = by_id[1] = NULL;
+    ivc_mpi_ft_comm_release(MPI_COMM_WORLD);
+    ivc_mpi_ft_comm_release(MPI_COMM_SELF);
     ivc_mpi_coll_comm_free(MPI_COMM_WORLD);
     ivc_mpi_coll_comm_free(MPI_COMM_SELF);
     free(MPI_COMM_WORLD->world);
@@ -182,6 +211,7 @@ static int comm_new(MPI_Errhandler errh, int id, int rank, int size, int *world,
     c->errh = errh;
     c->errh->refcount++;
     id_take(id);
+    comm_register(c);
     *out = c;
     return MPI_SUCCESS;
 }
@@ -299,12 +329,14 @@ int ivc_mpi_comm_set_ids(MPI_Comm c, const int *ids)
     c->ctx_id = ids[0];
     c->ctx = 2u * (uint32_t)ids[0];
     id_take(ids[0]);
+    comm_register(c);
     return MPI_SUCCESS;
 }
 
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     CHECK_COMM(comm, "MPI_Comm_rank");
+    CHECK_NULL_ARG(comm, rank, "MPI_Comm_rank", "rank");
     *rank = comm->rank;
     return MPI_SUCCESS;
 }
@@ -314,6 +346,7 @@ IVC_MPI_WEAK(Comm_rank)
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
     CHECK_COMM(comm, "MPI_Comm_size");
+    CHECK_NULL_ARG(comm, size, "MPI_Comm_size", "size");
     *size = comm->local_size;
     return MPI_SUCCESS;
 }
@@ -322,6 +355,7 @@ IVC_MPI_WEAK(Comm_size)
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     CHECK_COMM(comm, "MPI_Comm_dup");
+    CHECK_NULL_ARG(comm, newcomm, "MPI_Comm_dup", "newcomm");
     if (comm->inter)
         return ivc_mpi_intercomm_dup(comm, newcomm);
     int id, rc = id_agree(comm, &id);
@@ -383,6 +417,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split";
     CHECK_COMM(comm, fn);
+    CHECK_NULL_ARG(comm, newcomm, fn, "newcomm");
     if (color < 0 && color != MPI_UNDEFINED)
         return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "color %d is negative", color);
     if (comm->inter)
@@ -483,6 +518,7 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     const char *fn = "MPI_Comm_compare";
     CHECK_COMM(comm1, fn);
     CHECK_COMM(comm2, fn);
+    CHECK_NULL_ARG(comm1, result, fn, "result");
     if (comm1 == comm2) {
         *result = MPI_IDENT;
         return MPI_SUCCESS;
@@ -508,6 +544,7 @@ IVC_MPI_WEAK(Comm_compare)
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     CHECK_COMM(comm, "MPI_Comm_test_inter");
+    CHECK_NULL_ARG(comm, flag, "MPI_Comm_test_inter", "flag");
     *flag = comm->inter;
     return MPI_SUCCESS;
 }
@@ -516,6 +553,8 @@ IVC_MPI_WEAK(Comm_test_inter)
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     CHECK_COMM(comm, "MPI_Comm_get_attr");
+    CHECK_NULL_ARG(comm, attribute_val, "MPI_Comm_get_attr", "attribute_val");
+    CHECK_NULL_ARG(comm, flag, "MPI_Comm_get_attr", "flag");
     int *val = NULL;
     switch (keyval) {
     case MPI_TAG_UB: val = &tag_ub; break;
@@ -544,17 +583,25 @@ IVC_MPI_WEAK(Comm_get_attr)
 int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
     CHECK_COMM(comm, "MPI_Comm_set_name");
-    snprintf(comm->name, sizeof(comm->name), "%s", name ? name : "");
+    CHECK_NULL_ARG(comm, name, "MPI_Comm_set_name", "name");
+    snprintf(comm->name, sizeof(comm->name), "%s", name);
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Comm_set_name)
 
-/* MPI-4.1: MPI_COMM_NULL is named "MPI_COMM_NULL". */
+/* MPI-4.1: MPI_COMM_NULL is named "MPI_COMM_NULL". NULL name or resultlen: MPI_ERR_ARG,
+ * raised on comm (on WORLD for MPI_COMM_NULL). */
 int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
-    if (comm == MPI_COMM_NULL)
+    const char *fn = "MPI_Comm_get_name";
+    if (comm == MPI_COMM_NULL) {
+        CHECK_NULL_ARG(MPI_COMM_WORLD, name, fn, "name");
+        CHECK_NULL_ARG(MPI_COMM_WORLD, resultlen, fn, "resultlen");
         return ivc_mpi_name_out("MPI_COMM_NULL", name, resultlen);
-    CHECK_COMM(comm, "MPI_Comm_get_name");
+    }
+    CHECK_COMM(comm, fn);
+    CHECK_NULL_ARG(comm, name, fn, "name");
+    CHECK_NULL_ARG(comm, resultlen, fn, "resultlen");
     return ivc_mpi_name_out(comm->name, name, resultlen);
 }
 IVC_MPI_WEAK(Comm_get_name)

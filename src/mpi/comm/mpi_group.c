@@ -77,6 +77,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
         return rc;
     if (!ivc_mpi_comm_valid(comm))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");
+    CHECK_NULL_ARG(comm, group, fn, "group");
     return group_out(comm->local_world, comm->local_size, group, fn); /* the local group */
 }
 IVC_MPI_WEAK(Comm_group)
@@ -84,6 +85,7 @@ IVC_MPI_WEAK(Comm_group)
 int PMPI_Group_size(MPI_Group group, int *size)
 {
     CHECK_GROUP(group, "MPI_Group_size");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, size, "MPI_Group_size", "size");
     *size = group->size;
     return MPI_SUCCESS;
 }
@@ -92,6 +94,7 @@ IVC_MPI_WEAK(Group_size)
 int PMPI_Group_rank(MPI_Group group, int *rank)
 {
     CHECK_GROUP(group, "MPI_Group_rank");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, rank, "MPI_Group_rank", "rank");
     *rank = group->rank;
     return MPI_SUCCESS;
 }
@@ -109,11 +112,16 @@ int PMPI_Group_free(MPI_Group *group)
 }
 IVC_MPI_WEAK(Group_free)
 
-/* Checks n distinct ranks of g; returns MPI_SUCCESS or raises MPI_ERR_RANK / MPI_ERR_ARG. */
-static int check_ranks(MPI_Group g, int n, const int *ranks, const char *fn)
+/* Checks n distinct ranks of g and the output pointer; returns MPI_SUCCESS or raises
+ * MPI_ERR_RANK / MPI_ERR_ARG. */
+static int check_ranks(MPI_Group g, int n, const int *ranks, const MPI_Group *out,
+                       const char *fn)
 {
     if (n < 0 || n > g->size)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "count %d is out of range", n);
+    if (n > 0)
+        CHECK_NULL_ARG(MPI_COMM_WORLD, ranks, fn, "ranks");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, out, fn, "newgroup");
     char *seen = calloc((size_t)g->size + 1, 1);
     if (seen == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -134,7 +142,7 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
 {
     const char *fn = "MPI_Group_incl";
     CHECK_GROUP(group, fn);
-    int rc = check_ranks(group, n, ranks, fn);
+    int rc = check_ranks(group, n, ranks, newgroup, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     int *w = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
@@ -152,7 +160,7 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
 {
     const char *fn = "MPI_Group_excl";
     CHECK_GROUP(group, fn);
-    int rc = check_ranks(group, n, ranks, fn);
+    int rc = check_ranks(group, n, ranks, newgroup, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     char *drop = calloc((size_t)group->size + 1, 1);
@@ -174,6 +182,17 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
     return rc;
 }
 IVC_MPI_WEAK(Group_excl)
+
+/* Checks the arguments of Group_range_incl/excl other than the triplets' values. */
+static int check_range_args(int n, int ranges[][3], const MPI_Group *newgroup, const char *fn)
+{
+    if (n < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative count %d", n);
+    if (n > 0)
+        CHECK_NULL_ARG(MPI_COMM_WORLD, ranges, fn, "ranges");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, newgroup, fn, "newgroup");
+    return MPI_SUCCESS;
+}
 
 /* Expands (first, last, stride) triplets into ranks; returns the count or -1 if invalid. */
 static int expand_ranges(MPI_Group g, int n, int ranges[][3], int **out)
@@ -206,10 +225,13 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
 {
     const char *fn = "MPI_Group_range_incl";
     CHECK_GROUP(group, fn);
+    int rc = check_range_args(n, ranges, newgroup, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int *r = NULL, k = expand_ranges(group, n, ranges, &r);
     if (k < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_RANK, fn, "invalid range");
-    int rc = PMPI_Group_incl(group, k, r, newgroup);
+    rc = PMPI_Group_incl(group, k, r, newgroup);
     free(r);
     return rc;
 }
@@ -219,10 +241,13 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
 {
     const char *fn = "MPI_Group_range_excl";
     CHECK_GROUP(group, fn);
+    int rc = check_range_args(n, ranges, newgroup, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     int *r = NULL, k = expand_ranges(group, n, ranges, &r);
     if (k < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_RANK, fn, "invalid range");
-    int rc = PMPI_Group_excl(group, k, r, newgroup);
+    rc = PMPI_Group_excl(group, k, r, newgroup);
     free(r);
     return rc;
 }
@@ -244,6 +269,10 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
     CHECK_GROUP(group2, fn);
     if (n < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative count %d", n);
+    if (n > 0) {
+        CHECK_NULL_ARG(MPI_COMM_WORLD, ranks1, fn, "ranks1");
+        CHECK_NULL_ARG(MPI_COMM_WORLD, ranks2, fn, "ranks2");
+    }
     for (int i = 0; i < n; i++) {
         int r = ranks1[i];
         if (r == MPI_PROC_NULL) {
@@ -264,6 +293,7 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
     const char *fn = "MPI_Group_compare";
     CHECK_GROUP(group1, fn);
     CHECK_GROUP(group2, fn);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, result, fn, "result");
     if (group1->size != group2->size) {
         *result = MPI_UNEQUAL;
         return MPI_SUCCESS;
@@ -292,6 +322,7 @@ static int set_op(MPI_Group a, MPI_Group b, int kind, MPI_Group *out, const char
 {
     CHECK_GROUP(a, fn);
     CHECK_GROUP(b, fn);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, out, fn, "newgroup");
     int *w = malloc((size_t)(a->size + b->size + 1) * sizeof(int));
     if (w == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -387,6 +418,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
         return ivc_mpi_raise(comm, MPI_ERR_COMM, fn, "comm is an intercommunicator");
     if (tag < 0)
         return ivc_mpi_raise(comm, MPI_ERR_TAG, fn, "tag %d is invalid", tag);
+    CHECK_NULL_ARG(comm, newcomm, fn, "newcomm");
     if (!group_in_comm(group, comm))
         return ivc_mpi_raise(comm, MPI_ERR_GROUP, fn, "the group is not a subset of comm");
     if (group->rank == MPI_UNDEFINED) {
@@ -475,6 +507,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     CHECK_COMM(comm, fn);
     if (info != MPI_INFO_NULL && (info == NULL || info->magic != INFO_MAGIC))
         return ivc_mpi_raise(comm, MPI_ERR_INFO, fn, "invalid info");
+    CHECK_NULL_ARG(comm, newcomm, fn, "newcomm");
     int color;
     switch (split_type) {
     case MPI_UNDEFINED: color = MPI_UNDEFINED; break;
@@ -502,6 +535,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     CHECK_COMM(comm, fn);
     if (info != MPI_INFO_NULL && (info == NULL || info->magic != INFO_MAGIC))
         return ivc_mpi_raise(comm, MPI_ERR_INFO, fn, "invalid info");
+    CHECK_NULL_ARG(comm, newcomm, fn, "newcomm");
     int rc = PMPI_Comm_dup(comm, newcomm);
     if (rc != MPI_SUCCESS)
         return rc;

@@ -430,6 +430,7 @@ int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
     CHECK_COMM(comm, fn);
     if (!comm->inter)
         return ivc_mpi_raise(comm, MPI_ERR_COMM, fn, "not an intercommunicator");
+    CHECK_NULL_ARG(comm, size, fn, "size");
     *size = comm->size;
     return MPI_SUCCESS;
 }
@@ -441,6 +442,7 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     CHECK_COMM(comm, fn);
     if (!comm->inter)
         return ivc_mpi_raise(comm, MPI_ERR_COMM, fn, "not an intercommunicator");
+    CHECK_NULL_ARG(comm, group, fn, "group");
     MPI_Group g = ivc_mpi_group_new(comm->world, comm->size);
     if (g == NULL)
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");

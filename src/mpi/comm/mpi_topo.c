@@ -146,8 +146,10 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
         return rc;
     if (nnodes < 1)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "nnodes %d < 1", nnodes);
-    if (ndims < 0 || (ndims > 0 && dims == NULL))
+    if (ndims < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn, "invalid ndims %d", ndims);
+    if (ndims > 0)
+        CHECK_NULL_ARG(MPI_COMM_WORLD, dims, fn, "dims");
     long fixed = 1;
     int nfree = 0;
     for (int i = 0; i < ndims; i++) {
@@ -222,6 +224,11 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     CHECK_INTRA(comm_old, fn);
     if (ndims < 0)
         return ivc_mpi_raise(comm_old, MPI_ERR_DIMS, fn, "negative ndims");
+    if (ndims > 0) {
+        CHECK_NULL_ARG(comm_old, dims, fn, "dims");
+        CHECK_NULL_ARG(comm_old, periods, fn, "periods");
+    }
+    CHECK_NULL_ARG(comm_old, comm_cart, fn, "comm_cart");
     long n = 1;
     for (int i = 0; i < ndims; i++) {
         if (dims[i] <= 0)
@@ -240,6 +247,7 @@ IVC_MPI_WEAK(Cart_create)
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
     CHECK_TOPO(comm, MPI_CART, "MPI_Cartdim_get");
+    CHECK_NULL_ARG(comm, ndims, "MPI_Cartdim_get", "ndims");
     *ndims = comm->topo->ndims;
     return MPI_SUCCESS;
 }
@@ -255,9 +263,17 @@ static void coords_of(const struct ivc_mpi_topo *t, int rank, int *coords)
 
 int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
 {
-    CHECK_TOPO(comm, MPI_CART, "MPI_Cart_get");
+    const char *fn = "MPI_Cart_get";
+    CHECK_TOPO(comm, MPI_CART, fn);
     const struct ivc_mpi_topo *t = comm->topo;
+    if (maxdims < 0)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "negative maxdims %d", maxdims);
     int n = maxdims < t->ndims ? maxdims : t->ndims;
+    if (n > 0) {
+        CHECK_NULL_ARG(comm, dims, fn, "dims");
+        CHECK_NULL_ARG(comm, periods, fn, "periods");
+        CHECK_NULL_ARG(comm, coords, fn, "coords");
+    }
     int c[64];
     if (t->ndims <= 64)
         coords_of(t, comm->rank, c);
@@ -275,6 +291,9 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     const char *fn = "MPI_Cart_rank";
     CHECK_TOPO(comm, MPI_CART, fn);
     const struct ivc_mpi_topo *t = comm->topo;
+    if (t->ndims > 0)
+        CHECK_NULL_ARG(comm, coords, fn, "coords");
+    CHECK_NULL_ARG(comm, rank, fn, "rank");
     int r = 0;
     for (int i = 0; i < t->ndims; i++) {
         int c = coords[i];
@@ -301,6 +320,8 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
         return ivc_mpi_raise(comm, MPI_ERR_RANK, fn, "rank %d", rank);
     if (maxdims < t->ndims)
         return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "maxdims %d < %d", maxdims, t->ndims);
+    if (t->ndims > 0)
+        CHECK_NULL_ARG(comm, coords, fn, "coords");
     coords_of(t, rank, coords);
     return MPI_SUCCESS;
 }
@@ -313,6 +334,8 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
     const struct ivc_mpi_topo *t = comm->topo;
     if (direction < 0 || direction >= t->ndims || t->ndims > 64)
         return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "direction %d", direction);
+    CHECK_NULL_ARG(comm, rank_source, fn, "rank_source");
+    CHECK_NULL_ARG(comm, rank_dest, fn, "rank_dest");
     int c[64];
     coords_of(t, comm->rank, c);
     int me = c[direction], d = t->dims[direction];
@@ -342,6 +365,9 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     const struct ivc_mpi_topo *t = comm->topo;
     if (t->ndims > 64)
         return ivc_mpi_raise(comm, MPI_ERR_DIMS, fn, "too many dimensions");
+    if (t->ndims > 0)
+        CHECK_NULL_ARG(comm, remain_dims, fn, "remain_dims");
+    CHECK_NULL_ARG(comm, newcomm, fn, "newcomm");
     int c[64], dims[64], periods[64], nd = 0, color = 0, key = 0;
     coords_of(t, comm->rank, c);
     /* Ranks with equal coordinates in the dropped dimensions share a sub-grid; inside it the
@@ -371,6 +397,7 @@ IVC_MPI_WEAK(Cart_sub)
 int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
     CHECK_COMM(comm, "MPI_Topo_test");
+    CHECK_NULL_ARG(comm, status, "MPI_Topo_test", "status");
     *status = comm->topo != NULL ? comm->topo->kind : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
@@ -385,7 +412,12 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     CHECK_INTRA(comm_old, fn);
     if (nnodes < 0 || nnodes > comm_old->size)
         return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "nnodes %d", nnodes);
+    if (nnodes > 0)
+        CHECK_NULL_ARG(comm_old, index, fn, "index");
+    CHECK_NULL_ARG(comm_old, comm_graph, fn, "comm_graph");
     int nedges = nnodes > 0 ? index[nnodes - 1] : 0;
+    if (nedges > 0)
+        CHECK_NULL_ARG(comm_old, edges, fn, "edges");
     for (int i = 0; i < nnodes; i++)
         if (index[i] < (i > 0 ? index[i - 1] : 0))
             return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "index is not non-decreasing");
@@ -412,6 +444,8 @@ IVC_MPI_WEAK(Graph_create)
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
     CHECK_TOPO(comm, MPI_GRAPH, "MPI_Graphdims_get");
+    CHECK_NULL_ARG(comm, nnodes, "MPI_Graphdims_get", "nnodes");
+    CHECK_NULL_ARG(comm, nedges, "MPI_Graphdims_get", "nedges");
     *nnodes = comm->topo->nnodes;
     *nedges = comm->topo->nedges;
     return MPI_SUCCESS;
@@ -420,8 +454,15 @@ IVC_MPI_WEAK(Graphdims_get)
 
 int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
-    CHECK_TOPO(comm, MPI_GRAPH, "MPI_Graph_get");
+    const char *fn = "MPI_Graph_get";
+    CHECK_TOPO(comm, MPI_GRAPH, fn);
     const struct ivc_mpi_topo *t = comm->topo;
+    if (maxindex < 0 || maxedges < 0)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "negative maxindex or maxedges");
+    if (maxindex > 0 && t->nnodes > 0)
+        CHECK_NULL_ARG(comm, index, fn, "index");
+    if (maxedges > 0 && t->nedges > 0)
+        CHECK_NULL_ARG(comm, edges, fn, "edges");
     for (int i = 0; i < maxindex && i < t->nnodes; i++)
         index[i] = t->index[i];
     for (int i = 0; i < maxedges && i < t->nedges; i++)
@@ -437,6 +478,7 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     const struct ivc_mpi_topo *t = comm->topo;
     if (rank < 0 || rank >= t->nnodes)
         return ivc_mpi_raise(comm, MPI_ERR_RANK, fn, "rank %d", rank);
+    CHECK_NULL_ARG(comm, nneighbors, fn, "nneighbors");
     *nneighbors = t->index[rank] - (rank > 0 ? t->index[rank - 1] : 0);
     return MPI_SUCCESS;
 }
@@ -450,6 +492,8 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
     if (rank < 0 || rank >= t->nnodes)
         return ivc_mpi_raise(comm, MPI_ERR_RANK, fn, "rank %d", rank);
     int first = rank > 0 ? t->index[rank - 1] : 0;
+    if (maxneighbors > 0 && t->index[rank] > first)
+        CHECK_NULL_ARG(comm, neighbors, fn, "neighbors");
     for (int i = first, k = 0; i < t->index[rank] && k < maxneighbors; i++, k++)
         neighbors[k] = t->edges[i];
     return MPI_SUCCESS;
@@ -465,6 +509,20 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     CHECK_INTRA(comm_old, fn);
     if (indegree < 0 || outdegree < 0)
         return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "negative degree");
+    /* Weights are read unless MPI_UNWEIGHTED or MPI_WEIGHTS_EMPTY is given. */
+    int wread = sourceweights != MPI_UNWEIGHTED && destweights != MPI_UNWEIGHTED &&
+                sourceweights != MPI_WEIGHTS_EMPTY && destweights != MPI_WEIGHTS_EMPTY;
+    if (indegree > 0) {
+        CHECK_NULL_ARG(comm_old, sources, fn, "sources");
+        if (wread)
+            CHECK_NULL_ARG(comm_old, sourceweights, fn, "sourceweights");
+    }
+    if (outdegree > 0) {
+        CHECK_NULL_ARG(comm_old, destinations, fn, "destinations");
+        if (wread)
+            CHECK_NULL_ARG(comm_old, destweights, fn, "destweights");
+    }
+    CHECK_NULL_ARG(comm_old, comm_dist_graph, fn, "comm_dist_graph");
     for (int i = 0; i < indegree; i++)
         if (sources[i] < 0 || sources[i] >= comm_old->size)
             return ivc_mpi_raise(comm_old, MPI_ERR_RANK, fn, "source %d", sources[i]);
@@ -498,7 +556,11 @@ IVC_MPI_WEAK(Dist_graph_create_adjacent)
 
 int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
 {
-    CHECK_TOPO(comm, MPI_DIST_GRAPH, "MPI_Dist_graph_neighbors_count");
+    const char *fn = "MPI_Dist_graph_neighbors_count";
+    CHECK_TOPO(comm, MPI_DIST_GRAPH, fn);
+    CHECK_NULL_ARG(comm, indegree, fn, "indegree");
+    CHECK_NULL_ARG(comm, outdegree, fn, "outdegree");
+    CHECK_NULL_ARG(comm, weighted, fn, "weighted");
     *indegree = comm->topo->indeg;
     *outdegree = comm->topo->outdeg;
     *weighted = comm->topo->weighted;
@@ -509,10 +571,23 @@ IVC_MPI_WEAK(Dist_graph_neighbors_count)
 int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
                               int maxoutdegree, int destinations[], int destweights[])
 {
-    CHECK_TOPO(comm, MPI_DIST_GRAPH, "MPI_Dist_graph_neighbors");
+    const char *fn = "MPI_Dist_graph_neighbors";
+    CHECK_TOPO(comm, MPI_DIST_GRAPH, fn);
     const struct ivc_mpi_topo *t = comm->topo;
     int wi = t->weighted && sourceweights != MPI_UNWEIGHTED;
     int wo = t->weighted && destweights != MPI_UNWEIGHTED;
+    if (maxindegree < 0 || maxoutdegree < 0)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "negative maxindegree or maxoutdegree");
+    if (maxindegree > 0 && t->indeg > 0) {
+        CHECK_NULL_ARG(comm, sources, fn, "sources");
+        if (wi)
+            CHECK_NULL_ARG(comm, sourceweights, fn, "sourceweights");
+    }
+    if (maxoutdegree > 0 && t->outdeg > 0) {
+        CHECK_NULL_ARG(comm, destinations, fn, "destinations");
+        if (wo)
+            CHECK_NULL_ARG(comm, destweights, fn, "destweights");
+    }
     for (int i = 0; i < maxindegree && i < t->indeg; i++) {
         sources[i] = t->in[i];
         if (wi)
@@ -533,8 +608,10 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
 {
     const char *fn = "MPI_Cart_map";
     CHECK_INTRA(comm, fn);
-    if (ndims < 0 || (ndims > 0 && dims == NULL))
+    if (ndims < 0)
         return ivc_mpi_raise(comm, MPI_ERR_DIMS, fn, "invalid ndims %d", ndims);
+    if (ndims > 0)
+        CHECK_NULL_ARG(comm, dims, fn, "dims");
     long n = 1;
     for (int i = 0; i < ndims; i++) {
         if (dims[i] <= 0)
@@ -583,8 +660,17 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     if (comm_dist_graph == NULL)
         return ivc_mpi_raise(comm_old, MPI_ERR_ARG, fn, "NULL comm_dist_graph");
     int weighted = weights != MPI_UNWEIGHTED;
+    if (n > 0) {
+        CHECK_NULL_ARG(comm_old, sources, fn, "sources");
+        CHECK_NULL_ARG(comm_old, degrees, fn, "degrees");
+    }
     long ne = 0;
     for (int i = 0; i < n; i++) {
+        if (degrees[i] > 0) {
+            CHECK_NULL_ARG(comm_old, destinations, fn, "destinations");
+            if (weighted && weights != MPI_WEIGHTS_EMPTY)
+                CHECK_NULL_ARG(comm_old, weights, fn, "weights");
+        }
         if (sources[i] < 0 || sources[i] >= size)
             return ivc_mpi_raise(comm_old, MPI_ERR_RANK, fn, "source %d", sources[i]);
         if (degrees[i] < 0)

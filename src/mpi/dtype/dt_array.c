@@ -92,6 +92,7 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int a
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "ndims %d must be positive", ndims);
     if (array_of_sizes == NULL || array_of_subsizes == NULL || array_of_starts == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL array");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, newtype, fn, "newtype");
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "invalid order %d", order);
     for (int d = 0; d < ndims; d++) {
@@ -210,6 +211,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
     if (array_of_gsizes == NULL || array_of_distribs == NULL || array_of_dargs == NULL ||
         array_of_psizes == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL array");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, newtype, fn, "newtype");
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "invalid order %d", order);
     int64_t procs = 1;

@@ -166,10 +166,15 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
         return rc;
     DT_QUERY(fn, datatype);
     CHECK_COUNT(incount, fn);
+    if (ivc_mpi_dt_null_buf(inbuf, incount, datatype))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn,
+                             "NULL input buffer for %d elements", incount);
     if (position == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL position");
     ivc_data_t d;
     ivc_mpi_data(&d, inbuf, incount, datatype);
+    if (outbuf == NULL && d.bytes > 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn, "NULL output buffer");
     if (*position < 0 || outsize < 0 || (uint64_t)*position > (uint64_t)outsize ||
         d.bytes > (uint64_t)(outsize - *position))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, fn,
@@ -192,10 +197,15 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
         return rc;
     DT_QUERY(fn, datatype);
     CHECK_COUNT(outcount, fn);
+    if (ivc_mpi_dt_null_buf(outbuf, outcount, datatype))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn,
+                             "NULL output buffer for %d elements", outcount);
     if (position == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL position");
     ivc_data_t d;
     ivc_mpi_data(&d, outbuf, outcount, datatype);
+    if (inbuf == NULL && d.bytes > 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn, "NULL input buffer");
     if (*position < 0 || insize < 0 || (uint64_t)*position > (uint64_t)insize ||
         d.bytes > (uint64_t)(insize - *position))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, fn,

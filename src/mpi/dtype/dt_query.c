@@ -108,6 +108,7 @@ IVC_MPI_WEAK(Type_get_contents_c)
 int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
 {
     DT_QUERY("MPI_Type_size_c", datatype);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, size, "MPI_Type_size_c", "size");
     *size = (MPI_Count)datatype->map.size;
     return MPI_SUCCESS;
 }
@@ -116,6 +117,8 @@ IVC_MPI_WEAK(Type_size_c)
 int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     DT_QUERY("MPI_Type_get_extent_c", datatype);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, lb, "MPI_Type_get_extent_c", "lb");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, extent, "MPI_Type_get_extent_c", "extent");
     *lb = datatype->map.lb;
     *extent = datatype->map.extent;
     return MPI_SUCCESS;
@@ -125,6 +128,8 @@ IVC_MPI_WEAK(Type_get_extent_c)
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
     DT_QUERY("MPI_Type_get_true_extent_x", datatype);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, true_lb, "MPI_Type_get_true_extent_x", "true_lb");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, true_extent, "MPI_Type_get_true_extent_x", "true_extent");
     *true_lb = datatype->true_lb;
     *true_extent = datatype->true_ub - datatype->true_lb;
     return MPI_SUCCESS;
@@ -134,6 +139,8 @@ IVC_MPI_WEAK(Type_get_true_extent_x)
 int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
     DT_QUERY("MPI_Type_get_true_extent_c", datatype);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, true_lb, "MPI_Type_get_true_extent_c", "true_lb");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, true_extent, "MPI_Type_get_true_extent_c", "true_extent");
     *true_lb = datatype->true_lb;
     *true_extent = datatype->true_ub - datatype->true_lb;
     return MPI_SUCCESS;
@@ -234,6 +241,7 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     default:
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "invalid type class %d", typeclass);
     }
+    CHECK_NULL_ARG(MPI_COMM_WORLD, datatype, fn, "datatype");
     if (t == MPI_DATATYPE_NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                              "no type of class %d has %d bytes", typeclass, size);

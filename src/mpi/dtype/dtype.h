@@ -107,6 +107,26 @@ void ivc_mpi_dt_release(MPI_Datatype dt);
  * when `bytes` ends inside a basic element (MPI_Get_elements: MPI_UNDEFINED). */
 int64_t ivc_mpi_dt_elements(MPI_Datatype dt, uint64_t bytes);
 
+/* 1 when `count` elements of the valid type dt at buf would read or write through a NULL
+ * pointer: buf is NULL, there is data (count > 0, a type of non-zero size) and it would
+ * start in the first page. NULL is also MPI_BOTTOM, with which a type of absolute addresses
+ * (MPI_Get_address) is used: such data lies far above the first page and is accepted. The
+ * MPI calls refuse a buffer for which this is 1 with MPI_ERR_BUFFER, as MPICH does for a
+ * NULL buffer of a predefined type or of a derived type that starts at 0. */
+static inline int ivc_mpi_dt_null_buf(const void *buf, int64_t count, MPI_Datatype dt)
+{
+    return __builtin_expect(buf == NULL, 0) && count > 0 && dt->map.size > 0 &&
+           dt->true_lb < 4096;
+}
+
+/* The same for data at byte displacement `off` from buf (a block of a v or w collective). */
+static inline int ivc_mpi_dt_null_buf_at(const void *buf, int64_t count, MPI_Datatype dt,
+                                         int64_t off)
+{
+    return __builtin_expect(buf == NULL, 0) && count > 0 && dt->map.size > 0 &&
+           off + dt->true_lb < 4096;
+}
+
 /* Describes count elements of dt at buf as a byte stream. */
 static inline void ivc_mpi_data(ivc_data_t *d, const void *buf, int count, MPI_Datatype dt)
 {

@@ -345,10 +345,12 @@ int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI_Dataty
     return MPI_SUCCESS;
 }
 
-static int check_old(MPI_Datatype old, const char *fn)
+/* The entry checks of a constructor: a valid old type, somewhere to put the new one. */
+static int check_old(MPI_Datatype old, const MPI_Datatype *newtype, const char *fn)
 {
     if (!ivc_mpi_dt_valid(old))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "invalid datatype");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, newtype, fn, "newtype");
     return MPI_SUCCESS;
 }
 
@@ -368,7 +370,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_contiguous";
     CHECK_COUNT(count, fn);
-    int rc = check_old(oldtype, fn);
+    int rc = check_old(oldtype, newtype, fn);
     if (rc)
         return rc;
     dt_piece_t p = {0, (uint64_t)count, oldtype};
@@ -394,7 +396,7 @@ int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *
     if (count < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count %lld",
                              (long long)count);
-    int rc = check_old(oldtype, fn);
+    int rc = check_old(oldtype, newtype, fn);
     if (rc)
         return rc;
     dt_piece_t p = {0, (uint64_t)count, oldtype};
@@ -433,7 +435,7 @@ static int vector_call(int count, int blocklength, MPI_Aint stride, int bytes,
 {
     CHECK_COUNT(count, fn);
     CHECK_COUNT(blocklength, fn);
-    int rc = check_old(oldtype, fn);
+    int rc = check_old(oldtype, newtype, fn);
     if (rc)
         return rc;
     MPI_Datatype dt = NULL;
@@ -494,18 +496,21 @@ int dt_hindexed(int count, const int *blocklens, int blocklen, const int *disps,
     return rc;
 }
 
-/* Indexed family: block i has blocklens[i] (or `blocklen`) elements at displacement
- * disps[i] (in extents of oldtype) or bdisps[i] (in bytes). */
+/* Indexed family: block i has blocklens[i] (or `blocklen`: the _block forms, blocklen >= 0,
+ * blocklens NULL) elements at displacement disps[i] (in extents of oldtype) or bdisps[i] (in
+ * bytes). The forms with an array of block lengths pass blocklen -1: a NULL array is then
+ * refused. */
 static int indexed(int count, const int *blocklens, int blocklen, const int *disps,
                    const MPI_Aint *bdisps, MPI_Datatype oldtype, MPI_Datatype *newtype,
                    int combiner, const char *fn)
 {
     CHECK_COUNT(count, fn);
-    int rc = check_old(oldtype, fn);
+    int rc = check_old(oldtype, newtype, fn);
     if (rc)
         return rc;
     if (count > 0 && ((blocklens == NULL && blocklen < 0) || (disps == NULL && bdisps == NULL)))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "invalid block arrays");
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                             "NULL block length or displacement array");
     MPI_Datatype dt = NULL;
     rc = dt_hindexed(count, blocklens, blocklen, disps, bdisps, oldtype, &dt);
     if (rc == MPI_ERR_ARG)
@@ -531,8 +536,8 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[], MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    return indexed(count, array_of_blocklengths, 0, array_of_displacements, NULL, oldtype, newtype,
-                   MPI_COMBINER_INDEXED, "MPI_Type_indexed");
+    return indexed(count, array_of_blocklengths, -1, array_of_displacements, NULL, oldtype,
+                   newtype, MPI_COMBINER_INDEXED, "MPI_Type_indexed");
 }
 IVC_MPI_WEAK(Type_indexed)
 
@@ -540,8 +545,8 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
-    return indexed(count, array_of_blocklengths, 0, NULL, array_of_displacements, oldtype, newtype,
-                   MPI_COMBINER_HINDEXED, "MPI_Type_create_hindexed");
+    return indexed(count, array_of_blocklengths, -1, NULL, array_of_displacements, oldtype,
+                   newtype, MPI_COMBINER_HINDEXED, "MPI_Type_create_hindexed");
 }
 IVC_MPI_WEAK(Type_create_hindexed)
 
@@ -577,6 +582,7 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
     if (count > 0 && (array_of_blocklengths == NULL || array_of_displacements == NULL ||
                       array_of_types == NULL))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL array");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, newtype, fn, "newtype");
     dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
     if (p == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
@@ -630,7 +636,7 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_create_resized";
-    int rc = check_old(oldtype, fn);
+    int rc = check_old(oldtype, newtype, fn);
     if (rc)
         return rc;
     MPI_Datatype dt = NULL;
@@ -647,7 +653,7 @@ IVC_MPI_WEAK(Type_create_resized)
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_dup";
-    int rc = check_old(oldtype, fn);
+    int rc = check_old(oldtype, newtype, fn);
     if (rc)
         return rc;
     MPI_Datatype dt = NULL;
@@ -672,7 +678,8 @@ IVC_MPI_WEAK(Type_dup)
 
 int PMPI_Type_commit(MPI_Datatype *datatype)
 {
-    if (datatype == NULL || !ivc_mpi_dt_valid(*datatype))
+    CHECK_NULL_ARG(MPI_COMM_WORLD, datatype, "MPI_Type_commit", "datatype pointer");
+    if (!ivc_mpi_dt_valid(*datatype))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_commit", "invalid datatype");
     (*datatype)->committed = 1;
     return MPI_SUCCESS;
@@ -681,7 +688,8 @@ IVC_MPI_WEAK(Type_commit)
 
 int PMPI_Type_free(MPI_Datatype *datatype)
 {
-    if (datatype == NULL || !ivc_mpi_dt_valid(*datatype))
+    CHECK_NULL_ARG(MPI_COMM_WORLD, datatype, "MPI_Type_free", "datatype pointer");
+    if (!ivc_mpi_dt_valid(*datatype))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free", "invalid datatype");
     if ((*datatype)->predefined)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free",
@@ -699,6 +707,7 @@ IVC_MPI_WEAK(Type_free)
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
     DT_QUERY("MPI_Type_size", datatype);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, size, "MPI_Type_size", "size");
     *size = datatype->map.size > INT32_MAX ? MPI_UNDEFINED : (int)datatype->map.size;
     return MPI_SUCCESS;
 }
@@ -707,6 +716,7 @@ IVC_MPI_WEAK(Type_size)
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     DT_QUERY("MPI_Type_size_x", datatype);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, size, "MPI_Type_size_x", "size");
     *size = (MPI_Count)datatype->map.size;
     return MPI_SUCCESS;
 }
@@ -715,6 +725,8 @@ IVC_MPI_WEAK(Type_size_x)
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     DT_QUERY("MPI_Type_get_extent", datatype);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, lb, "MPI_Type_get_extent", "lb");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, extent, "MPI_Type_get_extent", "extent");
     *lb = datatype->map.lb;
     *extent = datatype->map.extent;
     return MPI_SUCCESS;
@@ -724,6 +736,8 @@ IVC_MPI_WEAK(Type_get_extent)
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     DT_QUERY("MPI_Type_get_extent_x", datatype);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, lb, "MPI_Type_get_extent_x", "lb");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, extent, "MPI_Type_get_extent_x", "extent");
     *lb = datatype->map.lb;
     *extent = datatype->map.extent;
     return MPI_SUCCESS;
@@ -733,6 +747,8 @@ IVC_MPI_WEAK(Type_get_extent_x)
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
     DT_QUERY("MPI_Type_get_true_extent", datatype);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, true_lb, "MPI_Type_get_true_extent", "true_lb");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, true_extent, "MPI_Type_get_true_extent", "true_extent");
     *true_lb = datatype->true_lb;
     *true_extent = datatype->true_ub - datatype->true_lb;
     return MPI_SUCCESS;
@@ -741,6 +757,8 @@ IVC_MPI_WEAK(Type_get_true_extent)
 
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
+    /* location may be anything, NULL (MPI_BOTTOM) included: only its value is taken. */
+    CHECK_NULL_ARG(MPI_COMM_WORLD, address, "MPI_Get_address", "address");
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }
@@ -752,6 +770,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
     DT_QUERY("MPI_Pack_size", datatype);
     CHECK_COUNT(incount, "MPI_Pack_size");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, size, "MPI_Pack_size", "size");
     uint64_t bytes = (uint64_t)incount * datatype->map.size;
     *size = bytes > INT32_MAX ? MPI_UNDEFINED : (int)bytes;
     return MPI_SUCCESS;
@@ -761,10 +780,17 @@ IVC_MPI_WEAK(Pack_size)
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
               int *position, MPI_Comm comm)
 {
-    DT_QUERY("MPI_Pack", datatype);
-    CHECK_COUNT(incount, "MPI_Pack");
+    const char *fn = "MPI_Pack";
+    DT_QUERY(fn, datatype);
+    CHECK_COUNT(incount, fn);
+    if (ivc_mpi_dt_null_buf(inbuf, incount, datatype))
+        return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "NULL input buffer for %d elements",
+                             incount);
+    CHECK_NULL_ARG(comm, position, fn, "position");
     ivc_data_t d;
     ivc_mpi_data(&d, inbuf, incount, datatype);
+    if (outbuf == NULL && d.bytes > 0)
+        return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "NULL output buffer");
     if (*position < 0 || (uint64_t)*position + d.bytes > (uint64_t)outsize)
         return ivc_mpi_raise(comm, MPI_ERR_TRUNCATE, "MPI_Pack",
                              "%llu bytes do not fit at position %d of a %d-byte buffer",
@@ -778,10 +804,17 @@ IVC_MPI_WEAK(Pack)
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                 MPI_Datatype datatype, MPI_Comm comm)
 {
-    DT_QUERY("MPI_Unpack", datatype);
-    CHECK_COUNT(outcount, "MPI_Unpack");
+    const char *fn = "MPI_Unpack";
+    DT_QUERY(fn, datatype);
+    CHECK_COUNT(outcount, fn);
+    if (ivc_mpi_dt_null_buf(outbuf, outcount, datatype))
+        return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "NULL output buffer for %d elements",
+                             outcount);
+    CHECK_NULL_ARG(comm, position, fn, "position");
     ivc_data_t d;
     ivc_mpi_data(&d, outbuf, outcount, datatype);
+    if (inbuf == NULL && d.bytes > 0)
+        return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "NULL input buffer");
     if (*position < 0 || (uint64_t)*position + d.bytes > (uint64_t)insize)
         return ivc_mpi_raise(comm, MPI_ERR_TRUNCATE, "MPI_Unpack",
                              "%llu bytes are not there at position %d of a %d-byte buffer",

@@ -89,7 +89,8 @@ extern int ivc_mpi_initialized, ivc_mpi_finalized;
 int ivc_mpi_check_init(const char *fn);
 
 /* Hands an object's name to MPI_*_get_name: name (MPI_MAX_OBJECT_NAME bytes) and its
- * length. Returns MPI_SUCCESS. */
+ * length. Returns MPI_SUCCESS, or raises MPI_ERR_ARG on WORLD when name or resultlen is NULL
+ * (callers should check both first, to raise on their object with their name). */
 int ivc_mpi_name_out(const char *src, char *name, int *resultlen);
 
 /* The runtime shared by MPI_Init and sessions (mpi_init.c): start takes a reference, starting
@@ -104,6 +105,16 @@ int ivc_mpi_thread_level(int required);
 /* Tool room (src/mpi/tool): records the tunables' values when the runtime starts, so that
  * MPI_T reports the values in use from then on. */
 void ivc_mpi_t_snapshot(void);
+
+/* Refuses a NULL pointer argument (an output, or an array or string the call reads): raises
+ * MPI_ERR_ARG on comm (WORLD's handler when comm is not valid) and returns it from the caller.
+ * `what` names the argument in the message. Buffers of data are checked with
+ * ivc_mpi_dt_null_buf() (dtype.h) and refused with MPI_ERR_BUFFER instead. */
+#define CHECK_NULL_ARG(comm, p, fn, what)                                                          \
+    do {                                                                                           \
+        if (__builtin_expect((p) == NULL, 0))                                                      \
+            return ivc_mpi_raise((comm), MPI_ERR_ARG, (fn), "NULL %s", (what));                    \
+    } while (0)
 
 /* Entry checks of a function on a communicator: returns from the caller on failure. */
 #define CHECK_COMM(comm, fn)                                                                       \

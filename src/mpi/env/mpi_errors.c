@@ -114,7 +114,20 @@ static const char *const class_text[MPI_ERR_LASTCODE] = {
 
 /* ---- classes and codes added by the program ---- */
 
-#define USER_BASE (MPI_ERR_LASTCODE + 1) /* the first value handed out */
+/* The fault-tolerance classes of mpi-ext.h (src/mpi/ft) come right after MPI_ERR_LASTCODE:
+ * MPIX_ERR_PROC_FAILED_PENDING, MPIX_ERR_REVOKED. */
+#include "../../../include/mpi-ext.h"
+static const char *mpix_text(int code)
+{
+    switch (code) {
+    case MPIX_ERR_PROC_FAILED_PENDING:
+        return "a peer process failed; the MPI_ANY_SOURCE receive stays pending";
+    case MPIX_ERR_REVOKED: return "the communicator was revoked";
+    default: return NULL;
+    }
+}
+
+#define USER_BASE (IVC_MPIX_ERR_LASTCODE + 1) /* the first value handed out */
 
 typedef struct {
     int used;
@@ -137,13 +150,13 @@ static user_err_t *user_err(int v)
 
 int ivc_mpi_last_used_code(void)
 {
-    return uerr_len > 0 ? USER_BASE + uerr_len - 1 : MPI_ERR_LASTCODE;
+    return uerr_len > 0 ? USER_BASE + uerr_len - 1 : IVC_MPIX_ERR_LASTCODE;
 }
 
 /* The class of a valid code (predefined or added), or -1. */
 static int code_class(int code)
 {
-    if (code >= 0 && code < MPI_ERR_LASTCODE)
+    if ((code >= 0 && code < MPI_ERR_LASTCODE) || mpix_text(code) != NULL)
         return code;
     user_err_t *u = user_err(code);
     return u != NULL ? u->cls : -1;
@@ -154,6 +167,8 @@ static const char *code_text(int code)
 {
     if (code >= 0 && code < MPI_ERR_LASTCODE && class_text[code] != NULL)
         return class_text[code];
+    if (mpix_text(code) != NULL)
+        return mpix_text(code);
     user_err_t *u = user_err(code);
     if (u != NULL)
         return u->text != NULL ? u->text : "error code added by the program";
@@ -362,7 +377,7 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
     /* Predefined classes take codes too; a code the program added is no class. */
     user_err_t *c = user_err(errorclass);
     if (!(errorclass > MPI_SUCCESS && errorclass < MPI_ERR_LASTCODE) &&
-        (c == NULL || !c->is_class))
+        mpix_text(errorclass) == NULL && (c == NULL || !c->is_class))
         return ARG_ERROR(fn, "%d is not an error class", errorclass);
     int v = user_err_new(0, errorclass);
     if (v < 0)
@@ -575,6 +590,10 @@ IVC_MPI_WEAK(Errhandler_free)
 
 int ivc_mpi_name_out(const char *src, char *name, int *resultlen)
 {
+    /* The callers check their arguments; this keeps one that does not from crashing. */
+    if (name == NULL || resultlen == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_*_get_name",
+                             "NULL name or resultlen");
     snprintf(name, MPI_MAX_OBJECT_NAME, "%s", src);
     *resultlen = (int)strlen(name);
     return MPI_SUCCESS;

@@ -33,9 +33,11 @@ struct ivc_info_kv {
             return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL output argument");        \
     } while (0)
 
+/* A NULL key is an invalid pointer (MPI_ERR_ARG); an empty or too long one an invalid key. */
 static int check_key(const char *key, const char *fn)
 {
-    if (key == NULL || key[0] == '\0' || strlen(key) > MPI_MAX_INFO_KEY)
+    CHECK_NULL_ARG(MPI_COMM_WORLD, key, fn, "key");
+    if (key[0] == '\0' || strlen(key) > MPI_MAX_INFO_KEY)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_INFO_KEY, fn,
                              "keys must have 1 to %d characters", MPI_MAX_INFO_KEY);
     return MPI_SUCCESS;
@@ -68,7 +70,8 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
     int rc = check_key(key, fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (value == NULL || strlen(value) > MPI_MAX_INFO_VAL)
+    CHECK_NULL_ARG(MPI_COMM_WORLD, value, fn, "value");
+    if (strlen(value) > MPI_MAX_INFO_VAL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_INFO_VALUE, fn,
                              "values must have at most %d characters", MPI_MAX_INFO_VAL);
     char *v = strdup(value);

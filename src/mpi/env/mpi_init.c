@@ -33,7 +33,10 @@ int ivc_mpi_check_init(const char *fn)
 {
     if (__builtin_expect(ivc_mpi_initialized && !ivc_mpi_finalized, 1))
         return MPI_SUCCESS;
-    ivc_error("%s called %s MPI_Init", fn, ivc_mpi_finalized ? "after MPI_Finalize" : "before");
+    if (ivc_mpi_finalized)
+        ivc_error("%s called after MPI_Finalize", fn);
+    else
+        ivc_error("%s called before MPI_Init (or MPI_Session_init)", fn);
     return MPI_ERR_OTHER;
 }
 
@@ -95,7 +98,7 @@ int ivc_mpi_runtime_stop(void)
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     if (world_init) {
-        ivc_error("MPI_Init called twice");
+        ivc_error(world_fini ? "MPI_Init called after MPI_Finalize" : "MPI_Init called twice");
         return MPI_ERR_OTHER;
     }
     int rc = ivc_mpi_runtime_start();
@@ -123,7 +126,7 @@ IVC_MPI_WEAK(Init)
 int PMPI_Finalize(void)
 {
     if (!world_init || world_fini) {
-        ivc_error("MPI_Finalize called %s MPI_Init", world_fini ? "twice after" : "before");
+        ivc_error(world_fini ? "MPI_Finalize called twice" : "MPI_Finalize called before MPI_Init");
         return MPI_ERR_OTHER;
     }
     /* COMM_SELF's attributes go first, while MPI still works (MPI 4.1 sec. 11.2.4). */

@@ -145,6 +145,7 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
         return rc;
     if (size < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_SIZE, fn, "negative size %ld", size);
+    CHECK_NULL_ARG(MPI_COMM_WORLD, baseptr, fn, "baseptr");
     void *p = ivc_mpi_mem_arena_alloc((uint64_t)size);
     if (p == NULL && posix_memalign(&p, GRAIN, size > 0 ? (size_t)size : 1) != 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "cannot allocate %ld bytes", size);

@@ -2,10 +2,18 @@
  *
  * Channels hand every arriving envelope to ivc_mpi_on_message() in the order the sender
  * sent them (each channel keeps per-peer order), and both queues are FIFO, so the first
- * matching receive always gets the first matching message: MPI's non-overtaking rule. */
+ * matching receive always gets the first matching message: MPI's non-overtaking rule.
+ *
+ * Failures (src/mpi/ft/ft.h): once a peer failed or a communicator was revoked, a receive
+ * that can no longer complete is completed with its error when posted and when the failure
+ * or revocation becomes known (ivc_mpi_match_ft_sweep), and messages no receive may match
+ * any more (the collective context of a communicator with a failed member, any context of
+ * a revoked one) are discarded on arrival and out of the unexpected queue, their senders
+ * released. Until then each of these paths costs one branch on ivc_mpi_ft_state. */
 #include "mpi_impl.h"
 
 #include "base/ivc_log.h"
+#include "ft/ft.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,10 +123,15 @@ static void deliver(MPI_Request r, const ivc_inmsg_t *m)
 
 void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m)
 {
-    /* One-sided active messages never meet a receive: the target handles them here. */
-    if (__builtin_expect(m->env.ctx == IVC_RMA_CTX, 0)) {
-        ivc_mpi_rma_on_message(m);
-        return;
+    /* One-sided active messages never meet a receive: the target handles them here. The
+     * reserved contexts (RMA, fault tolerance, partitioned) are the high ones. */
+    if (__builtin_expect(m->env.ctx >= IVC_FT_CTX_OFF || ivc_mpi_ft_state != 0, 0)) {
+        if (m->env.ctx == IVC_RMA_CTX) {
+            ivc_mpi_rma_on_message(m);
+            return;
+        }
+        if (ivc_mpi_ft_on_message(m))
+            return;
     }
     for (MPI_Request r = posted.head; r != NULL; r = r->next) {
         if (envelope_matches(r->ctx, r->src, r->tag, &m->env)) {
@@ -154,33 +167,99 @@ void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m)
 
 int ivc_mpi_peer_failed(int world_rank)
 {
-    return failed_peers != NULL && failed_peers[world_rank];
+    return failed_peers != NULL && world_rank >= 0 && world_rank < ivc_mpi_world_size &&
+           failed_peers[world_rank];
 }
 
+/* Called once per failed rank (the channels and the coordinator may both report it). */
 void ivc_mpi_on_peer_failed(void *arg, int peer, int err)
 {
+    if (peer < 0 || peer >= ivc_mpi_world_size || peer == ivc_mpi_world_rank)
+        return;
     if (failed_peers == NULL) {
         failed_peers = calloc((size_t)ivc_mpi_world_size, 1);
         if (failed_peers == NULL)
             ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory recording a failed peer");
     }
+    if (failed_peers[peer])
+        return;
     failed_peers[peer] = 1;
-    /* Receives that can only be matched by the failed peer will never complete. */
+    /* Counts it on every communicator, ends the job if no handler can return the error,
+     * then sweeps the queues (ivc_mpi_match_ft_sweep). */
+    ivc_mpi_ft_on_failure(peer, err);
+}
+
+static void match_ft_sweep_once(void);
+
+void ivc_mpi_match_discard(const ivc_inmsg_t *m)
+{
+    if (m->rndv) {
+        /* Pulled into nothing: the receiver accepts 0 bytes, the sender's send completes. */
+        ivc_chan_op_t *op = calloc(1, sizeof(*op));
+        if (op == NULL)
+            return; /* the sender then waits as if we never matched it */
+        op->done = ivc_mpi_ft_sink_done;
+        if (ivc_coord_recv_rndv(m, op) < 0)
+            free(op);
+    } else if (m->env.flags & IVC_ENV_SYNC) {
+        ivc_coord_send_ack((uint32_t)m->peer, m->cookie);
+    }
+}
+
+void ivc_mpi_match_ft_sweep(void)
+{
+    /* Completing a receive may free its communicator, which may retire its id and ask for
+     * another sweep: that one is folded into this one. */
+    static int busy, again;
+    if (busy) {
+        again = 1;
+        return;
+    }
+    busy = 1;
+    do {
+        again = 0;
+        match_ft_sweep_once();
+    } while (again);
+    busy = 0;
+}
+
+static void match_ft_sweep_once(void)
+{
     MPI_Request r = posted.head;
     while (r != NULL) {
         MPI_Request next = r->next;
-        if (r->peer == peer) {
+        int err = ivc_mpi_ft_doomed(r, 0);
+        if (err != MPI_SUCCESS) {
             posted_remove(r);
-            r->status.MPI_ERROR = ivc_mpi_errno_class(err);
+            r->status.MPI_ERROR = err;
             complete(r);
         }
         r = next;
+    }
+    umsg_t *u = unexpected.head;
+    while (u != NULL) {
+        umsg_t *next = u->next;
+        if (ivc_mpi_ft_sink_ctx(u->m.env.ctx)) {
+            unexpected_remove(u);
+            ivc_mpi_match_discard(&u->m);
+            free(u->buf);
+            free(u);
+        }
+        u = next;
     }
 }
 
 /* Matches a new receive against the unexpected queue, or posts it. */
 void ivc_mpi_match_post(MPI_Request r)
 {
+    if (__builtin_expect(ivc_mpi_ft_state != 0, 0)) {
+        int err = ivc_mpi_ft_doomed(r, 1);
+        if (err != MPI_SUCCESS) {
+            r->status.MPI_ERROR = err;
+            complete(r);
+            return;
+        }
+    }
     umsg_t *u = unexpected_find(r->ctx, r->src, r->tag);
     if (u == NULL) {
         posted_append(r);

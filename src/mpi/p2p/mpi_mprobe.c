@@ -6,7 +6,14 @@
 
 struct ivc_mpi_msg_s ivc_obj_message_no_proc = {MSG_MAGIC, NULL, NULL};
 
-static int check_probe(int source, int tag, MPI_Comm comm, const char *fn)
+/* mpi_p2p.c (its declaration belongs in p2p.h): MPI_SUCCESS, or raises on comm and returns
+ * the class a probe of `source` (a comm rank or MPI_ANY_SOURCE) must fail with now: a failed
+ * source, a revoked communicator, MPI_ANY_SOURCE with a failure not acknowledged. */
+int ivc_mpi_probe_ft_check(MPI_Comm comm, int source, const char *fn);
+
+/* Also refuses NULL for the flag (Improbe only: flag_needed), message and status outputs. */
+static int check_probe(int source, int tag, MPI_Comm comm, const int *flag, int flag_needed,
+                       const MPI_Message *message, const MPI_Status *status, const char *fn)
 {
     int rc = ivc_mpi_check_init(fn);
     if (rc != MPI_SUCCESS)
@@ -17,6 +24,12 @@ static int check_probe(int source, int tag, MPI_Comm comm, const char *fn)
         return ivc_mpi_raise(comm, MPI_ERR_RANK, fn, "rank %d is not in the communicator", source);
     if (tag < 0 && tag != MPI_ANY_TAG)
         return ivc_mpi_raise(comm, MPI_ERR_TAG, fn, "tag %d is invalid", tag);
+    if (flag_needed && flag == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL flag");
+    if (message == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL message");
+    if (status == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL status (MPI_STATUS_IGNORE ignores it)");
     return MPI_SUCCESS;
 }
 
@@ -40,7 +53,7 @@ static int try_take(int source, int tag, MPI_Comm comm, MPI_Message *message, MP
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                  MPI_Status *status)
 {
-    int rc = check_probe(source, tag, comm, "MPI_Improbe");
+    int rc = check_probe(source, tag, comm, flag, 1, message, status, "MPI_Improbe");
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
@@ -49,6 +62,9 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
         ivc_mpi_status_proc_null(status);
         return MPI_SUCCESS;
     }
+    rc = ivc_mpi_probe_ft_check(comm, source, "MPI_Improbe");
+    if (rc != MPI_SUCCESS)
+        return rc;
     *flag = try_take(source, tag, comm, message, status);
     return MPI_SUCCESS;
 }
@@ -57,7 +73,7 @@ IVC_MPI_WEAK(Improbe)
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
     const char *fn = "MPI_Mprobe";
-    int rc = check_probe(source, tag, comm, fn);
+    int rc = check_probe(source, tag, comm, NULL, 0, message, status, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
@@ -67,29 +83,49 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
     }
     ivc_backoff_t b;
     ivc_backoff_init(&b);
-    int peer = source == MPI_ANY_SOURCE ? -1 : comm->world[source];
-    while (!try_take(source, tag, comm, message, status)) {
-        if (peer >= 0 && ivc_mpi_peer_failed(peer))
-            return ivc_mpi_raise(comm, MPI_ERR_PROC_FAILED, fn, "rank %d failed", source);
+    for (;;) {
+        /* Checked before each look, as a receive is when it is posted (mpi_match.c). */
+        rc = ivc_mpi_probe_ft_check(comm, source, fn);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (try_take(source, tag, comm, message, status))
+            return MPI_SUCCESS;
         ivc_mpi_poll(&b);
     }
-    return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Mprobe)
 
-/* Starts the receive of *message into r and consumes the message handle. */
-static int start(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Request r,
-                 const char *fn)
+/* Checks the arguments of Mrecv/Imrecv: out is the status (Mrecv) or the request pointer
+ * (Imrecv), which may not be NULL; out_name names it. A refused call leaves *message to a
+ * correct one. Errors are raised on the message's communicator (WORLD's for
+ * MPI_MESSAGE_NO_PROC). */
+static int check_mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
+                       const void *out, const char *out_name, const char *fn)
 {
     int rc = ivc_mpi_check_init(fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (message == NULL || *message == MPI_MESSAGE_NULL || (*message)->magic != MSG_MAGIC)
+    if (message == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL message");
+    if (*message == MPI_MESSAGE_NULL || (*message)->magic != MSG_MAGIC)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, "invalid message handle");
+    MPI_Comm comm = (*message)->umsg != NULL ? (*message)->comm : MPI_COMM_WORLD;
     if (count < 0)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count %d", count);
+        return ivc_mpi_raise(comm, MPI_ERR_COUNT, fn, "negative count %d", count);
     if (!ivc_mpi_dt_valid(dt) || !dt->committed)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "invalid datatype");
+        return ivc_mpi_raise(comm, MPI_ERR_TYPE, fn, "invalid datatype");
+    if (ivc_mpi_dt_null_buf(buf, count, dt))
+        return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "NULL buffer for %d elements", count);
+    if (out == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL %s", out_name);
+    return MPI_SUCCESS;
+}
+
+/* Starts the receive of *message (checked by check_mrecv) into r and consumes the message
+ * handle. */
+static int start(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Request r)
+{
+    int rc;
     MPI_Message m = *message;
     MPI_Comm comm = m->umsg != NULL ? m->comm : MPI_COMM_SELF;
     rc = ivc_mpi_start_mrecv(r, buf, count, dt, comm, m->umsg);
@@ -110,7 +146,11 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     r.on_stack = 1;
     r.comm = NULL;
     r.dt = NULL;
-    int rc = start(buf, count, datatype, message, &r, fn);
+    int rc = check_mrecv(buf, count, datatype, message, status,
+                         "status (MPI_STATUS_IGNORE ignores it)", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = start(buf, count, datatype, message, &r);
     if (rc != MPI_SUCCESS)
         return rc;
     MPI_Comm comm = r.comm;
@@ -128,10 +168,13 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
                 MPI_Request *request)
 {
     const char *fn = "MPI_Imrecv";
+    int rc = check_mrecv(buf, count, datatype, message, request, "request pointer", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
     MPI_Request r = ivc_mpi_req_alloc(REQ_RECV);
     if (r == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
-    int rc = start(buf, count, datatype, message, r, fn);
+    rc = start(buf, count, datatype, message, r);
     if (rc != MPI_SUCCESS) {
         ivc_mpi_req_free(r);
         return rc;

@@ -22,9 +22,8 @@ static inline int check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datat
         return ivc_mpi_raise(comm, MPI_ERR_TYPE, fn, "invalid datatype");
     if (!dt->committed)
         return ivc_mpi_raise(comm, MPI_ERR_TYPE, fn, "datatype is not committed");
-    /* NULL is also MPI_BOTTOM, which types of absolute addresses use: refused only when the
-     * data would start in the first page. */
-    if (__builtin_expect(buf == NULL, 0) && count > 0 && dt->map.size > 0 && dt->true_lb < 4096)
+    /* NULL is also MPI_BOTTOM, which types of absolute addresses use (dtype.h). */
+    if (ivc_mpi_dt_null_buf(buf, count, dt))
         return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn, "NULL buffer for %d elements", count);
     int any = dir == PEER_RECV ? MPI_ANY_SOURCE : MPI_PROC_NULL;
     if (rank != MPI_PROC_NULL && rank != any && (rank < 0 || rank >= comm->size))
@@ -71,9 +70,11 @@ int ivc_mpi_start_send(MPI_Request r, const void *buf, int count, MPI_Datatype d
     }
     int peer = comm->world[dest];
     r->peer = peer;
-    if (ivc_mpi_peer_failed(peer)) {
+    /* A failed peer, a revoked communicator, a collective on a broken one (ft.h). */
+    int rc = ivc_mpi_ft_check(comm, peer, ctx_off);
+    if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
         r->done = 1;
-        return r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+        return r->status.MPI_ERROR = rc;
     }
     ivc_mpi_data(&r->op.data, buf, count, dt);
     r->op.env.ctx = comm->ctx + ctx_off;
@@ -85,7 +86,7 @@ int ivc_mpi_start_send(MPI_Request r, const void *buf, int count, MPI_Datatype d
         ivc_mpi_dt_retain(dt);
         r->dt = dt;
     }
-    int rc = ivc_coord_send((uint32_t)peer, &r->op);
+    rc = ivc_coord_send((uint32_t)peer, &r->op);
     if (rc == 1) {
         r->done = 1;
     } else if (rc < 0) {
@@ -106,9 +107,11 @@ int ivc_mpi_start_recv(MPI_Request r, void *buf, int count, MPI_Datatype dt, int
         return MPI_SUCCESS;
     }
     r->peer = src == MPI_ANY_SOURCE ? -1 : comm->world[src];
-    if (r->peer >= 0 && ivc_mpi_peer_failed(r->peer)) {
+    /* The same, and MPI_ANY_SOURCE with a failed member not acknowledged (ft.h). */
+    int rc = ivc_mpi_ft_check(comm, r->peer, ctx_off);
+    if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
         r->done = 1;
-        return r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+        return r->status.MPI_ERROR = rc;
     }
     ivc_mpi_data(&r->op.data, buf, count, dt);
     r->ctx = comm->ctx + ctx_off;
@@ -474,16 +477,41 @@ static int check_probe(int source, int tag, MPI_Comm comm, const MPI_Status *sta
     return rc;
 }
 
+/* MPI_SUCCESS, or raises on comm and returns the class a probe of `source` (a comm rank or
+ * MPI_ANY_SOURCE) must fail with now (ivc_mpi_ft_check: a failed source, a revoked
+ * communicator, MPI_ANY_SOURCE with a failure not acknowledged); so a probe never waits
+ * forever for a message that cannot come. Also used by mpi_mprobe.c, which declares it
+ * until p2p.h does. */
+int ivc_mpi_probe_ft_check(MPI_Comm comm, int source, const char *fn);
+int ivc_mpi_probe_ft_check(MPI_Comm comm, int source, const char *fn)
+{
+    int rc = ivc_mpi_ft_check(comm, source >= 0 ? comm->world[source] : -1, 0);
+    if (__builtin_expect(rc == MPI_SUCCESS, 1))
+        return MPI_SUCCESS;
+    if (rc != MPI_ERR_PROC_FAILED)
+        return ivc_mpi_raise(comm, rc, fn, "the communicator was revoked");
+    if (source >= 0)
+        return ivc_mpi_raise(comm, rc, fn, "rank %d failed", source);
+    return ivc_mpi_raise(comm, rc, fn,
+                         "MPI_ANY_SOURCE with a failed member not acknowledged "
+                         "(MPIX_Comm_failure_ack)");
+}
+
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     int rc = check_probe(source, tag, comm, status, "MPI_Iprobe");
     if (rc != MPI_SUCCESS)
         return rc;
+    if (flag == NULL)
+        return ivc_mpi_raise(comm, MPI_ERR_ARG, "MPI_Iprobe", "NULL flag");
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         ivc_mpi_status_proc_null(status);
         return MPI_SUCCESS;
     }
+    rc = ivc_mpi_probe_ft_check(comm, source, "MPI_Iprobe");
+    if (rc != MPI_SUCCESS)
+        return rc;
     *flag = ivc_mpi_iprobe(source, tag, comm, 0, status);
     return MPI_SUCCESS;
 }
@@ -500,20 +528,39 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     }
     ivc_backoff_t b;
     ivc_backoff_init(&b);
-    int peer = source == MPI_ANY_SOURCE ? -1 : comm->world[source];
-    while (!ivc_mpi_iprobe(source, tag, comm, 0, status)) {
-        if (peer >= 0 && ivc_mpi_peer_failed(peer))
-            return ivc_mpi_raise(comm, MPI_ERR_PROC_FAILED, "MPI_Probe", "rank %d failed", source);
+    for (;;) {
+        /* Checked before each look, as a receive is when it is posted (mpi_match.c). */
+        rc = ivc_mpi_probe_ft_check(comm, source, "MPI_Probe");
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (ivc_mpi_iprobe(source, tag, comm, 0, status))
+            return MPI_SUCCESS;
         ivc_backoff_wait(&b);
     }
-    return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Probe)
 
+/* Get_count and Get_elements read a status the caller has: neither NULL nor
+ * MPI_STATUS_IGNORE (there is none to read). */
+static int check_count_args(const MPI_Status *status, MPI_Datatype datatype, const void *count,
+                            const char *fn)
+{
+    if (status == NULL || status == MPI_STATUS_IGNORE)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                             "status is %s: there is no status to read",
+                             status == NULL ? "NULL" : "MPI_STATUS_IGNORE");
+    if (!ivc_mpi_dt_valid(datatype))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "invalid datatype");
+    if (count == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL count");
+    return MPI_SUCCESS;
+}
+
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-    if (!ivc_mpi_dt_valid(datatype))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Get_count", "invalid datatype");
+    int rc = check_count_args(status, datatype, count, "MPI_Get_count");
+    if (rc != MPI_SUCCESS)
+        return rc;
     uint64_t bytes = (uint64_t)status->ivc_count, size = datatype->map.size;
     if (size == 0)
         *count = bytes == 0 ? 0 : MPI_UNDEFINED;
@@ -527,8 +574,9 @@ IVC_MPI_WEAK(Get_count)
 
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-    if (!ivc_mpi_dt_valid(datatype))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Get_elements", "invalid datatype");
+    int rc = check_count_args(status, datatype, count, "MPI_Get_elements");
+    if (rc != MPI_SUCCESS)
+        return rc;
     int64_t n = ivc_mpi_dt_elements(datatype, (uint64_t)status->ivc_count); /* dtype room */
     *count = n < 0 || n > INT_MAX ? MPI_UNDEFINED : (int)n;
     return MPI_SUCCESS;

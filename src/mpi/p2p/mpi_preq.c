@@ -55,7 +55,7 @@ int PMPI_Start(MPI_Request *request)
     if (rc != MPI_SUCCESS)
         return rc;
     if (request == NULL)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, "NULL request pointer");
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL request pointer");
     rc = check_startable(*request, 0, fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -69,8 +69,10 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
     int rc = ivc_mpi_check_init(fn);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (count < 0 || (count > 0 && array_of_requests == NULL))
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "invalid request array");
+    if (count < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count %d", count);
+    if (count > 0 && array_of_requests == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL request array");
     /* All are checked before any starts, so a bad entry starts nothing. */
     for (int i = 0; i < count; i++) {
         rc = check_startable(array_of_requests[i], i, fn);

@@ -6,7 +6,13 @@
  * MPI_Grequest_complete, a compound request (REQ_POLL) when its poll function says so.
  * Finishing them (req_finish_ext) differs by kind: a persistent request takes its inner
  * request's status and becomes inactive, a generalized one asks query_fn for its status and
- * then calls free_fn. The calls take the extended path after one branch on the kind. */
+ * then calls free_fn. The calls take the extended path after one branch on the kind.
+ *
+ * Failures (src/mpi/ft/ft.h): a nonblocking MPI_ANY_SOURCE receive on a communicator with
+ * a failed member not yet acknowledged cannot tell whether its sender is the dead one: the
+ * waits report MPIX_ERR_PROC_FAILED_PENDING for it and leave it active (ULFM), Waitall and
+ * Waitsome with MPI_ERR_IN_STATUS; a send on a revoked communicator reports
+ * MPIX_ERR_REVOKED. These checks run only once ivc_mpi_ft_state is set. */
 #include "mpi_impl.h"
 
 #include "base/ivc_log.h"
@@ -235,7 +241,26 @@ int ivc_mpi_wait_done(MPI_Request r, MPI_Status *status)
     }
     if (status != MPI_STATUS_IGNORE)
         *status = r->status;
+    if (__builtin_expect(ivc_mpi_ft_state != 0, 0))
+        return ivc_mpi_ft_req_error(r);
     return r->status.MPI_ERROR;
+}
+
+/* MPI_SUCCESS, or MPIX_ERR_PROC_FAILED_PENDING for a request that may never complete (see
+ * the top of this file). */
+static inline int req_blocked(MPI_Request r)
+{
+    if (__builtin_expect(ivc_mpi_ft_state == 0, 1))
+        return MPI_SUCCESS;
+    return ivc_mpi_ft_pending(r);
+}
+
+static void status_pending(MPI_Status *st, int err)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    ivc_mpi_status_empty(st);
+    st->MPI_ERROR = err;
 }
 
 static int req_valid(MPI_Request r)
@@ -296,6 +321,8 @@ static int req_finish(MPI_Request *rp, MPI_Status *status, MPI_Comm *comm)
     if (status != MPI_STATUS_IGNORE)
         *status = r->status;
     int err = r->status.MPI_ERROR;
+    if (__builtin_expect(ivc_mpi_ft_state != 0, 0))
+        err = ivc_mpi_ft_req_error(r);
     *comm = r->comm;
     ivc_mpi_comm_retain(*comm);
     ivc_mpi_req_free(r);
@@ -324,24 +351,44 @@ static int finish_raise(MPI_Comm comm, int err, const char *fn, const char *what
                                      "request %d is not valid", i_);                               \
     } while (0)
 
+/* NULL output pointers: MPI_ERR_ARG on WORLD, as the request checks above. A status may be
+ * MPI_STATUS_IGNORE, never NULL; an array of statuses or indices may be NULL only when
+ * nothing is written to it (count 0). */
+#define CHECK_OUT(p, fn, what) CHECK_NULL_ARG(MPI_COMM_WORLD, p, fn, what)
+#define CHECK_STATUS(st, fn)                                                                       \
+    CHECK_NULL_ARG(MPI_COMM_WORLD, st, fn, "status (MPI_STATUS_IGNORE ignores it)")
+#define CHECK_ARRAY_OUT(n, p, fn, what)                                                            \
+    do {                                                                                           \
+        if ((n) > 0)                                                                               \
+            CHECK_NULL_ARG(MPI_COMM_WORLD, p, fn, what);                                           \
+    } while (0)
+#define CHECK_STATUSES(n, sts, fn)                                                                 \
+    CHECK_ARRAY_OUT(n, sts, fn, "array_of_statuses (MPI_STATUSES_IGNORE ignores them)")
+
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     if (request == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Wait", "NULL request pointer");
     CHECK_REQS("MPI_Wait", 1, request);
+    CHECK_STATUS(status, "MPI_Wait");
     if (*request == MPI_REQUEST_NULL) {
         ivc_mpi_status_empty(status);
         return MPI_SUCCESS;
     }
     MPI_Comm comm;
     MPI_Request r = *request;
-    if (__builtin_expect(r->kind >= REQ_PERSIST, 0)) {
+    if (!ivc_mpi_req_done(r)) {
         ivc_backoff_t b;
         ivc_backoff_init(&b);
-        while (!ivc_mpi_req_ext_done(r))
+        while (!ivc_mpi_req_done(r)) {
             ivc_mpi_poll(&b);
-    } else {
-        ivc_mpi_wait_done(r, MPI_STATUS_IGNORE);
+            int err = req_blocked(r);
+            if (__builtin_expect(err != MPI_SUCCESS, 0)) {
+                status_pending(status, err);
+                return ivc_mpi_raise(r->comm, err, "MPI_Wait",
+                                     "a peer failed; an MPI_ANY_SOURCE receive stays pending");
+            }
+        }
     }
     int err = req_finish(request, status, &comm);
     return finish_raise(comm, err, "MPI_Wait", "the request failed");
@@ -353,6 +400,8 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (request == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "NULL request pointer");
     CHECK_REQS("MPI_Test", 1, request);
+    CHECK_OUT(flag, "MPI_Test", "flag");
+    CHECK_STATUS(status, "MPI_Test");
     if (*request == MPI_REQUEST_NULL) {
         *flag = 1;
         ivc_mpi_status_empty(status);
@@ -362,6 +411,12 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         ivc_mpi_progress();
     if (!ivc_mpi_req_done(*request)) {
         *flag = 0;
+        int err = req_blocked(*request);
+        if (__builtin_expect(err != MPI_SUCCESS, 0)) {
+            status_pending(status, err);
+            return ivc_mpi_raise((*request)->comm, err, "MPI_Test",
+                                 "a peer failed; an MPI_ANY_SOURCE receive stays pending");
+        }
         return MPI_SUCCESS;
     }
     *flag = 1;
@@ -403,14 +458,80 @@ static int finish_array(int count, MPI_Request reqs[], MPI_Status statuses[], co
     return MPI_SUCCESS;
 }
 
+/* Waitall / Waitsome when requests are blocked (req_blocked): finishes the complete ones
+ * into their statuses, gives the blocked ones MPIX_ERR_PROC_FAILED_PENDING (left active) and
+ * the others MPI_ERR_PENDING (Waitall; Waitsome lists only complete and blocked ones). */
+static int finish_blocked(int count, MPI_Request reqs[], MPI_Status statuses[], int *outcount,
+                          int indices[], const char *fn)
+{
+    MPI_Comm err_comm = MPI_COMM_NULL;
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+        MPI_Request r = reqs[i];
+        int at = outcount != NULL ? n : i;
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[at];
+        if (r == MPI_REQUEST_NULL || ivc_mpi_req_inactive(r)) {
+            if (outcount == NULL)
+                ivc_mpi_status_empty(st);
+            continue;
+        }
+        if (ivc_mpi_req_done(r)) {
+            finish_in_array(&reqs[i], st, &err_comm);
+        } else {
+            int err = req_blocked(r);
+            if (err == MPI_SUCCESS && outcount != NULL)
+                continue;
+            status_pending(st, err != MPI_SUCCESS ? err : MPI_ERR_PENDING);
+            if (err_comm == MPI_COMM_NULL) {
+                err_comm = r->comm;
+                ivc_mpi_comm_retain(err_comm);
+            }
+        }
+        if (indices != NULL)
+            indices[n] = i;
+        n++;
+    }
+    if (outcount != NULL)
+        *outcount = n;
+    if (err_comm == MPI_COMM_NULL)
+        err_comm = MPI_COMM_WORLD;
+    return finish_raise(err_comm, MPI_ERR_IN_STATUS, fn,
+                        "a peer failed; MPI_ANY_SOURCE receives stay pending");
+}
+
+/* Whether any active, incomplete request of the array is blocked (req_blocked). */
+static int any_blocked(int count, MPI_Request reqs[])
+{
+    if (__builtin_expect(ivc_mpi_ft_state == 0, 1))
+        return 0;
+    for (int i = 0; i < count; i++)
+        if (reqs[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(reqs[i]) &&
+            req_blocked(reqs[i]) != MPI_SUCCESS)
+            return 1;
+    return 0;
+}
+
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses)
 {
     CHECK_REQS("MPI_Waitall", count, array_of_requests);
+    CHECK_STATUSES(count, array_of_statuses, "MPI_Waitall");
     ivc_backoff_t b;
     ivc_backoff_init(&b);
-    for (int i = 0; i < count; i++)
-        while (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i]))
+    for (int i = 0; i < count; i++) {
+        while (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i])) {
+            if (__builtin_expect(req_blocked(array_of_requests[i]) != MPI_SUCCESS, 0)) {
+                /* The others may still complete: wait for them, then report. */
+                for (int j = 0; j < count; j++)
+                    while (array_of_requests[j] != MPI_REQUEST_NULL &&
+                           !ivc_mpi_req_done(array_of_requests[j]) &&
+                           req_blocked(array_of_requests[j]) == MPI_SUCCESS)
+                        ivc_mpi_poll(&b);
+                return finish_blocked(count, array_of_requests, array_of_statuses, NULL, NULL,
+                                      "MPI_Waitall");
+            }
             ivc_mpi_poll(&b);
+        }
+    }
     return finish_array(count, array_of_requests, array_of_statuses, "MPI_Waitall");
 }
 IVC_MPI_WEAK(Waitall)
@@ -419,6 +540,8 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                  MPI_Status *array_of_statuses)
 {
     CHECK_REQS("MPI_Testall", count, array_of_requests);
+    CHECK_OUT(flag, "MPI_Testall", "flag");
+    CHECK_STATUSES(count, array_of_statuses, "MPI_Testall");
     ivc_mpi_progress();
     for (int i = 0; i < count; i++) {
         if (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i])) {
@@ -456,6 +579,8 @@ static int finish_one(MPI_Request reqs[], int i, int *index, MPI_Status *status,
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
     CHECK_REQS("MPI_Waitany", count, array_of_requests);
+    CHECK_OUT(index, "MPI_Waitany", "index");
+    CHECK_STATUS(status, "MPI_Waitany");
     ivc_backoff_t b;
     ivc_backoff_init(&b);
     for (;;) {
@@ -467,6 +592,18 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
         }
         if (i >= 0)
             return finish_one(array_of_requests, i, index, status, "MPI_Waitany");
+        if (__builtin_expect(ivc_mpi_ft_state != 0, 0)) {
+            for (int j = 0; j < count; j++) {
+                MPI_Request r = array_of_requests[j];
+                int err = r != MPI_REQUEST_NULL ? req_blocked(r) : MPI_SUCCESS;
+                if (err != MPI_SUCCESS) {
+                    *index = j;
+                    status_pending(status, err);
+                    return ivc_mpi_raise(r->comm, err, "MPI_Waitany",
+                                         "a peer failed; an MPI_ANY_SOURCE receive stays pending");
+                }
+            }
+        }
         ivc_mpi_poll(&b);
     }
 }
@@ -476,6 +613,9 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
                  MPI_Status *status)
 {
     CHECK_REQS("MPI_Testany", count, array_of_requests);
+    CHECK_OUT(index, "MPI_Testany", "index");
+    CHECK_OUT(flag, "MPI_Testany", "flag");
+    CHECK_STATUS(status, "MPI_Testany");
     ivc_mpi_progress();
     int i = find_done(count, array_of_requests);
     if (i == MPI_UNDEFINED) {
@@ -520,10 +660,17 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status *array_of_statuses)
 {
     CHECK_REQS("MPI_Waitsome", incount, array_of_requests);
+    CHECK_OUT(outcount, "MPI_Waitsome", "outcount");
+    CHECK_ARRAY_OUT(incount, array_of_indices, "MPI_Waitsome", "array_of_indices");
+    CHECK_STATUSES(incount, array_of_statuses, "MPI_Waitsome");
     ivc_backoff_t b;
     ivc_backoff_init(&b);
-    while (find_done(incount, array_of_requests) == -1)
+    while (find_done(incount, array_of_requests) == -1) {
+        if (__builtin_expect(any_blocked(incount, array_of_requests), 0))
+            return finish_blocked(incount, array_of_requests, array_of_statuses, outcount,
+                                  array_of_indices, "MPI_Waitsome");
         ivc_mpi_poll(&b);
+    }
     return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
                        "MPI_Waitsome");
 }
@@ -533,6 +680,9 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status *array_of_statuses)
 {
     CHECK_REQS("MPI_Testsome", incount, array_of_requests);
+    CHECK_OUT(outcount, "MPI_Testsome", "outcount");
+    CHECK_ARRAY_OUT(incount, array_of_indices, "MPI_Testsome", "array_of_indices");
+    CHECK_STATUSES(incount, array_of_statuses, "MPI_Testsome");
     ivc_mpi_progress();
     return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
                        "MPI_Testsome");
@@ -541,7 +691,8 @@ IVC_MPI_WEAK(Testsome)
 
 int PMPI_Request_free(MPI_Request *request)
 {
-    if (request == NULL || !req_valid(*request))
+    CHECK_OUT(request, "MPI_Request_free", "request pointer");
+    if (!req_valid(*request))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free",
                              "invalid request");
     MPI_Request r = *request;
@@ -604,6 +755,8 @@ static int req_peek(MPI_Request r, MPI_Status *status)
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     const char *fn = "MPI_Request_get_status";
+    CHECK_OUT(flag, fn, "flag");
+    CHECK_STATUS(status, fn);
     if (request == MPI_REQUEST_NULL) {
         *flag = 1;
         ivc_mpi_status_empty(status);
@@ -611,8 +764,6 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     }
     if (!req_valid(request))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, "invalid request");
-    if (flag == NULL)
-        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL flag");
     if (!ivc_mpi_req_done(request))
         ivc_mpi_progress();
     *flag = ivc_mpi_req_done(request);
@@ -634,6 +785,7 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
     CHECK_REQS(fn, count, array_of_requests);
     if (index == NULL || flag == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL index or flag");
+    CHECK_STATUS(status, fn);
     ivc_mpi_progress();
     int i = find_done(count, array_of_requests);
     if (i == MPI_UNDEFINED) {
@@ -671,6 +823,7 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
     CHECK_REQS(fn, count, array_of_requests);
     if (flag == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL flag");
+    CHECK_STATUSES(count, array_of_statuses, fn);
     ivc_mpi_progress();
     for (int i = 0; i < count; i++) {
         if (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i])) {
@@ -702,6 +855,8 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
     CHECK_REQS(fn, incount, array_of_requests);
     if (outcount == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL outcount");
+    CHECK_ARRAY_OUT(incount, array_of_indices, fn, "array_of_indices");
+    CHECK_STATUSES(incount, array_of_statuses, fn);
     ivc_mpi_progress();
     int n = 0, active = 0, failed = 0;
     for (int i = 0; i < incount; i++) {
@@ -751,7 +906,8 @@ static int req_cancel(MPI_Request r)
 
 int PMPI_Cancel(MPI_Request *request)
 {
-    if (request == NULL || !req_valid(*request))
+    CHECK_OUT(request, "MPI_Cancel", "request pointer");
+    if (!req_valid(*request))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "invalid request");
     int err = req_cancel(*request);
     if (err != MPI_SUCCESS)

@@ -139,6 +139,43 @@ enum { PEER_SEND, PEER_RECV };
 int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank,
                       int tag, int dir, const char *fn);
 
+/* ---- fault tolerance (src/mpi/ft; the ULFM calls in include/mpi-ext.h) ----
+ * ivc_mpi_ft_state is 0 until this process hears of a failed peer or a revoked
+ * communicator; every check on a hot path tests it first (one predictable branch on a
+ * global) and only then calls the slow function. */
+extern uint32_t ivc_mpi_ft_state;
+/* Context offset of fault-tolerance traffic (agreements, revocation notices): comm->ctx +
+ * this is below IVC_PART_CTX_OFF and never another communicator's context. Messages on it
+ * are never failed by a revocation or by a failure of another member. */
+#define IVC_FT_CTX_OFF 0x20000000u
+/* The error class an operation on comm must fail with now, or MPI_SUCCESS: `peer` is the
+ * world rank involved (-1: MPI_ANY_SOURCE, -2: none in particular), ctx_off the context
+ * offset (0 point-to-point, 1 collective, IVC_FT_CTX_OFF). For a start of a send or a
+ * receive (and probes), so that operations fail at once instead of after matching. */
+int ivc_mpi_ft_check_slow(MPI_Comm comm, int peer, uint32_t ctx_off);
+static inline int ivc_mpi_ft_check(MPI_Comm comm, int peer, uint32_t ctx_off)
+{
+    if (__builtin_expect(ivc_mpi_ft_state == 0, 1))
+        return MPI_SUCCESS;
+    return ivc_mpi_ft_check_slow(comm, peer, ctx_off);
+}
+/* A nonblocking MPI_ANY_SOURCE receive r (not complete) on a communicator with failed
+ * members not acknowledged: MPI_ERR_PROC_FAILED_PENDING for Wait/Test; else MPI_SUCCESS. */
+int ivc_mpi_ft_pending(MPI_Request r);
+/* Error class a completed request reports: a send on a revoked communicator reports
+ * MPIX_ERR_REVOKED (its message was discarded); otherwise its own status. */
+int ivc_mpi_ft_req_error(MPI_Request r);
+/* Communicator hooks (mpi_comm.c): a communicator got its context id; one is being freed
+ * (returns 1 when its id must never be reused). */
+void ivc_mpi_ft_comm_new(MPI_Comm c);
+int ivc_mpi_ft_comm_release(MPI_Comm c);
+/* Matching hooks (mpi_match.c, called from ft): complete every posted receive that can no
+ * longer complete, and drop queued messages no receive may match any more. */
+void ivc_mpi_match_ft_sweep(void);
+/* Discards an arrived message (the sender's send completes; a rendezvous payload is pulled
+ * into nothing). */
+void ivc_mpi_match_discard(const ivc_inmsg_t *m);
+
 /* Upcalls from the coordinator's channels. */
 void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m);
 void ivc_mpi_on_peer_failed(void *arg, int peer, int err);

@@ -85,22 +85,37 @@ static int apply(int opid, const void *in, void *inout, uint64_t bytes, int basi
 
 /* ---- lock words ---- */
 
+/* Whether world rank r is known to have failed: through the MPI layer's record, or
+ * straight from the coordinator (the AM handler cannot wait for progress to tell it). */
+static int rank_failed(uint64_t r)
+{
+    return r < (uint64_t)ivc_mpi_world_size &&
+           (ivc_mpi_peer_failed((int)r) || ivc_coord_peer_failed((uint32_t)r));
+}
+
 /* Waits (spin, then yield) without driving progress: safe inside the AM handler. A holder
  * never waits for anything while it holds the accumulate lock, so this ends unless the
- * holder died; then the job's abort word ends it. */
+ * holder died: then the lock is taken over from it (rma_impl.h), or the job's abort word
+ * ends the wait. */
 static void acc_lock(ivc_win_ctl_t *c)
 {
+    uint64_t me = (uint64_t)ivc_mpi_world_rank + 1;
     ivc_backoff_t b;
     ivc_backoff_init(&b);
     for (uint32_t n = 0;; n++) {
         uint64_t exp = 0;
-        if (ivc_load_relaxed(&c->acc) == 0 && ivc_cas(&c->acc, &exp, 1)) /* L2 acquire */
+        if (ivc_load_relaxed(&c->acc) == 0 && ivc_cas(&c->acc, &exp, me)) /* L2 acquire */
             return;
         ivc_backoff_wait(&b);
+        if ((n & 1023) != 1023)
+            continue;
         uint32_t rank;
         int code;
-        if ((n & 1023) == 1023 && ivc_coord_aborted(&rank, &code))
+        if (ivc_coord_aborted(&rank, &code))
             ivc_mpi_die(code, "the job was aborted while waiting for an accumulate lock");
+        exp = ivc_load_relaxed(&c->acc);
+        if (exp != 0 && rank_failed(exp - 1) && ivc_cas(&c->acc, &exp, me)) /* L2 acquire */
+            return;
     }
 }
 
@@ -109,24 +124,51 @@ static void acc_unlock(ivc_win_ctl_t *c)
     ivc_store_release(&c->acc, 0); /* L2: publishes the update; pairs with the next CAS */
 }
 
-/* One attempt at the passive-target lock word. Returns 1 if taken. */
-static int lock_try(ivc_win_ctl_t *c, int type)
+/* Releases an exclusive hold of a rank known to have failed (rma_impl.h). The CAS fails
+ * when the word changed meanwhile (a shared locker backing off, another survivor that
+ * recovered it first): then it looks again. A shared hold of a dead rank cannot be told
+ * from a live one's and stays (an exclusive locker then waits; see the README's limits). */
+static void lock_recover(ivc_win_ctl_t *c)
+{
+    for (int i = 0; i < 64; i++) {
+        uint64_t v = ivc_load_relaxed(&c->lock);
+        if (!(v & WIN_LOCK_EXCL))
+            return;
+        uint64_t owner = ((v & ~WIN_LOCK_EXCL) >> 32) - 1;
+        if (!rank_failed(owner))
+            return;
+        if (ivc_cas(&c->lock, &v, v - (WIN_LOCK_EXCL | WIN_LOCK_OWNER(owner)))) { /* L1 */
+            ivc_warn("released the exclusive window lock that failed rank %llu held",
+                     (unsigned long long)owner);
+            return;
+        }
+    }
+}
+
+/* One attempt at the passive-target lock word for world rank `who`. Returns 1 if taken. */
+static int lock_try(ivc_win_ctl_t *c, int type, int who)
 {
     if (type == MPI_LOCK_EXCLUSIVE) {
         uint64_t exp = 0;
-        return ivc_cas(&c->lock, &exp, WIN_LOCK_EXCL); /* L1 acquire */
+        if (ivc_cas(&c->lock, &exp, WIN_LOCK_EXCL | WIN_LOCK_OWNER(who))) /* L1 acquire */
+            return 1;
+    } else {
+        uint64_t v = ivc_fetch_add(&c->lock, 1); /* L1 acquire */
+        if (!(v & WIN_LOCK_EXCL))
+            return 1;
+        ivc_fetch_add(&c->lock, (uint64_t)-1); /* back off: a writer holds it */
     }
-    uint64_t v = ivc_fetch_add(&c->lock, 1); /* L1 acquire */
-    if (!(v & WIN_LOCK_EXCL))
-        return 1;
-    ivc_fetch_add(&c->lock, (uint64_t)-1); /* back off: a writer holds it */
+    if (__builtin_expect(ivc_mpi_ft_state != 0, 0))
+        lock_recover(c);
     return 0;
 }
 
-static void lock_release(ivc_win_ctl_t *c, int type)
+static void lock_release(ivc_win_ctl_t *c, int type, int who)
 {
     /* L1 release: publishes this epoch's stores to the next holder. */
-    ivc_fetch_add(&c->lock, type == MPI_LOCK_EXCLUSIVE ? (uint64_t)-WIN_LOCK_EXCL : (uint64_t)-1);
+    ivc_fetch_add(&c->lock, type == MPI_LOCK_EXCLUSIVE
+                                ? (uint64_t) - (WIN_LOCK_EXCL | WIN_LOCK_OWNER(who))
+                                : (uint64_t)-1);
 }
 
 /* ---- waiting for replies ---- */
@@ -411,15 +453,19 @@ static void am_apply(int peer, const am_hdr_t *hp, MPI_Win w, uint8_t *p, uint64
     }
     case AM_LOCK: {
         int type = h.flags == MPI_LOCK_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
-        reply_send(peer, AM_LOCKED, h.win, h.cookie, (uint32_t)lock_try(w->ctl, type), NULL, 0);
+        reply_send(peer, AM_LOCKED, h.win, h.cookie, (uint32_t)lock_try(w->ctl, type, peer), NULL,
+                   0);
         return;
     }
     case AM_UNLOCK: {
         /* Only a held lock can be released: a stray unlock must not wrap the word. */
         uint64_t v = ivc_load_relaxed(&w->ctl->lock);
         int type = h.flags == MPI_LOCK_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
-        if (type == MPI_LOCK_EXCLUSIVE ? (v & WIN_LOCK_EXCL) != 0 : (v & ~WIN_LOCK_EXCL) != 0)
-            lock_release(w->ctl, type);
+        if (type == MPI_LOCK_EXCLUSIVE
+                ? (v & (WIN_LOCK_EXCL | WIN_LOCK_OWNER_MASK)) ==
+                      (WIN_LOCK_EXCL | WIN_LOCK_OWNER(peer))
+                : (v & WIN_LOCK_SHARED) != 0)
+            lock_release(w->ctl, type, peer);
         else
             ivc_warn("rank %d released a lock of window %d it does not hold", peer, h.win);
         /* Answered: the origin's epoch ends only once the lock is free, so no later
@@ -494,8 +540,10 @@ int ivc_rma_lock(MPI_Win w, int t, int type)
     ivc_backoff_t b;
     ivc_backoff_init(&b);
     for (;;) {
+        if (__builtin_expect(ivc_mpi_ft_state != 0, 0) && ivc_mpi_peer_failed(p->world))
+            return MPI_ERR_PROC_FAILED; /* an epoch with a failed target fails */
         if (p->direct) {
-            if (lock_try(p->ctl, type))
+            if (lock_try(p->ctl, type, ivc_mpi_world_rank))
                 return MPI_SUCCESS;
         } else {
             am_hdr_t h = {.kind = AM_LOCK, .win = w->id, .flags = (uint32_t)type};
@@ -517,11 +565,27 @@ int ivc_rma_unlock(MPI_Win w, int t, int type)
     if (rc != MPI_SUCCESS)
         return rc;
     if (p->direct) {
-        lock_release(p->ctl, type);
+        lock_release(p->ctl, type, ivc_mpi_world_rank);
+        /* The epoch with a target that failed meanwhile fails (the lock is released all the
+         * same: its memory stays in the region). */
+        if (__builtin_expect(ivc_mpi_ft_state != 0, 0) && ivc_mpi_peer_failed(p->world))
+            return MPI_ERR_PROC_FAILED;
         return MPI_SUCCESS;
     }
     am_hdr_t h = {.kind = AM_UNLOCK, .win = w->id, .flags = (uint32_t)type};
     return am_call(p->world, &h, NULL, 0, NULL);
+}
+
+void ivc_mpi_rma_on_failure(int rank)
+{
+    /* This rank's own windows: release what the dead rank held (lockers elsewhere also do
+     * it when they find the word held, lock_try). */
+    for (int id = 0; id < IVC_MPI_ID_WORDS * 64; id++) {
+        MPI_Win w = ivc_rma_win_lookup(id);
+        if (w != NULL && w->ctl != NULL)
+            lock_recover(w->ctl);
+    }
+    (void)rank;
 }
 
 /* ---- the operations ---- */
@@ -781,21 +845,25 @@ static int raise_w(MPI_Win w, int rc, const char *fn, int target)
 {
     const char *why = rc == MPI_ERR_RMA_RANGE ? "the access lies outside the target's window"
                       : rc == MPI_ERR_OP      ? "the operation is not defined on this datatype"
+                      : rc == MPI_ERR_BUFFER  ? "NULL origin or result buffer with data"
                                               : "invalid argument or failed target";
     return ivc_mpi_raise(w->comm, rc, fn, "target %d: %s", target, why);
 }
 
-/* Put and Get: rma_check, then origin and target must move the same bytes (*bytes), at
- * byte offset *base of the target's window. *at is the target address when the transfer is
- * the common case (contiguous on both sides, a target in reach, at least one byte) and fits
- * the window, else NULL: the general path. *p is NULL for MPI_PROC_NULL. Returns MPI_SUCCESS or a
- * class. */
-static int xfer_check(MPI_Win w, int target, int ocount, MPI_Datatype odt, int tcount,
-                      MPI_Datatype tdt, MPI_Aint tdisp, win_peer_t **p, uint64_t *bytes,
-                      uint64_t *base, uint8_t **at)
+/* Put and Get: rma_check; a NULL origin buffer with data is MPI_ERR_BUFFER (also to
+ * MPI_PROC_NULL; NULL is MPI_BOTTOM too, dtype.h); then origin and target must move the same
+ * bytes (*bytes), at byte offset *base of the target's window. *at is the target address
+ * when the transfer is the common case (contiguous on both sides, a target in reach, at
+ * least one byte) and fits the window, else NULL: the general path. *p is NULL for
+ * MPI_PROC_NULL. Returns MPI_SUCCESS or a class. */
+static int xfer_check(MPI_Win w, const void *origin, int target, int ocount, MPI_Datatype odt,
+                      int tcount, MPI_Datatype tdt, MPI_Aint tdisp, win_peer_t **p,
+                      uint64_t *bytes, uint64_t *base, uint8_t **at)
 {
     *at = NULL;
     int rc = rma_check(w, target, ocount, odt, tcount, tdt, tdisp, p);
+    if (rc == MPI_SUCCESS && ivc_mpi_dt_null_buf(origin, ocount, odt))
+        rc = MPI_ERR_BUFFER;
     if (rc != MPI_SUCCESS || *p == NULL)
         return rc;
     uint64_t obytes = ocount ? (uint64_t)ocount * odt->map.size : 0;
@@ -823,8 +891,8 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     win_peer_t *p;
     uint64_t obytes, base;
     uint8_t *at;
-    int rc = xfer_check(win, target_rank, origin_count, origin_datatype, target_count,
-                        target_datatype, target_disp, &p, &obytes, &base, &at);
+    int rc = xfer_check(win, origin_addr, target_rank, origin_count, origin_datatype,
+                        target_count, target_datatype, target_disp, &p, &obytes, &base, &at);
     if (rc != MPI_SUCCESS)
         return raise_w(win, rc, fn, target_rank);
     if (p == NULL)
@@ -860,8 +928,8 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     win_peer_t *p;
     uint64_t obytes, base;
     uint8_t *at;
-    int rc = xfer_check(win, target_rank, origin_count, origin_datatype, target_count,
-                        target_datatype, target_disp, &p, &obytes, &base, &at);
+    int rc = xfer_check(win, origin_addr, target_rank, origin_count, origin_datatype,
+                        target_count, target_datatype, target_disp, &p, &obytes, &base, &at);
     if (rc != MPI_SUCCESS)
         return raise_w(win, rc, fn, target_rank);
     if (p == NULL)
@@ -911,6 +979,11 @@ static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype or
     if (rc == MPI_SUCCESS && fetch &&
         (result_count < 0 || (result_count > 0 && !check_dt(result_datatype))))
         rc = MPI_ERR_TYPE;
+    /* NULL buffers with data (MPI_NO_OP ignores the origin); NULL is MPI_BOTTOM too. */
+    if (rc == MPI_SUCCESS &&
+        ((!noop && ivc_mpi_dt_null_buf(origin_addr, origin_count, origin_datatype)) ||
+         (fetch && ivc_mpi_dt_null_buf(result_addr, result_count, result_datatype))))
+        rc = MPI_ERR_BUFFER;
     if (rc != MPI_SUCCESS)
         return raise_w(win, rc, fn, target_rank);
     if (p == NULL)
@@ -1013,6 +1086,10 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     CHECK_WIN(win, fn);
     win_peer_t *p;
     int rc = rma_check(win, target_rank, 1, datatype, 1, datatype, target_disp, &p);
+    if (rc == MPI_SUCCESS && (ivc_mpi_dt_null_buf(origin_addr, 1, datatype) ||
+                              ivc_mpi_dt_null_buf(compare_addr, 1, datatype) ||
+                              ivc_mpi_dt_null_buf(result_addr, 1, datatype)))
+        rc = MPI_ERR_BUFFER;
     if (rc != MPI_SUCCESS)
         return raise_w(win, rc, fn, target_rank);
     if (p == NULL)
@@ -1052,6 +1129,14 @@ IVC_MPI_WEAK(Compare_and_swap)
  * an active message carries a copy of the data, and replies are awaited), so the request
  * of Rput & co. is born complete; remote completion still needs a flush or epoch end. */
 
+/* Checks the request pointer before the operation runs: MPI_ERR_ARG for NULL (the window's
+ * validity is checked first, as the operation would). Returns from the caller on failure. */
+#define CHECK_REQUEST_OUT(win, request, fn)                                                        \
+    do {                                                                                           \
+        CHECK_WIN(win, fn);                                                                        \
+        CHECK_NULL_ARG((win)->comm, request, fn, "request pointer");                               \
+    } while (0)
+
 /* Returns rc, or MPI_SUCCESS with *request set to a completed request. */
 static int rma_request(MPI_Win win, int rc, MPI_Request *request, const char *fn)
 {
@@ -1068,6 +1153,7 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
               MPI_Win win, MPI_Request *request)
 {
+    CHECK_REQUEST_OUT(win, request, "MPI_Rput");
     int rc = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                       target_count, target_datatype, win);
     return rma_request(win, rc, request, "MPI_Rput");
@@ -1078,6 +1164,7 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request)
 {
+    CHECK_REQUEST_OUT(win, request, "MPI_Rget");
     int rc = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                       target_count, target_datatype, win);
     return rma_request(win, rc, request, "MPI_Rget");
@@ -1088,6 +1175,7 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
                      int target_rank, MPI_Aint target_disp, int target_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
+    CHECK_REQUEST_OUT(win, request, "MPI_Raccumulate");
     int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                              target_count, target_datatype, op, win);
     return rma_request(win, rc, request, "MPI_Raccumulate");
@@ -1099,6 +1187,7 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
                          int target_rank, MPI_Aint target_disp, int target_count,
                          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
+    CHECK_REQUEST_OUT(win, request, "MPI_Rget_accumulate");
     int rc = PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr,
                                  result_count, result_datatype, target_rank, target_disp,
                                  target_count, target_datatype, op, win);

@@ -206,6 +206,7 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
     int rc = check_create(comm, size, disp_unit, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    CHECK_NULL_ARG(comm, win, fn, "win");
     rc = win_setup(base, (uint64_t)size, disp_unit, comm, MPI_WIN_FLAVOR_CREATE, NULL, info, win);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "creating the window failed");
@@ -230,6 +231,8 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     int rc = check_create(comm, size, disp_unit, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    CHECK_NULL_ARG(comm, baseptr, fn, "baseptr");
+    CHECK_NULL_ARG(comm, win, fn, "win");
     void *mem = win_mem((uint64_t)size);
     if (mem == NULL)
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "cannot allocate %ld bytes", size);
@@ -256,6 +259,8 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     int rc = check_create(comm, size, disp_unit, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    CHECK_NULL_ARG(comm, baseptr, fn, "baseptr");
+    CHECK_NULL_ARG(comm, win, fn, "win");
     int ok = 1;
     for (int t = 0; t < comm->size; t++)
         ok &= co_located(comm->world[t]);
@@ -320,6 +325,9 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
 {
     const char *fn = "MPI_Win_shared_query";
     CHECK_WIN(win, fn);
+    CHECK_NULL_ARG(win->comm, size, fn, "size");
+    CHECK_NULL_ARG(win->comm, disp_unit, fn, "disp_unit");
+    CHECK_NULL_ARG(win->comm, baseptr, fn, "baseptr");
     if (rank == MPI_PROC_NULL) { /* the first rank with memory */
         for (rank = 0; rank < win->comm->size - 1 && win->peers[rank].size == 0; rank++)
             ;
@@ -350,6 +358,7 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     int rc = check_create(comm, 0, 1, fn);
     if (rc != MPI_SUCCESS)
         return rc;
+    CHECK_NULL_ARG(comm, win, fn, "win");
     rc = win_setup(NULL, 0, 1, comm, MPI_WIN_FLAVOR_DYNAMIC, NULL, info, win);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "creating the window failed");
@@ -434,6 +443,8 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *fla
 {
     const char *fn = "MPI_Win_get_attr";
     CHECK_WIN(win, fn);
+    CHECK_NULL_ARG(win->comm, attribute_val, fn, "attribute_val");
+    CHECK_NULL_ARG(win->comm, flag, fn, "flag");
     *flag = 1;
     win->attr_size = (MPI_Aint)win->size;
     win->attr_disp_unit = win->disp_unit;
@@ -545,17 +556,25 @@ IVC_MPI_WEAK(Win_get_info)
 int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 {
     CHECK_WIN(win, "MPI_Win_set_name");
-    snprintf(win->name, sizeof(win->name), "%s", win_name ? win_name : "");
+    CHECK_NULL_ARG(win->comm, win_name, "MPI_Win_set_name", "win_name");
+    snprintf(win->name, sizeof(win->name), "%s", win_name);
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Win_set_name)
 
-/* MPI-4.1: MPI_WIN_NULL is named "MPI_WIN_NULL". */
+/* MPI-4.1: MPI_WIN_NULL is named "MPI_WIN_NULL". NULL win_name or resultlen: MPI_ERR_ARG,
+ * raised on the window (on WORLD for MPI_WIN_NULL). */
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
-    if (win == MPI_WIN_NULL)
+    const char *fn = "MPI_Win_get_name";
+    if (win == MPI_WIN_NULL) {
+        CHECK_NULL_ARG(MPI_COMM_WORLD, win_name, fn, "win_name");
+        CHECK_NULL_ARG(MPI_COMM_WORLD, resultlen, fn, "resultlen");
         return ivc_mpi_name_out("MPI_WIN_NULL", win_name, resultlen);
-    CHECK_WIN(win, "MPI_Win_get_name");
+    }
+    CHECK_WIN(win, fn);
+    CHECK_NULL_ARG(win->comm, win_name, fn, "win_name");
+    CHECK_NULL_ARG(win->comm, resultlen, fn, "resultlen");
     return ivc_mpi_name_out(win->name, win_name, resultlen);
 }
 IVC_MPI_WEAK(Win_get_name)
@@ -889,6 +908,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 {
     const char *fn = "MPI_Win_test";
     CHECK_WIN(win, fn);
+    CHECK_NULL_ARG(win->comm, flag, fn, "flag");
     if (win->post_group == NULL)
         return ivc_mpi_raise(win->comm, MPI_ERR_RMA_SYNC, fn, "no exposure epoch");
     int rc = post_progress(win, 0, flag);

@@ -15,5 +15,7 @@
 #define IVC_RMA_CTX 0xfffffff0u
 void ivc_mpi_rma_on_message(ivc_inmsg_t *m);
 void ivc_mpi_rma_finalize(void);
+/* World rank `rank` failed (src/mpi/ft): releases the locks it held on this rank's windows. */
+void ivc_mpi_rma_on_failure(int rank);
 
 #endif

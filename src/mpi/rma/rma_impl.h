@@ -29,20 +29,31 @@
 #include "base/ivc_atomic.h"
 
 typedef struct ivc_win_ctl {
-    /* Passive-target lock of this window at this rank: bit 63 = held exclusively, low bits
-     * = shared holders (plus shared lockers backing off). Writers: any co-located origin and
-     * the owner's AM handler, by CAS (exclusive 0 -> EXCL), fetch_add/fetch_sub (shared) and
-     * fetch_sub(EXCL) (exclusive release), all acq_rel: a release publishes the holder's
-     * stores to the window, the next acquire sees them (L1 in lock_try/lock_release, mpi_rma.c). */
+    /* Passive-target lock of this window at this rank: bit 63 = held exclusively, bits
+     * 32-62 = the exclusive holder's world rank + 1, bits 0-31 = shared holders (plus shared
+     * lockers backing off). Writers: any co-located origin and the owner's AM handler (for
+     * an origin elsewhere, in its name), by CAS (exclusive 0 -> EXCL | holder), fetch_add /
+     * fetch_sub (shared) and fetch_sub(EXCL | holder) (exclusive release), all acq_rel: a
+     * release publishes the holder's stores to the window, the next acquire sees them (L1 in
+     * lock_try/lock_release, mpi_rma.c). A survivor that finds the word held exclusively by a
+     * rank known to have failed releases it in that rank's name, by CAS (lock_recover): the
+     * dead holder's epoch is over, and whatever it stored before dying stays. Shared holds
+     * carry no name: one a dead rank held is not recovered (see lock_recover). */
     IVC_ATOMIC(uint64_t) lock IVC_ALIGNED_LINE;
-    /* Accumulate lock: 0 free, 1 held. Makes every accumulate-type operation on this
-     * window's memory atomic with the others. Writers: same as `lock`; CAS 0 -> 1 (acq_rel),
-     * release store 0 (L2 in acc_lock/acc_unlock, pairs with the next CAS). */
+    /* Accumulate lock: 0 free, else the holder's world rank + 1. Makes every
+     * accumulate-type operation on this window's memory atomic with the others. Writers:
+     * same as `lock`; CAS 0 -> holder (acq_rel), release store 0 (L2 in acc_lock/acc_unlock,
+     * pairs with the next CAS); a waiter that finds a failed rank's name takes it over by
+     * CAS (the dead rank's accumulate may be half done: that element is what it is). */
     IVC_ATOMIC(uint64_t) acc IVC_ALIGNED_LINE;
 } ivc_win_ctl_t;
 _Static_assert(sizeof(ivc_win_ctl_t) == 2 * IVC_CACHE_LINE, "two lock lines");
 
-#define WIN_LOCK_EXCL (1ull << 63)
+#define WIN_LOCK_EXCL   (1ull << 63)
+#define WIN_LOCK_SHARED 0xffffffffull /* the shared holders' count */
+/* The exclusive holder's field of the lock word for world rank r. */
+#define WIN_LOCK_OWNER(r) ((uint64_t)((r) + 1) << 32)
+#define WIN_LOCK_OWNER_MASK 0x7fffffff00000000ull
 
 /* What an origin knows about one target. */
 typedef struct win_peer {

@@ -435,7 +435,7 @@ int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
     CHECK_T_INIT();
     if (cat_index < 0 || cat_index >= NLAYERS)
         return MPI_T_ERR_INVALID_INDEX;
-    if (len < 0)
+    if (len < 0 || (len > 0 && indices == NULL)) /* as the cvars: an array to fill */
         return MPI_T_ERR_INVALID;
     return MPI_SUCCESS; /* no performance variables */
 }
@@ -446,7 +446,7 @@ int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
     CHECK_T_INIT();
     if (cat_index < 0 || cat_index >= NLAYERS)
         return MPI_T_ERR_INVALID_INDEX;
-    if (len < 0)
+    if (len < 0 || (len > 0 && indices == NULL)) /* as the cvars: an array to fill */
         return MPI_T_ERR_INVALID;
     return MPI_SUCCESS; /* no subcategories */
 }

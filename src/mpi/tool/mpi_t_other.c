@@ -303,7 +303,7 @@ int PMPI_T_category_get_events(int cat_index, int len, int indices[])
     CHECK_T_INIT();
     if (cat_index < 0 || cat_index >= ivc_mpi_t_num_categories())
         return MPI_T_ERR_INVALID_INDEX;
-    if (len < 0)
+    if (len < 0 || (len > 0 && indices == NULL)) /* as the cvars: an array to fill */
         return MPI_T_ERR_INVALID;
     return MPI_SUCCESS;
 }

@@ -1,0 +1,365 @@
+/* A hostile co-tenant: runs a job (ivcrun + work.c), maps its region file once every rank
+ * is set up, and writes random bytes over one area of it while the ranks communicate.
+ * Passes when the job ends within the bound either with correct data on every rank or with
+ * an error report that names a rank or the damaged area; fails on a hang (the job is
+ * killed), on wrong data delivered as success (work.c says CORRUPT), or on an end without
+ * a report.
+ *
+ * usage: run AREA IVCRUN WORK [NP]
+ *   AREA: header | members | rings | counters | chunks | coll | rma
+ * Areas are found the way a co-tenant would find them: the header's offsets, each
+ * membership slot's receive block and that block's geometry; collective areas are the heap
+ * outside receive blocks (the job runs with IVC_RMA_ARENA=0, so nothing else lies there);
+ * a window's control block follows its memory in its owner's arena (work.c reports where
+ * the memory is). Every value read from the region is checked before it is used. */
+#define _GNU_SOURCE
+#include "region/region_layout.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SCRIBBLE_S 2.0  /* how long the co-tenant writes */
+#define BOUND_S    60.0 /* the job must end this long after the writing starts */
+#define WORK_S     "4"  /* seconds of communication (work.c) */
+
+typedef struct range {
+    uint64_t off, len;
+} range_t;
+
+static range_t ranges[4096];
+static int nranges;
+static uint64_t total_len;
+
+static char out[1 << 20];
+static size_t out_len;
+static int np = 3, ready, job_seen;
+static char job[64];
+static uint64_t win_off[64];
+static int nwin;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void add_range(uint64_t off, uint64_t len, uint64_t size)
+{
+    if (len == 0 || off >= size || len > size - off ||
+        nranges == (int)(sizeof(ranges) / sizeof(ranges[0])))
+        return;
+    ranges[nranges++] = (range_t){off, len};
+    total_len += len;
+}
+
+/* Parses the lines collected so far (from `from`). */
+static void parse(size_t from)
+{
+    char *p = out + from;
+    char *nl;
+    while ((nl = memchr(p, '\n', out + out_len - p)) != NULL) {
+        *nl = '\0';
+        int r;
+        unsigned long long off;
+        if (sscanf(p, "JOB %63s", job) == 1)
+            job_seen = 1;
+        else if (sscanf(p, "READY %d", &r) == 1)
+            ready++;
+        else if (sscanf(p, "AREA win %d %llu", &r, &off) == 2 && nwin < 64)
+            win_off[nwin++] = off;
+        *nl = '\n';
+        p = nl + 1;
+    }
+}
+
+static size_t parsed;
+
+/* Reads what the job printed; returns 0 at end of output. */
+static int drain(int fd, int timeout_ms)
+{
+    struct pollfd pf = {fd, POLLIN, 0};
+    if (poll(&pf, 1, timeout_ms) <= 0)
+        return 1;
+    char buf[4096];
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n <= 0)
+        return 0;
+    if (out_len + (size_t)n < sizeof(out) - 1) {
+        memcpy(out + out_len, buf, (size_t)n);
+        out_len += (size_t)n;
+        out[out_len] = '\0';
+        /* parse whole lines only */
+        char *last = memrchr(out + parsed, '\n', out_len - parsed);
+        if (last != NULL) {
+            parse(parsed);
+            parsed = (size_t)(last - out) + 1;
+        }
+    }
+    return 1;
+}
+
+/* The ranges of `area` in the mapped region; returns a reason when it cannot find them. */
+static const char *find_area(const char *area, uint8_t *base, uint64_t size)
+{
+    const ivc_region_hdr_t *h = (const ivc_region_hdr_t *)base;
+    uint32_t world = h->world_size;
+    uint64_t members = h->members_off, heap_off = h->heap_off;
+    uint64_t heap_next = ivc_load_relaxed(&((ivc_region_hdr_t *)base)->heap_next);
+    if (world == 0 || world > 4096 || members >= size || world * 64ull > size - members)
+        return "the header's membership table is not plausible";
+    if (!strcmp(area, "header")) {
+        add_range(0, IVC_REGION_HDR_SIZE, size);
+        return NULL;
+    }
+    if (!strcmp(area, "members")) {
+        add_range(members, world * sizeof(ivc_member_t), size);
+        return NULL;
+    }
+    if (!strcmp(area, "rma")) {
+        /* work.c's windows are 4096 bytes, the first block of each arena; the control
+         * block (two lines) follows on the next line. */
+        for (int i = 0; i < nwin; i++)
+            add_range(win_off[i] + 4096, 2 * IVC_CACHE_LINE, size);
+        return nranges ? NULL : "work.c reported no window in the region";
+    }
+    range_t blocks[64];
+    int nblocks = 0;
+    for (uint32_t r = 0; r < world && r < 64; r++) {
+        const ivc_member_t *m = (const ivc_member_t *)(base + members) + r;
+        uint64_t off = ivc_load_relaxed(&((ivc_member_t *)m)->rx_off);
+        if (off == 0 || off >= size || size - off < sizeof(ivc_rxblock_t))
+            continue;
+        ivc_rxblock_t g;
+        memcpy(&g, base + off, sizeof(g));
+        if (g.magic != IVC_RXBLOCK_MAGIC || g.block_size > size - off || g.nsenders > 64)
+            continue;
+        blocks[nblocks++] = (range_t){off, g.block_size};
+        for (uint32_t i = 0; i < g.nsenders; i++) {
+            uint64_t inbox = off + 4096 + i * g.inbox_stride;
+            uint64_t ring = inbox + sizeof(ivc_inbox_ctl_t);
+            uint64_t chunks = ring + g.ring_size + g.ring_slack;
+            if (!strcmp(area, "counters"))
+                add_range(inbox, sizeof(ivc_inbox_ctl_t), size);
+            else if (!strcmp(area, "rings"))
+                add_range(ring, (uint64_t)g.ring_size + g.ring_slack, size);
+            else if (!strcmp(area, "chunks"))
+                add_range(chunks, (uint64_t)g.nchunks * g.chunk_size, size);
+        }
+    }
+    if (!strcmp(area, "coll")) {
+        /* The heap outside receive blocks, page by page. */
+        if (heap_next > size)
+            heap_next = size;
+        for (uint64_t at = (heap_off + 4095) & ~4095ull; at + 4096 <= heap_next; at += 4096) {
+            int in_block = 0;
+            for (int b = 0; b < nblocks; b++)
+                in_block |= at + 4096 > blocks[b].off && at < blocks[b].off + blocks[b].len;
+            if (!in_block) {
+                if (nranges > 0 && ranges[nranges - 1].off + ranges[nranges - 1].len == at) {
+                    ranges[nranges - 1].len += 4096;
+                    total_len += 4096;
+                } else {
+                    add_range(at, 4096, size);
+                }
+            }
+        }
+    }
+    return nranges ? NULL : "no such area in the region";
+}
+
+static void scribble(uint8_t *base)
+{
+    uint64_t pick = rnd() % total_len;
+    int i = 0;
+    while (pick >= ranges[i].len) {
+        pick -= ranges[i].len;
+        i++;
+    }
+    uint64_t at = ranges[i].off + pick;
+    uint64_t n = rnd() % 4 == 0 ? 64 : 8;
+    if (n > ranges[i].len - pick)
+        n = ranges[i].len - pick;
+    for (uint64_t k = 0; k < n; k += 8) {
+        uint64_t v = rnd();
+        memcpy(base + at + k, &v, n - k < 8 ? n - k : 8);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: run AREA IVCRUN WORK [NP]\n");
+        return 2;
+    }
+    const char *area = argv[1];
+    if (argc > 4)
+        np = atoi(argv[4]);
+    const char *mode = !strcmp(area, "coll") ? "coll" : !strcmp(area, "rma") ? "rma" : "p2p";
+    rng ^= (uint64_t)getpid() << 20 ^ (uint64_t)time(NULL);
+    fprintf(stderr, "hostile %s: seed %llx\n", area, (unsigned long long)rng);
+    if (!strcmp(mode, "coll"))
+        setenv("IVC_RMA_ARENA", "0", 1); /* the heap outside receive blocks: collective areas */
+    int pfd[2];
+    if (pipe(pfd) != 0)
+        return 1;
+    char nps[16];
+    snprintf(nps, sizeof(nps), "%d", np);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(pfd[1], 1);
+        dup2(pfd[1], 2);
+        close(pfd[0]);
+        close(pfd[1]);
+        execl(argv[2], argv[2], "-n", nps, "--vms", nps, argv[3], mode, WORK_S, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(pfd[1]);
+    int open_out = 1;
+
+    /* Wait for every rank to be set up. */
+    double t0 = now();
+    while (open_out && ready < np && now() - t0 < BOUND_S)
+        open_out = drain(pfd[0], 100);
+    const char *why = NULL;
+    uint8_t *base = NULL;
+    uint64_t size = 0;
+    long writes = 0;
+    if (ready < np || !job_seen) {
+        why = "the job did not get ready";
+    } else {
+        char path[128];
+        snprintf(path, sizeof(path), "/dev/shm/ivc-%s", job);
+        int fd = open(path, O_RDWR);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) != 0 || st.st_size < (off_t)IVC_REGION_HDR_SIZE) {
+            why = "cannot open the job's region";
+        } else {
+            size = (uint64_t)st.st_size;
+            base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            if (base == MAP_FAILED) {
+                base = NULL;
+                why = "cannot map the job's region";
+            }
+        }
+        if (fd >= 0)
+            close(fd);
+        if (base != NULL)
+            why = find_area(area, base, size);
+    }
+    if (why != NULL) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        if (job_seen) {
+            char path[128];
+            snprintf(path, sizeof(path), "/dev/shm/ivc-%s", job);
+            unlink(path);
+        }
+        printf("%s\nFAIL: %s: %s\n", out, area, why);
+        return 1;
+    }
+    fprintf(stderr, "hostile %s: writing into %d ranges, %llu bytes, for %.0f s\n", area, nranges,
+            (unsigned long long)total_len, SCRIBBLE_S);
+
+    /* Write while the job runs. */
+    double t1 = now();
+    while (open_out && now() - t1 < SCRIBBLE_S) {
+        for (int k = 0; k < 16; k++, writes++)
+            scribble(base);
+        open_out = drain(pfd[0], 0);
+        usleep(200);
+    }
+    /* The bound: the job ends, one way or another. */
+    while (open_out && now() - t1 < BOUND_S)
+        open_out = drain(pfd[0], 100);
+    int status = 0, hung = 0;
+    if (open_out) {
+        hung = 1;
+        kill(-pid, SIGKILL);
+    }
+    waitpid(pid, &status, 0);
+    while (drain(pfd[0], 10))
+        ;
+    munmap(base, size);
+    if (hung) {
+        /* A launcher killed with SIGKILL cannot remove its region: this job's file only. */
+        char path[128];
+        snprintf(path, sizeof(path), "/dev/shm/ivc-%s", job);
+        unlink(path);
+    }
+    double took = now() - t1;
+
+    printf("%s", out);
+    int ok = 0, errors = 0;
+    const char *corrupt = strstr(out, " CORRUPT ");
+    for (const char *p = out; (p = strstr(p, "RESULT ")) != NULL; p++) {
+        int r;
+        char what[16];
+        if (sscanf(p, "RESULT %d %15s", &r, what) == 2)
+            ok += !strcmp(what, "ok");
+    }
+    /* A report: the library's or the program's error line naming a rank or an area. */
+    const char *report = NULL;
+    for (const char *p = out; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char line[512];
+        snprintf(line, sizeof(line), "%.*s", (int)(len < 511 ? len : 511), p);
+        int is_err = strstr(line, "error") != NULL;
+        int names = strstr(line, "rank ") || strstr(line, "region") || strstr(line, "header") ||
+                    strstr(line, "membership") || strstr(line, "collective") ||
+                    strstr(line, "window");
+        if (is_err && names) {
+            errors++;
+            if (report == NULL)
+                report = p;
+        }
+    }
+    fprintf(stderr,
+            "hostile %s: %ld writes; job %s after %.1f s (status %d); %d ranks ok, %d "
+            "report lines\n",
+            area, writes, hung ? "KILLED" : "ended", took,
+            WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), ok, errors);
+    if (hung) {
+        printf("FAIL: %s: the job did not end within %.0f s of the writes (hang)\n", area, BOUND_S);
+        return 1;
+    }
+    if (corrupt) {
+        printf("FAIL: %s: wrong data delivered as success:%.*s\n", area,
+               (int)strcspn(corrupt, "\n"), corrupt);
+        return 1;
+    }
+    if (ok == np && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        printf("PASS: %s: every rank finished with correct data\n", area);
+        return 0;
+    }
+    if (report) {
+        printf("PASS: %s: reported: %.*s\n", area, (int)strcspn(report, "\n"), report);
+        return 0;
+    }
+    printf("FAIL: %s: the job ended (%d of %d ranks ok) without a report naming a rank or the "
+           "area\n",
+           area, ok, np);
+    return 1;
+}

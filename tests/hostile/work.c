@@ -1,0 +1,245 @@
+/* The workload of the hostile-writer tests (run.c scribbles on the job's region while it
+ * runs). Every rank communicates until rank 0 says stop (decided by time, agreed through an
+ * Allreduce each round) and checks every byte it receives against its own checksum and
+ * pattern. Lines on stdout, for run.c:
+ *   JOB <id>                          rank 0, once: the region is /dev/shm/ivc-<id>
+ *   AREA win <rank> <offset> <bytes>  rma mode: this rank's window memory in the region
+ *   READY <rank>                      set up; run.c starts scribbling when all are ready
+ *   RESULT <rank> ok <rounds>         finished with correct data
+ *   RESULT <rank> error <text>        an MPI call failed (a report): exit 3
+ *   RESULT <rank> CORRUPT <text>      wrong data delivered as success: exit 4
+ *
+ * usage: work p2p|coll|rma SECONDS */
+#define _GNU_SOURCE
+#include <mpi.h>
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int rank, size;
+
+static void result_error(const char *what, int rc)
+{
+    char msg[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(rc, msg, &len);
+    printf("RESULT %d error %s: %s\n", rank, what, msg);
+    fflush(stdout);
+    _exit(3);
+}
+
+static void result_corrupt(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("RESULT %d CORRUPT ", rank);
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    fflush(stdout);
+    _exit(4);
+}
+
+#define CALL(what, expr)                                                                           \
+    do {                                                                                           \
+        int rc_ = (expr);                                                                          \
+        if (rc_ != MPI_SUCCESS)                                                                    \
+            result_error(what, rc_);                                                               \
+    } while (0)
+
+static uint8_t pat(uint64_t seed, uint64_t i)
+{
+    uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull ^ (seed << 17) ^ (seed >> 3);
+    x ^= x >> 29;
+    return (uint8_t)(x * 0xBF58476D1CE4E5B9ull >> 56);
+}
+
+/* FNV-1a, 64 bits: this program's own checksum, independent of the library's. */
+static uint64_t fnv(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* A message: 8-byte checksum of the rest, then the pattern of (seed, i). */
+static void fill(uint8_t *buf, size_t n, uint64_t seed)
+{
+    for (size_t i = 8; i < n; i++)
+        buf[i] = pat(seed, i);
+    uint64_t h = fnv(buf + 8, n - 8);
+    memcpy(buf, &h, 8);
+}
+
+static void verify(const uint8_t *buf, size_t n, uint64_t seed, const char *what)
+{
+    uint64_t h;
+    memcpy(&h, buf, 8);
+    if (h != fnv(buf + 8, n - 8))
+        result_corrupt("%s: checksum of a %zu-byte message differs", what, n);
+    for (size_t i = 8; i < n; i++)
+        if (buf[i] != pat(seed, i))
+            result_corrupt("%s: byte %zu of a %zu-byte message differs", what, i, n);
+}
+
+/* The region offset of `p`, from this process's mapping of the region file. */
+static long region_off(const void *p)
+{
+    const char *job = getenv("IVC_JOB");
+    char name[64];
+    snprintf(name, sizeof(name), "ivc-%s", job ? job : "?");
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    long off = -1;
+    while (f && fgets(line, sizeof(line), f)) {
+        unsigned long lo, hi, foff;
+        if (sscanf(line, "%lx-%lx %*s %lx", &lo, &hi, &foff) != 3 || strstr(line, name) == NULL)
+            continue;
+        if ((uintptr_t)p >= lo && (uintptr_t)p < hi)
+            off = (long)((uintptr_t)p - lo + foff);
+    }
+    if (f)
+        fclose(f);
+    return off;
+}
+
+static int stop_now(double t0, double secs)
+{
+    int mine = rank == 0 && MPI_Wtime() - t0 > secs, any = 0;
+    CALL("MPI_Allreduce (stop)", MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    return any;
+}
+
+static const size_t p2p_sizes[] = {16, 1000, 4000, 20000, 300000, 1 << 20};
+#define NSIZES (sizeof(p2p_sizes) / sizeof(p2p_sizes[0]))
+
+static long run_p2p(double secs)
+{
+    uint8_t *out = malloc(1 << 20), *in = malloc(1 << 20);
+    int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    double t0 = MPI_Wtime();
+    long round;
+    for (round = 0; !stop_now(t0, secs); round++) {
+        for (size_t k = 0; k < NSIZES; k++) {
+            size_t n = p2p_sizes[k];
+            uint64_t seed = (uint64_t)round * 1000 + k * 10;
+            fill(out, n, seed + (uint64_t)rank);
+            MPI_Status st;
+            CALL("MPI_Sendrecv", MPI_Sendrecv(out, (int)n, MPI_BYTE, to, (int)k, in, (int)n,
+                                              MPI_BYTE, from, (int)k, MPI_COMM_WORLD, &st));
+            int got = -1;
+            MPI_Get_count(&st, MPI_BYTE, &got);
+            if (got != (int)n)
+                result_corrupt("received %d bytes, expected %zu", got, n);
+            verify(in, n, seed + (uint64_t)from, "p2p");
+        }
+    }
+    free(out);
+    free(in);
+    return round;
+}
+
+static long run_coll(double secs)
+{
+    enum { N = 100000, NI = 2000 };
+    uint8_t *buf = malloc(N);
+    int *iv = malloc(NI * sizeof(int)), *ov = malloc(NI * sizeof(int));
+    int *all = malloc((size_t)size * NI * sizeof(int));
+    double t0 = MPI_Wtime();
+    long round;
+    for (round = 0; !stop_now(t0, secs); round++) {
+        int root = (int)(round % size);
+        uint64_t seed = (uint64_t)round * 7 + 1;
+        if (rank == root)
+            fill(buf, N, seed);
+        else
+            memset(buf, 0, N);
+        CALL("MPI_Bcast", MPI_Bcast(buf, N, MPI_BYTE, root, MPI_COMM_WORLD));
+        verify(buf, N, seed, "bcast");
+        for (int i = 0; i < NI; i++)
+            iv[i] = (int)(round + i) * (rank + 1);
+        CALL("MPI_Allreduce", MPI_Allreduce(iv, ov, NI, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        for (int i = 0; i < NI; i++)
+            if (ov[i] != (int)(round + i) * (size * (size + 1) / 2))
+                result_corrupt("allreduce element %d: got %d", i, ov[i]);
+        CALL("MPI_Allgather", MPI_Allgather(iv, NI, MPI_INT, all, NI, MPI_INT, MPI_COMM_WORLD));
+        for (int r = 0; r < size; r++)
+            for (int i = 0; i < NI; i++)
+                if (all[r * NI + i] != (int)(round + i) * (r + 1))
+                    result_corrupt("allgather block %d differs at %d", r, i);
+        CALL("MPI_Barrier", MPI_Barrier(MPI_COMM_WORLD));
+    }
+    free(buf);
+    free(iv);
+    free(ov);
+    free(all);
+    return round;
+}
+
+static long run_rma(double secs, MPI_Win win, uint8_t *base, size_t wbytes)
+{
+    int to = (rank + 1) % size, from = (rank + size - 1) % size;
+    uint8_t *out = malloc(wbytes), *back = malloc(wbytes);
+    double t0 = MPI_Wtime();
+    long round;
+    for (round = 0; !stop_now(t0, secs); round++) {
+        uint64_t seed = (uint64_t)round * 31 + (uint64_t)rank;
+        fill(out, wbytes, seed);
+        CALL("MPI_Win_lock", MPI_Win_lock(MPI_LOCK_EXCLUSIVE, to, 0, win));
+        CALL("MPI_Put", MPI_Put(out, (int)wbytes, MPI_BYTE, to, 0, (int)wbytes, MPI_BYTE, win));
+        CALL("MPI_Win_unlock", MPI_Win_unlock(to, win));
+        CALL("MPI_Win_lock (get)", MPI_Win_lock(MPI_LOCK_SHARED, to, 0, win));
+        CALL("MPI_Get", MPI_Get(back, (int)wbytes, MPI_BYTE, to, 0, (int)wbytes, MPI_BYTE, win));
+        CALL("MPI_Win_unlock (get)", MPI_Win_unlock(to, win));
+        verify(back, wbytes, seed, "rma get");
+        CALL("MPI_Barrier", MPI_Barrier(MPI_COMM_WORLD));
+        CALL("MPI_Win_lock (own)", MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win));
+        verify(base, wbytes, (uint64_t)round * 31 + (uint64_t)from, "rma put");
+        CALL("MPI_Win_unlock (own)", MPI_Win_unlock(rank, win));
+        CALL("MPI_Barrier", MPI_Barrier(MPI_COMM_WORLD));
+    }
+    free(out);
+    free(back);
+    return round;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: work p2p|coll|rma SECONDS\n");
+        return 2;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    const char *mode = argv[1];
+    double secs = atof(argv[2]);
+    if (rank == 0)
+        printf("JOB %s\n", getenv("IVC_JOB") ? getenv("IVC_JOB") : "?");
+    MPI_Win win = MPI_WIN_NULL;
+    uint8_t *base = NULL;
+    size_t wbytes = 4096;
+    if (strcmp(mode, "rma") == 0) {
+        CALL("MPI_Win_allocate",
+             MPI_Win_allocate((MPI_Aint)wbytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
+        MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+        printf("AREA win %d %ld %zu\n", rank, region_off(base), wbytes);
+    }
+    CALL("MPI_Barrier (ready)", MPI_Barrier(MPI_COMM_WORLD));
+    printf("READY %d\n", rank);
+    long rounds = strcmp(mode, "coll") == 0  ? run_coll(secs)
+                  : strcmp(mode, "rma") == 0 ? run_rma(secs, win, base, wbytes)
+                                             : run_p2p(secs);
+    if (win != MPI_WIN_NULL)
+        CALL("MPI_Win_free", MPI_Win_free(&win));
+    printf("RESULT %d ok %ld\n", rank, rounds);
+    MPI_Finalize();
+    return 0;
+}
