@@ -92,6 +92,13 @@ static uint32_t how_of_err(int err)
 
 static void declare(uint32_t rank, uint32_t how, const char *what)
 {
+    /* Once the job is aborted its ranks end without finalizing: no failures to blame. (A
+     * rank ends on an abort only after the word is there, so a check made after its end
+     * was seen finds the word.) */
+    uint32_t arank;
+    int acode;
+    if (ivc_region_aborted(fs.region, &arank, &acode))
+        return;
     if (ivc_region_member_fail(fs.region, rank, how, fs.me, what)) {
         ivc_error("rank %u %s (%s); recorded in the region", rank, how_text(how), what);
         ivc_store_release(&ivc_coord.fail_pending, 1);

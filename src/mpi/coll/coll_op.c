@@ -166,7 +166,8 @@ IVC_MPI_WEAK(Op_create_c)
 int PMPI_Op_free(MPI_Op *op)
 {
     const char *fn = "MPI_Op_free";
-    if (op == NULL || !ivc_mpi_op_valid(*op))
+    CHECK_NULL_ARG(MPI_COMM_WORLD, op, fn, "op");
+    if (!ivc_mpi_op_valid(*op))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn, "invalid operation");
     if ((*op)->predefined)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn,
@@ -181,8 +182,9 @@ IVC_MPI_WEAK(Op_free)
 
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
-    if (!ivc_mpi_op_valid(op) || commute == NULL)
+    if (!ivc_mpi_op_valid(op))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_commutative", "invalid operation");
+    CHECK_NULL_ARG(MPI_COMM_WORLD, commute, "MPI_Op_commutative", "commute");
     *commute = coll_op_commutes(op);
     return MPI_SUCCESS;
 }
@@ -201,6 +203,11 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "invalid datatype");
     if (!ivc_mpi_op_valid(op))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn, "invalid operation");
+    /* NULL is also MPI_BOTTOM (dtype.h); MPI_IN_PLACE is not allowed here. */
+    if (ivc_mpi_dt_null_buf(inbuf, count, datatype) ||
+        ivc_mpi_dt_null_buf(inoutbuf, count, datatype))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn, "NULL buffer for %d elements",
+                             count);
     if (op->id == OP_USER) {
         user_call(op, datatype, (void *)inbuf, inoutbuf, (uint64_t)count);
         return MPI_SUCCESS;

@@ -9,7 +9,6 @@ struct ivc_mpi_msg_s ivc_obj_message_no_proc = {MSG_MAGIC, NULL, NULL};
 /* mpi_p2p.c (its declaration belongs in p2p.h): MPI_SUCCESS, or raises on comm and returns
  * the class a probe of `source` (a comm rank or MPI_ANY_SOURCE) must fail with now: a failed
  * source, a revoked communicator, MPI_ANY_SOURCE with a failure not acknowledged. */
-int ivc_mpi_probe_ft_check(MPI_Comm comm, int source, const char *fn);
 
 /* Also refuses NULL for the flag (Improbe only: flag_needed), message and status outputs. */
 static int check_probe(int source, int tag, MPI_Comm comm, const int *flag, int flag_needed,

@@ -482,7 +482,6 @@ static int check_probe(int source, int tag, MPI_Comm comm, const MPI_Status *sta
  * communicator, MPI_ANY_SOURCE with a failure not acknowledged); so a probe never waits
  * forever for a message that cannot come. Also used by mpi_mprobe.c, which declares it
  * until p2p.h does. */
-int ivc_mpi_probe_ft_check(MPI_Comm comm, int source, const char *fn);
 int ivc_mpi_probe_ft_check(MPI_Comm comm, int source, const char *fn)
 {
     int rc = ivc_mpi_ft_check(comm, source >= 0 ? comm->world[source] : -1, 0);

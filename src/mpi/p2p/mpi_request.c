@@ -213,6 +213,12 @@ static void check_abort(void)
     uint32_t rank;
     int code;
     if (ivc_coord_aborted(&rank, &code) && rank != ivc_coord.boot.rank) {
+        /* Name the failure behind the abort, if one was recorded (a peer's fatal error
+         * handler ending the job because a rank died): every survivor says so. */
+        char why[160];
+        for (uint32_t r = 0; r < ivc_coord.boot.size; r++)
+            if (ivc_region_member_get(&ivc_coord.region, r) == IVC_MEMBER_FAILED)
+                ivc_error("%s", ivc_coord_failure_text(r, why, sizeof(why)));
         ivc_error("rank %u aborted the job with code %d; exiting", rank, code);
         fflush(stdout);
         _exit(code != 0 ? code : 1);

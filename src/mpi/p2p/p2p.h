@@ -220,6 +220,9 @@ void ivc_mpi_status_empty(MPI_Status *s);
 void ivc_mpi_status_proc_null(MPI_Status *s);
 void ivc_mpi_match_finalize(void);
 int ivc_mpi_peer_failed(int world_rank);
+/* MPI_SUCCESS, or raises on comm and returns the class a probe of `source` (comm rank or
+ * MPI_ANY_SOURCE) must fail with now (ivc_mpi_ft_check); mpi_p2p.c. */
+int ivc_mpi_probe_ft_check(MPI_Comm comm, int source, const char *fn);
 
 /* Blocking internal point-to-point for collectives (ctx_off = 1); return error classes. */
 int ivc_mpi_send_x(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
