@@ -105,7 +105,9 @@ ft_cons_t *ivc_mpi_ft_cons_start(MPI_Comm comm, uint32_t flag, const uint64_t *i
         return NULL;
     }
     ft_cons_t *c = calloc(1, sizeof(*c));
-    size_t len = V_FAILED_OFF + (size_t)n;
+    /* A multiple of 8: the values of all members lie back to back in `in`, each read
+     * through aligned flag and id words. */
+    size_t len = (V_FAILED_OFF + (size_t)n + 7) & ~(size_t)7;
     if (c == NULL || (c->val = calloc(1, len)) == NULL || (c->out = malloc(len)) == NULL ||
         (c->in = malloc(len * (size_t)n)) == NULL ||
         (c->q = calloc(2 * (size_t)n, sizeof(MPI_Request))) == NULL) {
