@@ -562,9 +562,10 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         pub_copy(area, (const uint8_t *)mine + off, len);
         publish(tag1, 1);
         owe_all(comm, cc, 1);
+        int seen = n; /* ranks [0, seen) published this piece (see coll_shm_reduce) */
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
-            if (r != me)
-                rc = wait_tag(comm, cc, r, tag1);
+            if (r != me && (rc = wait_tag(comm, cc, r, tag1)) != MPI_SUCCESS)
+                seen = r;
             src[r] = data_of((uint32_t)cc->lidx[r]) + lo * esz;
         }
         /* Our slice is folded into its place in `out` (private, cached here), then
@@ -572,7 +573,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         uint8_t *o = (uint8_t *)out + off;
         if (rc == MPI_SUCCESS && hi > lo)
             rc = fold(src, 0, n - 1, o + lo * esz, hi - lo, (hi - lo) * esz, dt, op);
-        for (int r = 0; r < n; r++)
+        for (int r = 0; r < seen; r++)
             if (r != me)
                 ack(cc, r, 1);
         if (rc != MPI_SUCCESS || (rc = wait_acks(comm)) != MPI_SUCCESS)
@@ -658,17 +659,24 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
         }
         if (hi < lo)
             continue;
+        /* Ranks [lo, seen) published this piece, and only they are acknowledged, also when
+         * a wait gives up: acknowledgements are counts, so one for a piece a peer has not
+         * published would count for its next publication (on this or a later
+         * communicator), and its wait_acks() would let it overwrite that one while this
+         * rank still reads it. */
+        int seen = hi + 1;
         for (int r = lo; r <= hi && rc == MPI_SUCCESS; r++) {
             if (r == me) {
                 src[r] = my;
                 continue;
             }
-            rc = wait_tag(comm, cc, r, tag);
+            if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
+                seen = r;
             src[r] = data_of((uint32_t)cc->lidx[r]);
         }
         if (rc == MPI_SUCCESS)
             rc = fold(src, lo, hi, o, len / esz, len, dt, op);
-        for (int r = lo; r <= hi; r++)
+        for (int r = lo; r < seen; r++)
             if (r != me)
                 ack(cc, r, 1);
     }

@@ -51,8 +51,9 @@
  * waits for a message from each of them or for its failure. After n rounds every member
  * that returns holds the same value, even if members fail during the call (uniform: also
  * the same as any member that returned and failed later). The value combines the flag
- * (AND), the context ids free at every member (AND, for shrink) and the failed members
- * (union). n^2 messages per member: meant for recovery, not for the fast path. */
+ * (AND), the context ids free at every member (AND, for shrink), the failed members
+ * (union) and the failures acknowledged before the call (AND); what the call reports, its
+ * error included, comes from the decided value only. n^2 messages per member: meant for recovery, not for the fast path. */
 #ifndef IVC_MPI_FT_H
 #define IVC_MPI_FT_H
 
@@ -116,6 +117,10 @@ int ivc_mpi_ft_cons_step(ft_cons_t *c);
 uint32_t ivc_mpi_ft_cons_flag(const ft_cons_t *c);
 const uint64_t *ivc_mpi_ft_cons_ids(const ft_cons_t *c);
 const uint8_t *ivc_mpi_ft_cons_failed(const ft_cons_t *c);
+/* The error the agreement reports, the same at every member: MPIX_ERR_PROC_FAILED if a
+ * member in the decided failed set was not acknowledged before the call by every member
+ * whose contribution counted, else MPI_SUCCESS. */
+int ivc_mpi_ft_cons_error(const ft_cons_t *c);
 /* Frees it (only once decided, or before any message was sent). */
 void ivc_mpi_ft_cons_free(ft_cons_t *c);
 

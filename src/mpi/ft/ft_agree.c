@@ -11,6 +11,19 @@
  * A member that returns after round n has the same value as every other that does, failed
  * or not afterwards.
  *
+ * So everything a caller reports comes from the decided value, never from what this member
+ * happens to know when it returns (a failure reaches members at different times; one that
+ * learned of it only after the last round would otherwise report it alone):
+ *  - the failed members: the union of what members knew when they started a round. A
+ *    receive that fails in the last round marks nobody (the mark would reach no one else,
+ *    and another member may have had that message), unless no other member is left; a
+ *    member that died during the last round and is not in the set is left for the next
+ *    operation to find, at every member alike.
+ *  - the error (ivc_mpi_ft_cons_error): MPIX_ERR_PROC_FAILED when a member of that set was
+ *    not acknowledged (MPIX_Comm_failure_ack) before the call at every member whose
+ *    contribution counted (an input: AND of one byte per member), so that, as ULFM asks,
+ *    the error is raised at every member or at none.
+ *
  * Messages travel on the fault-tolerance context (comm->ctx + IVC_FT_CTX_OFF), which
  * neither a revocation nor a failure of another member fails, with tag
  * (agreement number << 16 | round). A round waits for its sends too: they go to members
@@ -23,7 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One message / value: flag, then the context-id mask, then a byte per member. */
+/* One message / value: flag, then the context-id mask, then a byte per member: failed
+ * (union), then a byte per member: acknowledged as failed (AND); padded to 8 bytes. */
 #define V_IDS_OFF    8
 #define V_FAILED_OFF (V_IDS_OFF + IVC_MPI_ID_WORDS * 8)
 
@@ -54,6 +68,11 @@ static inline uint8_t *v_failed(uint8_t *v)
     return v + V_FAILED_OFF;
 }
 
+static inline uint8_t *v_acked(const ft_cons_t *c, uint8_t *v)
+{
+    return v + V_FAILED_OFF + c->n;
+}
+
 /* val = val combined with v. */
 static void merge(ft_cons_t *c, uint8_t *v)
 {
@@ -62,8 +81,10 @@ static void merge(ft_cons_t *c, uint8_t *v)
     memcpy(ids, v_ids(v), sizeof(ids));
     for (int w = 0; w < IVC_MPI_ID_WORDS; w++)
         v_ids(c->val)[w] &= ids[w];
-    for (int i = 0; i < c->n; i++)
+    for (int i = 0; i < c->n; i++) {
         v_failed(c->val)[i] |= v_failed(v)[i] != 0;
+        v_acked(c, c->val)[i] &= v_acked(c, v)[i] != 0;
+    }
 }
 
 static MPI_Request xfer(ft_cons_t *c, int send, int peer)
@@ -97,6 +118,25 @@ static void post_round(ft_cons_t *c)
     }
 }
 
+/* This member's input of acknowledgements: the first ft_nacked failed members of the comm
+ * in the order this process learned of them (MPIX_Comm_failure_ack, ft_core.c). */
+static void acked_input(ft_cons_t *c)
+{
+    MPI_Comm comm = c->comm;
+    int k = comm->ft_nacked;
+    if (k <= 0)
+        return;
+    int *w = malloc((size_t)k * sizeof(int));
+    if (w == NULL)
+        return; /* acknowledged nothing: at worst the error is raised (everywhere) */
+    int nf = ivc_mpi_ft_failed_members(comm, w, k);
+    for (int j = 0; j < k && j < nf; j++)
+        for (int i = 0; i < c->n; i++)
+            if (comm->world[i] == w[j])
+                v_acked(c, c->val)[i] = 1;
+    free(w);
+}
+
 ft_cons_t *ivc_mpi_ft_cons_start(MPI_Comm comm, uint32_t flag, const uint64_t *ids, int *err)
 {
     int n = comm->size;
@@ -107,7 +147,7 @@ ft_cons_t *ivc_mpi_ft_cons_start(MPI_Comm comm, uint32_t flag, const uint64_t *i
     ft_cons_t *c = calloc(1, sizeof(*c));
     /* A multiple of 8: the values of all members lie back to back in `in`, each read
      * through aligned flag and id words. */
-    size_t len = (V_FAILED_OFF + (size_t)n + 7) & ~(size_t)7;
+    size_t len = (V_FAILED_OFF + 2 * (size_t)n + 7) & ~(size_t)7;
     if (c == NULL || (c->val = calloc(1, len)) == NULL || (c->out = malloc(len)) == NULL ||
         (c->in = malloc(len * (size_t)n)) == NULL ||
         (c->q = calloc(2 * (size_t)n, sizeof(MPI_Request))) == NULL) {
@@ -130,8 +170,19 @@ ft_cons_t *ivc_mpi_ft_cons_start(MPI_Comm comm, uint32_t flag, const uint64_t *i
     *v_flag(c->val) = flag;
     for (int w = 0; w < IVC_MPI_ID_WORDS; w++)
         v_ids(c->val)[w] = ids != NULL ? ids[w] : ~0ull;
+    acked_input(c);
     post_round(c);
     return c;
+}
+
+/* Whether member i is the only other member not known failed: then a mark made in the last
+ * round disagrees with nobody (every other member failed). */
+static int only_other(ft_cons_t *c, int i)
+{
+    for (int j = 0; j < c->n; j++)
+        if (j != c->me && j != i && !v_failed(c->val)[j])
+            return 0;
+    return 1;
 }
 
 int ivc_mpi_ft_cons_step(ft_cons_t *c)
@@ -146,8 +197,9 @@ int ivc_mpi_ft_cons_step(ft_cons_t *c)
                 continue;
             if (r->status.MPI_ERROR == MPI_SUCCESS && r->status.ivc_count == (long long)c->len)
                 merge(c, c->in + (size_t)i * c->len);
-            else
-                v_failed(c->val)[i] = 1; /* it failed (nothing else fails these) */
+            else if (c->round + 1 < c->n || only_other(c, i))
+                v_failed(c->val)[i] = 1; /* it failed (nothing else fails these); in the
+                                          * last round only where nobody could disagree */
         }
         for (int i = 0; i < 2 * c->n; i++) {
             if (c->q[i] != NULL)
@@ -173,6 +225,15 @@ const uint64_t *ivc_mpi_ft_cons_ids(const ft_cons_t *c)
 const uint8_t *ivc_mpi_ft_cons_failed(const ft_cons_t *c)
 {
     return v_failed(c->val);
+}
+
+int ivc_mpi_ft_cons_error(const ft_cons_t *c)
+{
+    const uint8_t *failed = c->val + V_FAILED_OFF, *acked = failed + c->n;
+    for (int i = 0; i < c->n; i++)
+        if (failed[i] && !acked[i])
+            return MPIX_ERR_PROC_FAILED;
+    return MPI_SUCCESS;
 }
 
 void ivc_mpi_ft_cons_free(ft_cons_t *c)

@@ -85,12 +85,6 @@ IVC_MPIX_WEAK(Comm_ack_failed)
 
 /* ---- agreement ---- */
 
-/* What an agreement reports besides its flag: a failed member not acknowledged here. */
-static int agree_error(MPI_Comm comm)
-{
-    return comm->ft_nfailed > comm->ft_nacked ? MPIX_ERR_PROC_FAILED : MPI_SUCCESS;
-}
-
 static int agree_run(ft_cons_t *c)
 {
     ivc_backoff_t b;
@@ -114,8 +108,9 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
                                                  : "out of memory");
     agree_run(c);
     *flag = (int)ivc_mpi_ft_cons_flag(c);
+    /* Decided with the flag, so the same at every member (ft_agree.c). */
+    err = ivc_mpi_ft_cons_error(c);
     ivc_mpi_ft_cons_free(c);
-    err = agree_error(comm);
     if (err != MPI_SUCCESS)
         return ivc_mpi_raise(comm, err, fn, "a member failed and is not acknowledged");
     return MPI_SUCCESS;
@@ -135,9 +130,9 @@ static int iagree_poll(MPI_Request r)
     if (!ivc_mpi_ft_cons_step(a->c))
         return 0;
     *a->flag = (int)ivc_mpi_ft_cons_flag(a->c);
+    r->status.MPI_ERROR = ivc_mpi_ft_cons_error(a->c);
     ivc_mpi_ft_cons_free(a->c);
     a->c = NULL;
-    r->status.MPI_ERROR = agree_error(r->comm);
     return 1;
 }
 

@@ -51,10 +51,8 @@ function(ivc_ft_test name)
 endfunction()
 
 # A rank dies (SIGKILL: ivcrun's status 137); the survivors revoke, shrink and finish.
-# Across 2 simulated hosts it still fails about one run in three (wrong data or a hang in
-# a hierarchical collective after the shrink: open in issue 15), so `hosts` is left out.
 ivc_ft_test(shrink SOURCE mpi/ft/shrink.c NP 4 SURVIVORS 3 STATUS 137
-            CONFIGS vms vm2 plain small)
+            CONFIGS vms vm2 plain small hosts)
 # The same with the shared-memory areas in small pieces and the victim in the middle.
 ivc_ft_test(shrink_pieces SOURCE mpi/ft/shrink.c TARGET ft_shrink NP 4 SURVIVORS 3 STATUS 137
             CONFIGS vms ARGS 1 ENV IVC_COLL_AREA=4K IVC_COLL_CHUNK=1K)
