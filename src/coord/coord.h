@@ -123,13 +123,7 @@ static inline int ivc_coord_send_ack(uint32_t peer, uint64_t cookie)
  * on_peer_failed upcall, called from ivc_coord_progress() on the thread that progresses, with
  * err -EOWNERDEAD (the process died or went silent), -EPROTO (it broke the protocol) or
  * -ECONNRESET (its network connection broke). */
-enum {
-    IVC_FAIL_NONE = 0,
-    IVC_FAIL_EXITED = 1,   /* its process ended without MPI_Finalize */
-    IVC_FAIL_SILENT = 2,   /* its heartbeat stopped (dead, hung, or its VM paused too long) */
-    IVC_FAIL_PROTOCOL = 3, /* it wrote what the protocol forbids into the region */
-    IVC_FAIL_NETWORK = 4,  /* its network connection broke */
-};
+/* How a peer failed: IVC_FAIL_* of region_layout.h (ivc_member_t.fail_how). */
 
 /* Whether this process knows `rank` (a global rank) failed; cheap. */
 int ivc_coord_peer_failed(uint32_t rank);

@@ -68,17 +68,6 @@ typedef struct fail_state {
 
 static fail_state_t fs;
 
-static const char *how_text(uint32_t how)
-{
-    switch (how) {
-    case IVC_FAIL_EXITED: return "ended without MPI_Finalize";
-    case IVC_FAIL_SILENT: return "stopped responding";
-    case IVC_FAIL_PROTOCOL: return "broke the shared-memory protocol";
-    case IVC_FAIL_NETWORK: return "lost its network connection";
-    default: return "failed";
-    }
-}
-
 static uint32_t how_of_err(int err)
 {
     switch (err) {
@@ -100,7 +89,7 @@ static void declare(uint32_t rank, uint32_t how, const char *what)
     if (ivc_region_aborted(fs.region, &arank, &acode))
         return;
     if (ivc_region_member_fail(fs.region, rank, how, fs.me, what)) {
-        ivc_error("rank %u %s (%s); recorded in the region", rank, how_text(how), what);
+        ivc_error("rank %u %s (%s); recorded in the region", rank, ivc_region_fail_how_text(how), what);
         ivc_store_release(&ivc_coord.fail_pending, 1);
     }
 }
@@ -119,7 +108,7 @@ static void self_check(void)
         if (by == IVC_FAIL_BY_LAUNCHER)
             ivc_error("the launcher declared this rank failed (%s); ending", what);
         else
-            ivc_error("rank %u declared this rank failed (%s: %s); ending", by, how_text(how),
+            ivc_error("rank %u declared this rank failed (%s: %s); ending", by, ivc_region_fail_how_text(how),
                       what);
     } else if (st == IVC_MEMBER_ABORTED && ivc_load_acquire(&ivc_coord.aborting)) {
         return; /* this rank is aborting: its own doing */
@@ -290,9 +279,9 @@ const char *ivc_coord_failure_text(uint32_t rank, char *buf, size_t len)
     char what[IVC_FAIL_WHAT_LEN];
     if (fs.region != NULL && ivc_region_member_failure(fs.region, rank, &how, &by, what)) {
         if (by == IVC_FAIL_BY_LAUNCHER)
-            snprintf(buf, len, "rank %u %s (%s), seen by the launcher", rank, how_text(how), what);
+            snprintf(buf, len, "rank %u %s (%s), seen by the launcher", rank, ivc_region_fail_how_text(how), what);
         else
-            snprintf(buf, len, "rank %u %s (%s), seen by rank %u", rank, how_text(how), what, by);
+            snprintf(buf, len, "rank %u %s (%s), seen by rank %u", rank, ivc_region_fail_how_text(how), what, by);
     } else if (ivc_coord_peer_failed(rank)) {
         snprintf(buf, len, "rank %u failed (its channel reported it)", rank);
     } else {

@@ -499,6 +499,17 @@ int ivc_region_member_failure(const ivc_region_t *r, uint32_t rank, uint32_t *ho
     return 1;
 }
 
+const char *ivc_region_fail_how_text(uint32_t how)
+{
+    switch (how) {
+    case IVC_FAIL_EXITED: return "ended without MPI_Finalize";
+    case IVC_FAIL_SILENT: return "stopped responding";
+    case IVC_FAIL_PROTOCOL: return "broke the shared-memory protocol";
+    case IVC_FAIL_NETWORK: return "lost its network connection";
+    default: return "failed";
+    }
+}
+
 uint64_t ivc_region_kernel_id(void)
 {
     static uint64_t id;

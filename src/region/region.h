@@ -89,6 +89,9 @@ int ivc_region_member_fail(const ivc_region_t *r, uint32_t rank, uint32_t how, u
 int ivc_region_member_failure(const ivc_region_t *r, uint32_t rank, uint32_t *how, uint32_t *by,
                               char what[IVC_FAIL_WHAT_LEN]);
 
+/* What IVC_FAIL_* `how` means, in words ("ended without MPI_Finalize"); any value. */
+const char *ivc_region_fail_how_text(uint32_t how);
+
 /* A 64-bit identity of this kernel (a hash of its boot id), never 0; 0 when unknown. */
 uint64_t ivc_region_kernel_id(void);
 

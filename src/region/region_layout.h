@@ -120,6 +120,15 @@ enum {
     IVC_MEMBER_FAILED = 4,    /* declared failed by a peer or the launcher (fail_* say how) */
 };
 
+/* ivc_member_t.fail_how: how a rank failed. */
+enum {
+    IVC_FAIL_NONE = 0,
+    IVC_FAIL_EXITED = 1,   /* its process ended without MPI_Finalize */
+    IVC_FAIL_SILENT = 2,   /* its heartbeat stopped (dead, hung, or its VM paused too long) */
+    IVC_FAIL_PROTOCOL = 3, /* it wrote what the protocol forbids into the region */
+    IVC_FAIL_NETWORK = 4,  /* its network connection broke */
+};
+
 /* Length of the text a failure record carries (what the detector saw), NUL included. */
 #define IVC_FAIL_WHAT_LEN 24
 
@@ -132,7 +141,7 @@ typedef struct ivc_member {
     /* Writer: the slot's rank (R4 release store), or a peer declaring it failed (CAS, after
      * the fail_* fields: R9). Readers (peers, launcher) use A4 acquire. */
     IVC_ATOMIC(uint32_t) state;
-    /* Failure record (IVC_FAIL_* of coord.h), valid once state is FAILED. Writer: the one
+    /* Failure record (IVC_FAIL_* above), valid once state is FAILED. Writer: the one
      * declarer that won the fail_claim CAS, plain stores before R9; readers after A4. */
     uint32_t fail_how;
     /* Writer: the slot's rank, before JOINED's successor barrier; offset of its receive

@@ -88,9 +88,6 @@ static void print_attach(const char *region, uint64_t size, uint64_t job, uint32
  * aborted); `seen` holds the states last printed. */
 static void report_members(const ivc_region_t *r, uint32_t *seen)
 {
-    static const char *const how[] = {"failed", "ended without MPI_Finalize", "stopped responding",
-                                      "broke the shared-memory protocol",
-                                      "lost its network connection"};
     for (uint32_t i = 0; i < r->world_size; i++) {
         uint32_t s = ivc_region_member_get(r, i);
         if (s == seen[i])
@@ -105,7 +102,7 @@ static void report_members(const ivc_region_t *r, uint32_t *seen)
         else if (s == IVC_MEMBER_ABORTED)
             printf("ivc-host: rank %u aborted\n", i);
         else if (ivc_region_member_failure(r, i, &h, &by, what))
-            printf("ivc-host: rank %u %s (%s), seen by %s%.0u\n", i, how[h < 5 ? h : 0], what,
+            printf("ivc-host: rank %u %s (%s), seen by %s%.0u\n", i, ivc_region_fail_how_text(h), what,
                    by == IVC_FAIL_BY_LAUNCHER ? "the launcher" : "rank ",
                    by == IVC_FAIL_BY_LAUNCHER ? 0 : by);
         fflush(stdout);

@@ -124,7 +124,7 @@ rank_failed(monitor_t *m, uint32_t r, int status, const char *what, const char *
     /* Into every host's region: ranks on other hosts learn it as fast as the rank's
      * neighbours (its slot there is ABSENT, which may become FAILED). */
     for (uint32_t h = 0; h < job->nhosts; h++)
-        ivc_region_member_fail(&job->regions[h], job_global_rank(job, r), 1 /* IVC_FAIL_EXITED */,
+        ivc_region_member_fail(&job->regions[h], job_global_rank(job, r), IVC_FAIL_EXITED,
                                IVC_FAIL_BY_LAUNCHER, what);
     fprintf(stderr, "ivcrun: %s%s\n", text,
             m->running > 0 ? "; the other ranks go on (--disable-auto-cleanup)" : "");
