@@ -5,11 +5,12 @@
 # Fortran bindings; without it the C library still builds), BLAS and Python's venv and
 # headers (the HPC Challenge and mpi4py, built against IVC by the tests), and for the
 # real-VM tests QEMU, a static busybox and Debian's kernel package (downloaded into
-# ~/.cache/ivc-vm, not installed), and clang with libFuzzer for the fuzz targets
-# (tests/fuzz). With --bench it adds MPICH's headers and matplotlib for
-# the benchmark harness.
+# ~/.cache/ivc-vm, not installed), clang with libFuzzer for the fuzz targets
+# (tests/fuzz), Meson (tests/buildsys) and Slurm with munge (tests/slurm; the tests start
+# their own daemons). With --bench it adds MPICH's headers and matplotlib for the
+# benchmark harness.
 set -eu
-pkgs="gcc g++ gfortran libc6-dev cmake ninja-build pkg-config libucx-dev iproute2 util-linux procps qemu-system-x86 busybox-static mpich libblas-dev python3-venv python3-dev clang-14 libfuzzer-14-dev libclang-rt-14-dev"
+pkgs="gcc g++ gfortran libc6-dev cmake ninja-build pkg-config libucx-dev iproute2 util-linux procps qemu-system-x86 busybox-static mpich libblas-dev python3-venv python3-dev clang-14 libfuzzer-14-dev libclang-rt-14-dev meson slurmctld slurmd slurm-client munge"
 case "${1:-}" in
 --bench) pkgs="$pkgs libmpich-dev python3 python3-matplotlib" ;;
 esac

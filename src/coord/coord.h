@@ -128,6 +128,12 @@ static inline int ivc_coord_send_ack(uint32_t peer, uint64_t cookie)
 /* Whether this process knows `rank` (a global rank) failed; cheap. */
 int ivc_coord_peer_failed(uint32_t rank);
 
+/* Declares co-located `rank` failed because what it owns in the region broke the protocol
+ * (`what`: a few words naming the area, kept in its slot's failure record): logs it, fails
+ * the channel's operations with it and tells the MPI layer, like a violation a channel
+ * finds itself. Once per rank. */
+void ivc_coord_peer_broke(uint32_t rank, const char *what);
+
 /* Number of peers this process knows to have failed; only grows. */
 uint32_t ivc_coord_nfailed(void);
 

@@ -263,6 +263,22 @@ int ivc_coord_fail_handle(void)
     return n;
 }
 
+void ivc_coord_peer_broke(uint32_t rank, const char *what)
+{
+    ivc_coord_t *c = &ivc_coord;
+    if (rank >= fs.world || rank == fs.me || fs.known == NULL || fs.known[rank])
+        return;
+    ivc_error("rank %u broke the shared-memory protocol (its %s failed a check); no longer "
+              "talking to it",
+              rank, what);
+    /* The record first, so that it names the area rather than the channel's generic words. */
+    if (fs.region != NULL)
+        ivc_region_member_fail(fs.region, rank, IVC_FAIL_PROTOCOL, fs.me, what);
+    if (c->vcs != NULL && c->vcs[rank].ops == &ivc_shm_chan_ops)
+        ivc_shm_chan_fail_peer(c->shm, rank, -EPROTO);
+    ivc_coord_on_peer_failed(NULL, (int)rank, -EPROTO);
+}
+
 int ivc_coord_peer_failed(uint32_t rank)
 {
     return fs.known != NULL && rank < fs.world && fs.known[rank];

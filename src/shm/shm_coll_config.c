@@ -76,7 +76,14 @@ uint64_t ivc_coll_ctl_bytes(uint32_t nlocal)
     return (16 + (uint64_t)nlocal * 8 + IVC_CACHE_LINE - 1) / IVC_CACHE_LINE * IVC_CACHE_LINE;
 }
 
+uint64_t ivc_coll_csum_words(const ivc_coll_config_t *cfg, uint32_t nlocal)
+{
+    uint64_t slots = cfg->chunk ? cfg->area / cfg->chunk : 0;
+    return slots > nlocal ? slots : nlocal;
+}
+
 uint64_t ivc_coll_area_bytes(const ivc_coll_config_t *cfg, uint32_t nlocal)
 {
-    return (ivc_coll_ctl_bytes(nlocal) + cfg->area + 4095) / 4096 * 4096;
+    uint64_t csum = ivc_coll_csum_words(cfg, nlocal) * 8;
+    return (ivc_coll_ctl_bytes(nlocal) + cfg->area + csum + 4095) / 4096 * 4096;
 }

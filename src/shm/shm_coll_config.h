@@ -32,8 +32,13 @@ int ivc_coll_config_load(ivc_coll_config_t *cfg);
  * acknowledgement word per co-located rank, rounded to a cache line. */
 uint64_t ivc_coll_ctl_bytes(uint32_t nlocal);
 
+/* Check words after the data of an area (IVC_CHECKSUM): one per block a reader may read
+ * alone (a rank's share of a scatter, an all-to-all or a partitioned allreduce) or per slot
+ * of a streamed broadcast, whichever needs more. */
+uint64_t ivc_coll_csum_words(const ivc_coll_config_t *cfg, uint32_t nlocal);
+
 /* Bytes of one rank's collective area in a job with `nlocal` co-located ranks: the control
- * words and the data, a multiple of 4096. */
+ * words, the data and the check words, a multiple of 4096. */
 uint64_t ivc_coll_area_bytes(const ivc_coll_config_t *cfg, uint32_t nlocal);
 
 #endif

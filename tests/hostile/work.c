@@ -80,8 +80,13 @@ static void verify(const uint8_t *buf, size_t n, uint64_t seed, const char *what
 {
     uint64_t h;
     memcpy(&h, buf, 8);
-    if (h != fnv(buf + 8, n - 8))
-        result_corrupt("%s: checksum of a %zu-byte message differs", what, n);
+    if (h != fnv(buf + 8, n - 8)) {
+        size_t i = 8;
+        while (i < n && buf[i] == pat(seed, i))
+            i++;
+        result_corrupt("%s: checksum of a %zu-byte message differs (first wrong byte: %zu)", what,
+                       n, i);
+    }
     for (size_t i = 8; i < n; i++)
         if (buf[i] != pat(seed, i))
             result_corrupt("%s: byte %zu of a %zu-byte message differs", what, i, n);

@@ -49,6 +49,9 @@ int ivc_mpi_op_defined(MPI_Op op, int basic);
  * class. */
 int ivc_mpi_coll_init(void);
 void ivc_mpi_coll_finalize(void);
+/* Puts back control words of this rank's collective area that another writer changed
+ * (coll_impl.h, "Other writers"); called by waits now and then (ivc_mpi_poll). */
+void ivc_mpi_coll_audit(void);
 /* Frees a communicator's collective state (from ivc_mpi_comm_release). */
 void ivc_mpi_coll_comm_free(MPI_Comm comm);
 /* Advances nonblocking collectives; returns the number of steps taken. Called by the

@@ -52,7 +52,20 @@
  * published (agreed at its first shared-memory operation), so a tag left in an area by a
  * freed communicator with the same context id never equals a current one.
  * Untrusted data: offsets and sizes are validated once at init; every index into an area
- * comes from this rank's own state; what peers write is only ever copied or reduced. */
+ * comes from this rank's own state; what peers write is only ever copied or reduced.
+ * Other writers (a co-tenant scribbling on the region):
+ *  - check words (IVC_CHECKSUM): after the data, csum[i] is the check word (shm_csum.h,
+ *    seeded with the operation's tag and i) of block i of a publication: the piece a reader
+ *    reads alone, or the unit in slot i of a streamed broadcast. Written before R10/R12. A
+ *    reader checks what it read after reading it, in place: a publication stands until the
+ *    reader acknowledges it, so a change made before the read is still there to be seen,
+ *    and a mismatch fails the operation instead of delivering the data;
+ *  - the owner keeps a private copy of every control word it wrote (tag, filled, acks,
+ *    gave-up bits) and its waits compare them now and then, putting back what another
+ *    writer changed (a changed tag or acknowledgement would otherwise hang its readers);
+ *  - a wait on a rank that has gone into MPI_Finalize ends with an error: that rank
+ *    published and acknowledged everything before it left, so the word waited on was
+ *    damaged (or the collectives were mismatched). */
 #ifndef IVC_MPI_COLL_IMPL_H
 #define IVC_MPI_COLL_IMPL_H
 
@@ -101,7 +114,15 @@ typedef struct ivc_coll_shm {
     uint64_t rooted_p2p; /* Bcast/Reduce/Gather/Scatter up to this size: point-to-point */
     uint64_t *owed;      /* local index -> units that reader must acknowledge in total */
     uint64_t gaveup_off; /* offset in an area of its gave-up bitmap (coll_shm.c), 0: none */
+    uint64_t csum_off;   /* offset in an area of its check words */
+    int csum;            /* publications carry check words: some co-located rank asked */
+    int verify;          /* this rank checks what it reads (IVC_CHECKSUM set here) */
     int last_ctx;        /* context id of this rank's last publication */
+    /* What this rank last wrote into the control words of its own area: the audit puts
+     * back what another writer overwrote (coll_shm.c, "audit"). */
+    uint64_t my_tag, my_filled, *my_acks;
+    uint64_t my_gaveup[IVC_MPI_ID_WORDS];
+    int audit_warned;
     ivc_coll_config_t cfg;
 } ivc_coll_shm_t;
 

@@ -11,6 +11,7 @@
 
 #include "base/ivc_copy.h"
 #include "base/ivc_log.h"
+#include "shm/shm_csum.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -37,6 +38,11 @@ static inline IVC_ATOMIC(uint64_t) * ack_of(uint32_t owner, uint32_t of)
 static inline uint8_t *data_of(uint32_t l)
 {
     return ivc_coll.areas[l] + ivc_coll.data_off;
+}
+
+static inline IVC_ATOMIC(uint64_t) * csum_of(uint32_t l)
+{
+    return (IVC_ATOMIC(uint64_t) *)(ivc_coll.areas[l] + ivc_coll.csum_off);
 }
 
 /* ---- failures (src/mpi/ft/ft.h) ----
@@ -67,9 +73,10 @@ static void gave_up(MPI_Comm comm)
 {
     if (ivc_coll.gaveup_off == 0 || comm->ctx_id < 0 || comm->ctx_id >= IVC_MPI_ID_WORDS * 64)
         return;
-    IVC_ATOMIC(uint64_t) *w = gaveup_of(ivc_coll.me) + comm->ctx_id / 64;
+    uint64_t *mine = &ivc_coll.my_gaveup[comm->ctx_id / 64];
+    *mine |= 1ull << (comm->ctx_id % 64);
     /* R13: after every acknowledgement this rank made; pairs with A13 in wait_acks(comm). */
-    ivc_store_release(w, ivc_load_relaxed(w) | 1ull << (comm->ctx_id % 64));
+    ivc_store_release(gaveup_of(ivc_coll.me) + comm->ctx_id / 64, *mine);
 }
 
 /* MPI_SUCCESS, or the error an operation on comm gives up with (recorded by gave_up()). */
@@ -111,15 +118,17 @@ int ivc_mpi_coll_init(void)
     int world = ivc_mpi_world_size;
     /* Everyone takes part in the exchange below, even a rank that cannot offer an area, so
      * that the job agrees on whether shared-memory collectives are on. */
-    /* offset, bytes (0 = no area), this rank's CPUs */
-    uint64_t mine[3] = {0, 0, (uint64_t)online_cpus()};
+    /* offset, bytes (0 = no area), this rank's CPUs, whether it checks what it reads */
+    uint64_t mine[4] = {0, 0, (uint64_t)online_cpus(), (uint64_t)(c->shm_cfg.checksum != 0)};
     uint64_t bytes = ivc_coll_area_bytes(&s->cfg, c->nlocal);
+    uint64_t csumb = ivc_coll_csum_words(&s->cfg, c->nlocal) * 8;
     /* The gave-up bitmap (see "failures" above): in the slack after the data when there is
      * some, else in data chunks taken off the end (every co-located rank computes the same
      * from the same geometry). Zeroed in this rank's area before anyone can read it. */
     uint64_t ctlb = ivc_coll_ctl_bytes(c->nlocal);
+    s->csum_off = ctlb + s->cfg.area; /* before chunks are cut off the data below */
     s->gaveup_off = 0;
-    if (bytes >= ctlb + s->cfg.area + GAVEUP_BYTES) {
+    if (bytes >= ctlb + s->cfg.area + csumb + GAVEUP_BYTES) {
         s->gaveup_off = bytes - GAVEUP_BYTES;
     } else {
         uint64_t cut = (GAVEUP_BYTES + s->cfg.chunk - 1) / s->cfg.chunk * s->cfg.chunk;
@@ -134,6 +143,7 @@ int ivc_mpi_coll_init(void)
             uint8_t *a = ivc_region_at(&c->region, off, bytes);
             if (a != NULL) {
                 memset(a, 0, ivc_coll_ctl_bytes(c->nlocal));
+                memset(a + s->csum_off, 0, csumb);
                 if (s->gaveup_off != 0)
                     memset(a + s->gaveup_off, 0, GAVEUP_BYTES);
                 mine[0] = off;
@@ -149,11 +159,13 @@ int ivc_mpi_coll_init(void)
     s->lidx = malloc((size_t)world * sizeof(int));
     s->areas = calloc(c->nlocal, sizeof(uint8_t *));
     s->owed = calloc(c->nlocal, sizeof(uint64_t));
-    if (all == NULL || s->lidx == NULL || s->areas == NULL || s->owed == NULL) {
+    s->my_acks = calloc(c->nlocal, sizeof(uint64_t));
+    if (all == NULL || s->lidx == NULL || s->areas == NULL || s->owed == NULL ||
+        s->my_acks == NULL) {
         free(all);
         return MPI_ERR_NO_MEM;
     }
-    int rc = ivc_mpi_coll_allgather(mine, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, MPI_COMM_WORLD);
+    int rc = ivc_mpi_coll_allgather(mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS) {
         free(all);
         return rc;
@@ -164,11 +176,15 @@ int ivc_mpi_coll_init(void)
      * region (what a peer sent is untrusted). Every rank sees the same table: all agree. */
     int ok = mine[1] != 0;
     uint64_t cpus = UINT64_MAX;
+    /* Publications carry check words when any co-located rank checks what it reads. */
+    s->csum = 0;
+    s->verify = mine[3] != 0;
     for (uint32_t l = 0; c->local != NULL && l < c->nlocal; l++) {
         uint32_t r = c->local[l];
         s->lidx[r] = (int)l;
-        uint64_t off = all[3 * r], len = all[3 * r + 1];
-        cpus = all[3 * r + 2] < cpus ? all[3 * r + 2] : cpus;
+        uint64_t off = all[4 * r], len = all[4 * r + 1];
+        cpus = all[4 * r + 2] < cpus ? all[4 * r + 2] : cpus;
+        s->csum |= all[4 * r + 3] != 0;
         uint8_t *a = len == bytes && off % 4096 == 0 ? ivc_region_at(&c->region, off, len) : NULL;
         if (a == NULL)
             ok = 0;
@@ -197,6 +213,7 @@ void ivc_mpi_coll_finalize(void)
     free(ivc_coll.lidx);
     free(ivc_coll.areas);
     free(ivc_coll.owed);
+    free(ivc_coll.my_acks);
     memset(&ivc_coll, 0, sizeof(ivc_coll));
 }
 
@@ -277,13 +294,113 @@ static uint64_t next_tag(MPI_Comm comm, ivc_coll_comm_t *cc)
     return (uint64_t)comm->ctx_id << SEQ_BITS | s;
 }
 
-/* Polls until *w >= v (ack) or == v (tag); gives up when comm has a failed member or is
- * revoked (the check is one branch on ivc_mpi_ft_state until a failure is known). */
-static int wait_word(MPI_Comm comm, IVC_ATOMIC(uint64_t) * w, uint64_t v, int ge)
+/* ---- other writers (coll_impl.h) ---- */
+
+/* The operation on comm fails because the area of local rank l failed a check: l is
+ * declared failed (a record naming the area), and the operation gives up like any other on
+ * a communicator with a failed member. */
+static int area_broken(MPI_Comm comm, uint32_t l, const char *why)
+{
+    uint32_t rank = ivc_coord.local[l];
+    ivc_error("collective on a communicator with rank %u: %s", rank, why);
+    ivc_coord_peer_broke(rank, "collective area");
+    int e = shm_ft_broken(comm);
+    return e != MPI_SUCCESS ? e : MPI_ERR_PROC_FAILED;
+}
+
+static inline uint64_t csum_seed(uint64_t tag, uint64_t i)
+{
+    return tag ^ (i + 1) * 0x9e3779b97f4a7c15ull;
+}
+
+/* Check word `slot` of our publication `tag`: block `blk` of it, the len bytes at p in our
+ * area (slot and block differ only for the units of a streamed broadcast). */
+static inline void pub_sum(uint64_t slot, uint64_t blk, uint64_t tag, const uint8_t *p,
+                           uint64_t len)
+{
+    /* R14: after the data; pairs with A14 in sum_want(). */
+    if (ivc_coll.csum)
+        ivc_store_release(csum_of(ivc_coll.me) + slot,
+                          ivc_shm_csum_copy(NULL, p, len, csum_seed(tag, blk)));
+}
+
+/* Check word `slot` of comm rank r, loaded BEFORE the data it covers is read: if it is the
+ * one written for this block, the data was in place before it (A14), and whatever changes
+ * the data afterwards (another writer, or the owner reusing the place early because a
+ * scribbled count told it to) is still there when read_ok() checks in place. */
+static inline uint64_t sum_want(ivc_coll_comm_t *cc, int r, uint64_t slot)
+{
+    if (!ivc_coll.verify)
+        return 0;
+    return ivc_load_acquire(csum_of((uint32_t)cc->lidx[r]) + slot); /* A14 */
+}
+
+/* After reading block blk (the len bytes at p) of comm rank r's publication `tag`: whether
+ * they match `want` (sum_want(), loaded before the read). On a mismatch the operation fails
+ * (the data read is not delivered). */
+static int read_ok(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t want, uint64_t blk,
+                   uint64_t tag, const uint8_t *p, uint64_t len)
+{
+    if (!ivc_coll.verify)
+        return MPI_SUCCESS;
+    uint32_t l = (uint32_t)cc->lidx[r];
+    if (ivc_shm_csum_copy(NULL, p, len, csum_seed(tag, blk)) == want)
+        return MPI_SUCCESS;
+    return area_broken(comm, l, "data in its collective area does not match its check word "
+                                "(overwritten by another writer); not delivered");
+}
+
+void ivc_mpi_coll_audit(void)
+{
+    ivc_coll_shm_t *s = &ivc_coll;
+    if (!s->on || s->areas == NULL || s->areas[s->me] == NULL)
+        return;
+    const char *what = NULL;
+    ivc_coll_ctl_t *c = ctl_of(s->me);
+    if (ivc_load_relaxed(&c->filled) != s->my_filled) {
+        ivc_store_release(&c->filled, s->my_filled);
+        what = "fill count";
+    }
+    if (ivc_load_relaxed(&c->tag) != s->my_tag) {
+        ivc_store_release(&c->tag, s->my_tag); /* as R10 */
+        what = "operation tag";
+    }
+    for (uint32_t l = 0; l < s->nlocal; l++) {
+        IVC_ATOMIC(uint64_t) *w = ack_of(s->me, l);
+        if (ivc_load_relaxed(w) != s->my_acks[l]) {
+            ivc_store_release(w, s->my_acks[l]); /* as R11 */
+            what = "acknowledgements";
+        }
+    }
+    for (int i = 0; s->gaveup_off != 0 && i < IVC_MPI_ID_WORDS; i++) {
+        IVC_ATOMIC(uint64_t) *w = gaveup_of(s->me) + i;
+        if (ivc_load_relaxed(w) != s->my_gaveup[i]) {
+            ivc_store_release(w, s->my_gaveup[i]); /* as R13 */
+            what = "gave-up bits";
+        }
+    }
+    if (what != NULL && !s->audit_warned) {
+        s->audit_warned = 1;
+        ivc_warn("another writer changed the %s in this rank's collective area; put back "
+                 "(further repairs are not reported)",
+                 what);
+    }
+}
+
+/* Whether local rank l is in MPI_Finalize: it published and acknowledged all it ever will. */
+static inline int area_owner_left(uint32_t l)
+{
+    return ivc_region_member_get(&ivc_coord.region, ivc_coord.local[l]) == IVC_MEMBER_FINALIZED;
+}
+
+/* Polls until *w >= v (ack) or == v (tag), w being a word of local rank l's area; gives up
+ * when comm has a failed member or is revoked (the check is one branch on ivc_mpi_ft_state
+ * until a failure is known), or when l left for MPI_Finalize without writing it. */
+static int wait_word(MPI_Comm comm, uint32_t l, IVC_ATOMIC(uint64_t) * w, uint64_t v, int ge)
 {
     ivc_backoff_t b;
     ivc_backoff_init(&b);
-    for (;;) {
+    for (uint32_t n = 1;; n++) {
         uint64_t x = ivc_load_acquire(w); /* A10 / A11 / A12, per caller */
         if (ge ? x >= v : x == v)
             return MPI_SUCCESS;
@@ -293,15 +410,24 @@ static int wait_word(MPI_Comm comm, IVC_ATOMIC(uint64_t) * w, uint64_t v, int ge
             if (e != MPI_SUCCESS)
                 return e;
         }
+        if (__builtin_expect(n % 1024 == 0, 0) && area_owner_left(l)) {
+            x = ivc_load_acquire(w);
+            if (ge ? x >= v : x == v)
+                return MPI_SUCCESS;
+            return area_broken(comm, l, "it went into MPI_Finalize without writing the word "
+                                        "this rank waits for in its collective area (damaged "
+                                        "by another writer, or mismatched collectives)");
+        }
     }
 }
 
 static inline int wait_tag(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t tag)
 {
-    IVC_ATOMIC(uint64_t) *w = &ctl_of((uint32_t)cc->lidx[r])->tag;
+    uint32_t l = (uint32_t)cc->lidx[r];
+    IVC_ATOMIC(uint64_t) *w = &ctl_of(l)->tag;
     if (ivc_load_acquire(w) == tag) /* A10: pairs with R10 in publish() */
         return MPI_SUCCESS;
-    return wait_word(comm, w, tag, 0);
+    return wait_word(comm, l, w, tag, 0);
 }
 
 /* Whether reader l will never acknowledge what it still owes: it died, or it gave up the
@@ -332,8 +458,14 @@ static int wait_acks(MPI_Comm comm)
             continue;
         ivc_backoff_t b;
         ivc_backoff_init(&b);
-        while (ivc_load_acquire(w) < s->owed[l]) { /* A11 */
+        for (uint32_t n = 1; ivc_load_acquire(w) < s->owed[l]; n++) { /* A11 */
             ivc_mpi_poll(&b);
+            if (__builtin_expect(n % 1024 == 0, 0) && area_owner_left(l) &&
+                ivc_load_acquire(w) < s->owed[l])
+                return area_broken(comm, l, "it went into MPI_Finalize without acknowledging "
+                                            "what it read of this rank's collective area "
+                                            "(damaged by another writer, or mismatched "
+                                            "collectives)");
             if (__builtin_expect(ivc_mpi_ft_state == 0, 1))
                 continue;
             if (reader_gone(l)) {
@@ -357,6 +489,8 @@ static inline void publish(uint64_t tag, uint64_t filled)
 {
     ivc_coll.last_ctx = (int)(tag >> SEQ_BITS);
     ivc_coll_ctl_t *c = ctl_of(ivc_coll.me);
+    ivc_coll.my_tag = tag;
+    ivc_coll.my_filled = filled;
     ivc_store_relaxed(&c->filled, filled);
     ivc_store_release(&c->tag, tag); /* R10: publishes data and filled; pairs with A10 */
 }
@@ -376,9 +510,11 @@ static inline void owe_all(MPI_Comm comm, ivc_coll_comm_t *cc, uint64_t n)
 
 static inline void ack(ivc_coll_comm_t *cc, int r, uint64_t n)
 {
-    IVC_ATOMIC(uint64_t) *w = ack_of(ivc_coll.me, (uint32_t)cc->lidx[r]);
-    /* R11: we are done reading; pairs with A11 in wait_acks(comm). Only we write it. */
-    ivc_store_release(w, ivc_load_relaxed(w) + n);
+    uint32_t l = (uint32_t)cc->lidx[r];
+    /* R11: we are done reading; pairs with A11 in wait_acks(comm). Only we write it, so the
+     * count comes from our own record, never from the shared word. */
+    ivc_coll.my_acks[l] += n;
+    ivc_store_release(ack_of(ivc_coll.me, l), ivc_coll.my_acks[l]);
 }
 
 /* Writes packed bytes [off, off+n) of d into our area at dst. From IVC_COLL_STREAM_MIN
@@ -476,7 +612,9 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
         /* A broadcast of one unit is one flag; a larger one publishes its first unit at
          * once, so that readers copy out while the root copies in. */
         uint64_t first = 1;
-        pub_pack(&d, 0, data_of(ivc_coll.me), first * chunk < bytes ? first * chunk : bytes);
+        uint64_t flen = first * chunk < bytes ? first * chunk : bytes;
+        pub_pack(&d, 0, data_of(ivc_coll.me), flen);
+        pub_sum(0, 0, tag, data_of(ivc_coll.me), flen);
         publish(tag, first);
         ivc_coll_ctl_t *c = ctl_of(ivc_coll.me);
         for (uint64_t k = first; k < units; k++) {
@@ -490,13 +628,17 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
                     uint64_t need = base[r] + (k - nslots + 1);
                     /* A11: pairs with R11 in the reader's ack() */
                     if (ivc_load_acquire(w) < need &&
-                        (rc = wait_word(comm, w, need, 1)) != MPI_SUCCESS) {
+                        (rc = wait_word(comm, (uint32_t)cc->lidx[r], w, need, 1)) !=
+                            MPI_SUCCESS) {
                         free(base);
                         return rc;
                     }
                 }
             }
-            pub_pack(&d, off, data_of(ivc_coll.me) + (k % nslots) * chunk, len);
+            uint8_t *slot = data_of(ivc_coll.me) + (k % nslots) * chunk;
+            pub_pack(&d, off, slot, len);
+            pub_sum(k % nslots, k, tag, slot, len);
+            ivc_coll.my_filled = k + 1;
             ivc_store_release(&c->filled, k + 1); /* R12: unit k is in; pairs with A12 */
         }
         free(base);
@@ -510,12 +652,16 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     uint64_t filled = ivc_load_acquire(&c->filled); /* A12: pairs with R10 / R12 */
     for (uint64_t k = 0; k < units; k++) {
         if (filled <= k) {
-            if ((rc = wait_word(comm, &c->filled, k + 1, 1)) != MPI_SUCCESS)
+            if ((rc = wait_word(comm, rl, &c->filled, k + 1, 1)) != MPI_SUCCESS)
                 return rc;
             filled = ivc_load_acquire(&c->filled); /* A12 */
         }
         uint64_t off = k * chunk, len = bytes - off < chunk ? bytes - off : chunk;
+        uint64_t want = sum_want(cc, root, k % nslots);
         ivc_data_unpack(&d, off, src + (k % nslots) * chunk, len);
+        if ((rc = read_ok(comm, cc, root, want, k, tag, src + (k % nslots) * chunk, len)) !=
+            MPI_SUCCESS)
+            return rc;
         ack(cc, root, 1);
     }
     return MPI_SUCCESS;
@@ -549,8 +695,16 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
     uint64_t esz = coll_elem_bytes(dt), bytes = count * dt->map.size;
     uint64_t half = ivc_coll.cfg.area / 2, step = half / esz * esz;
     const uint8_t **src = malloc((size_t)n * sizeof(*src));
-    if (src == NULL)
+    uint64_t *want = malloc((size_t)n * sizeof(*want));
+    /* With checks on, our own slice is folded from a private copy: our area has no check
+     * word for us (another writer could change it unseen), and mine may be out. */
+    uint8_t *own = ivc_coll.verify ? malloc(step ? step : 1) : NULL;
+    if (src == NULL || want == NULL || (ivc_coll.verify && own == NULL)) {
+        free(src);
+        free(want);
+        free(own);
         return MPI_ERR_NO_MEM;
+    }
     for (uint64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += step) {
         uint64_t len = bytes - off < step ? bytes - off : step, nel = len / esz;
         /* Slice r: elements [r * nel / n, (r + 1) * nel / n) of this piece. */
@@ -560,25 +714,38 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
             break;
         uint8_t *area = data_of(ivc_coll.me);
         pub_copy(area, (const uint8_t *)mine + off, len);
+        for (int r = 0; ivc_coll.csum && r < n; r++) {
+            uint64_t rlo = (uint64_t)r * nel / (uint64_t)n, rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
+            pub_sum((uint64_t)r, (uint64_t)r, tag1, area + rlo * esz, (rhi - rlo) * esz);
+        }
         publish(tag1, 1);
         owe_all(comm, cc, 1);
         int seen = n; /* ranks [0, seen) published this piece (see coll_shm_reduce) */
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
             if (r != me && (rc = wait_tag(comm, cc, r, tag1)) != MPI_SUCCESS)
                 seen = r;
+            want[r] = r != me && rc == MPI_SUCCESS ? sum_want(cc, r, (uint64_t)me) : 0;
             src[r] = data_of((uint32_t)cc->lidx[r]) + lo * esz;
+        }
+        if (own != NULL) {
+            memcpy(own, (const uint8_t *)mine + off + lo * esz, (hi - lo) * esz);
+            src[me] = own;
         }
         /* Our slice is folded into its place in `out` (private, cached here), then
          * published with streaming stores for the others to fetch from memory. */
         uint8_t *o = (uint8_t *)out + off;
         if (rc == MPI_SUCCESS && hi > lo)
             rc = fold(src, 0, n - 1, o + lo * esz, hi - lo, (hi - lo) * esz, dt, op);
+        for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
+            if (r != me)
+                rc = read_ok(comm, cc, r, want[r], (uint64_t)me, tag1, src[r], (hi - lo) * esz);
         for (int r = 0; r < seen; r++)
             if (r != me)
                 ack(cc, r, 1);
         if (rc != MPI_SUCCESS || (rc = wait_acks(comm)) != MPI_SUCCESS)
             break;
         pub_copy(area + half + lo * esz, o + lo * esz, (hi - lo) * esz);
+        pub_sum(0, 0, tag2, area + half + lo * esz, (hi - lo) * esz);
         publish(tag2, 1);
         owe_all(comm, cc, 1);
         for (int i = 1; i < n && rc == MPI_SUCCESS; i++) {
@@ -587,12 +754,16 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
                      rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
             if ((rc = wait_tag(comm, cc, r, tag2)) != MPI_SUCCESS)
                 break;
-            memcpy(o + rlo * esz, data_of((uint32_t)cc->lidx[r]) + half + rlo * esz,
-                   (rhi - rlo) * esz);
+            const uint8_t *from = data_of((uint32_t)cc->lidx[r]) + half + rlo * esz;
+            uint64_t w = sum_want(cc, r, 0);
+            memcpy(o + rlo * esz, from, (rhi - rlo) * esz);
+            rc = read_ok(comm, cc, r, w, 0, tag2, from, (rhi - rlo) * esz);
             ack(cc, r, 1);
         }
     }
     free(src);
+    free(want);
+    free(own);
     return rc;
 }
 
@@ -610,8 +781,15 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
     if (bytes == 0 || step == 0)
         return bytes == 0 ? MPI_SUCCESS : MPI_ERR_INTERN;
     const uint8_t **src = malloc((size_t)n * sizeof(*src));
-    if (src == NULL)
+    uint64_t *want = malloc((size_t)n * sizeof(*want));
+    /* With checks on, our contribution is read from a private copy (see allreduce_split). */
+    uint8_t *own = ivc_coll.verify ? malloc(step) : NULL;
+    if (src == NULL || want == NULL || (ivc_coll.verify && own == NULL)) {
+        free(src);
+        free(want);
+        free(own);
         return MPI_ERR_NO_MEM;
+    }
     /* Which ranks this rank reads ([lo, hi]) and whether it publishes. */
     int lo = 0, hi = n - 1, pub;
     switch (mode) {
@@ -639,6 +817,7 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
             if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
             pub_copy(data_of(ivc_coll.me), my, len);
+            pub_sum(0, 0, tag, data_of(ivc_coll.me), len);
             publish(tag, 1);
             /* Readers of our contribution. */
             for (int r = 0; r < n; r++) {
@@ -649,6 +828,8 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
                     owe(cc, r, 1);
             }
             my = data_of(ivc_coll.me); /* out may alias mine: read ours from the area */
+        } else if (own != NULL) {
+            /* below */
         } else if (my == o && me != hi && lo <= me && me <= hi) {
             /* Our contribution would be overwritten by the first copy: keep it aside in
              * our own area (nobody reads it; we are not publishing). */
@@ -659,6 +840,10 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
         }
         if (hi < lo)
             continue;
+        if (own != NULL) {
+            memcpy(own, (const uint8_t *)mine + off, len);
+            my = own;
+        }
         /* Ranks [lo, seen) published this piece, and only they are acknowledged, also when
          * a wait gives up: acknowledgements are counts, so one for a piece a peer has not
          * published would count for its next publication (on this or a later
@@ -672,15 +857,21 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
             }
             if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
                 seen = r;
+            want[r] = rc == MPI_SUCCESS ? sum_want(cc, r, 0) : 0;
             src[r] = data_of((uint32_t)cc->lidx[r]);
         }
         if (rc == MPI_SUCCESS)
             rc = fold(src, lo, hi, o, len / esz, len, dt, op);
+        for (int r = lo; r <= hi && rc == MPI_SUCCESS; r++)
+            if (r != me)
+                rc = read_ok(comm, cc, r, want[r], 0, tag, src[r], len);
         for (int r = lo; r < seen; r++)
             if (r != me)
                 ack(cc, r, 1);
     }
     free(src);
+    free(want);
+    free(own);
     return rc;
 }
 
@@ -716,6 +907,7 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
                 pub_pack(sd, off, data_of(ivc_coll.me), len);
             else /* in place: our block is in the receive buffer */
                 pub_pack(rd, (uint64_t)me * blk + off, data_of(ivc_coll.me), len);
+            pub_sum(0, 0, tag, data_of(ivc_coll.me), len);
             publish(tag, 1);
             if (all)
                 owe_all(comm, cc, 1);
@@ -732,7 +924,10 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
             int r = (me + i) % n;
             if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
                 break;
-            ivc_data_unpack(rd, (uint64_t)r * blk + off, data_of((uint32_t)cc->lidx[r]), len);
+            const uint8_t *from = data_of((uint32_t)cc->lidx[r]);
+            uint64_t want = sum_want(cc, r, 0);
+            ivc_data_unpack(rd, (uint64_t)r * blk + off, from, len);
+            rc = read_ok(comm, cc, r, want, 0, tag, from, len);
             ack(cc, r, 1);
         }
     }
@@ -756,15 +951,20 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
             if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
             for (int r = 0; r < n; r++)
-                if (r != root)
+                if (r != root) {
                     pub_pack(sd, (uint64_t)r * blk + off, data_of(ivc_coll.me) + r * len, len);
+                    pub_sum((uint64_t)r, (uint64_t)r, tag, data_of(ivc_coll.me) + r * len, len);
+                }
             publish(tag, 1);
             owe_all(comm, cc, 1);
             continue;
         }
         if ((rc = wait_tag(comm, cc, root, tag)) != MPI_SUCCESS)
             break;
-        ivc_data_unpack(rd, off, data_of((uint32_t)cc->lidx[root]) + me * len, len);
+        const uint8_t *from = data_of((uint32_t)cc->lidx[root]) + me * len;
+        uint64_t want = sum_want(cc, root, (uint64_t)me);
+        ivc_data_unpack(rd, off, from, len);
+        rc = read_ok(comm, cc, root, want, (uint64_t)me, tag, from, len);
         ack(cc, root, 1);
     }
     return rc;
@@ -787,8 +987,10 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
         /* Our blocks for the others; in place our own goes through the area too, since
          * the receive buffer is about to be overwritten. */
         for (int r = 0; r < n; r++)
-            if (r != me || inplace)
+            if (r != me || inplace) {
                 pub_pack(sd, (uint64_t)r * blk + off, data_of(ivc_coll.me) + r * len, len);
+                pub_sum((uint64_t)r, (uint64_t)r, tag, data_of(ivc_coll.me) + r * len, len);
+            }
         publish(tag, 1);
         owe_all(comm, cc, 1);
         if (inplace)
@@ -800,8 +1002,10 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
             int r = (me + i) % n;
             if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
                 break;
-            ivc_data_unpack(rd, (uint64_t)r * blk + off, data_of((uint32_t)cc->lidx[r]) + me * len,
-                            len);
+            const uint8_t *from = data_of((uint32_t)cc->lidx[r]) + me * len;
+            uint64_t want = sum_want(cc, r, (uint64_t)me);
+            ivc_data_unpack(rd, (uint64_t)r * blk + off, from, len);
+            rc = read_ok(comm, cc, r, want, (uint64_t)me, tag, from, len);
             ack(cc, r, 1);
         }
     }

@@ -232,6 +232,7 @@ void ivc_mpi_poll(ivc_backoff_t *b)
     ivc_backoff_wait(b);
     if (b->rounds >= b->spin && (++b->rounds & 255) == 0) {
         check_abort();
+        ivc_mpi_coll_audit();
         if (ivc_mpi_req_zombies != NULL)
             ivc_mpi_req_sweep();
     }
