@@ -13,9 +13,7 @@ add_executable(hostile_run hostile/run.c)
 target_link_libraries(hostile_run PRIVATE ivc_core)
 set_target_properties(hostile_work hostile_run PROPERTIES
                       RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
-# Not yet registered (open in issue 15): `rma` (scribbled window lock words hang
-# passive-target locking); `hostile_run rma ...` shows it.
-foreach(area header members rings counters chunks coll)
+foreach(area header members rings counters chunks coll rma)
   add_test(NAME hostile.${area}
            COMMAND hostile_run ${area} $<TARGET_FILE:ivcrun> $<TARGET_FILE:hostile_work> 3)
   set_tests_properties(hostile.${area} PROPERTIES TIMEOUT 150 LABELS hostile

@@ -93,11 +93,43 @@ static int rank_failed(uint64_t r)
            (ivc_mpi_peer_failed((int)r) || ivc_coord_peer_failed((uint32_t)r));
 }
 
+/* A lock word of the control block of world rank `owner`'s window holds what no rank
+ * could have written (another writer changed it): a waiter would wait forever. The owner
+ * is declared failed (its window is unusable to everyone) and the call fails; in this
+ * rank's own block, it cannot go on serving the window and ends with the reason. */
+static int ctl_broken(int owner, const char *word)
+{
+    char why[160];
+    snprintf(why, sizeof(why),
+             "the %s of rank %d's window control block holds a value no rank writes "
+             "(overwritten by another writer)",
+             word, owner);
+    if (owner == ivc_mpi_world_rank)
+        ivc_mpi_die(MPI_ERR_OTHER, why);
+    ivc_error("%s", why);
+    ivc_coord_peer_broke((uint32_t)owner, "window lock word");
+    return MPI_ERR_PROC_FAILED;
+}
+
+/* Whether a passive-target lock word could have been written by the protocol: at most one
+ * shared count (and one backing-off increment) per rank, and an exclusive holder's name
+ * exactly when the exclusive bit is set. */
+static int lock_word_sane(uint64_t v)
+{
+    uint64_t shared = v & WIN_LOCK_SHARED, holder = (v & WIN_LOCK_OWNER_MASK) >> 32;
+    if (shared > 2 * (uint64_t)ivc_mpi_world_size)
+        return 0;
+    return (v & WIN_LOCK_EXCL) ? holder >= 1 && holder <= (uint64_t)ivc_mpi_world_size
+                               : holder == 0;
+}
+
 /* Waits (spin, then yield) without driving progress: safe inside the AM handler. A holder
  * never waits for anything while it holds the accumulate lock, so this ends unless the
  * holder died: then the lock is taken over from it (rma_impl.h), or the job's abort word
- * ends the wait. */
-static void acc_lock(ivc_win_ctl_t *c)
+ * ends the wait. A word that names no rank, or names this one (it holds no accumulate lock
+ * while it waits for one), was written by someone else: this one is taken over, the other
+ * fails the call (ctl_broken). Returns MPI_SUCCESS with the lock held, or an error class. */
+static int acc_lock(ivc_win_ctl_t *c, int owner)
 {
     uint64_t me = (uint64_t)ivc_mpi_world_rank + 1;
     ivc_backoff_t b;
@@ -105,7 +137,7 @@ static void acc_lock(ivc_win_ctl_t *c)
     for (uint32_t n = 0;; n++) {
         uint64_t exp = 0;
         if (ivc_load_relaxed(&c->acc) == 0 && ivc_cas(&c->acc, &exp, me)) /* L2 acquire */
-            return;
+            return MPI_SUCCESS;
         ivc_backoff_wait(&b);
         if ((n & 1023) != 1023)
             continue;
@@ -114,8 +146,12 @@ static void acc_lock(ivc_win_ctl_t *c)
         if (ivc_coord_aborted(&rank, &code))
             ivc_mpi_die(code, "the job was aborted while waiting for an accumulate lock");
         exp = ivc_load_relaxed(&c->acc);
+        if (exp == me)
+            return MPI_SUCCESS; /* our name, not our hold: it is ours now */
+        if (exp > (uint64_t)ivc_mpi_world_size)
+            return ctl_broken(owner, "accumulate lock word");
         if (exp != 0 && rank_failed(exp - 1) && ivc_cas(&c->acc, &exp, me)) /* L2 acquire */
-            return;
+            return MPI_SUCCESS;
     }
 }
 
@@ -429,7 +465,7 @@ static void am_apply(int peer, const am_hdr_t *hp, MPI_Win w, uint8_t *p, uint64
         reply_send(peer, AM_ACK, h.win, h.cookie, 0, NULL, 0);
         return;
     case AM_ACC:
-        acc_lock(w->ctl);
+        acc_lock(w->ctl, ivc_mpi_world_rank); /* our own block: returns held or ends */
         apply(h.op, data, p, h.len, h.basic);
         acc_unlock(w->ctl);
         reply_send(peer, AM_ACK, h.win, h.cookie, 0, NULL, 0);
@@ -440,7 +476,7 @@ static void am_apply(int peer, const am_hdr_t *hp, MPI_Win w, uint8_t *p, uint64
         uint8_t *old = malloc(span ? span : 1);
         if (old == NULL)
             ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory serving an RMA request");
-        acc_lock(w->ctl);
+        acc_lock(w->ctl, ivc_mpi_world_rank);
         memcpy(old, p, span);
         if (h.kind == AM_GACC)
             apply(h.op, data, p, span, h.basic);
@@ -453,8 +489,10 @@ static void am_apply(int peer, const am_hdr_t *hp, MPI_Win w, uint8_t *p, uint64
     }
     case AM_LOCK: {
         int type = h.flags == MPI_LOCK_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
-        reply_send(peer, AM_LOCKED, h.win, h.cookie, (uint32_t)lock_try(w->ctl, type, peer), NULL,
-                   0);
+        int got = lock_try(w->ctl, type, peer);
+        if (!got && !lock_word_sane(ivc_load_relaxed(&w->ctl->lock)))
+            ctl_broken(ivc_mpi_world_rank, "passive-target lock word"); /* ends this rank */
+        reply_send(peer, AM_LOCKED, h.win, h.cookie, (uint32_t)got, NULL, 0);
         return;
     }
     case AM_UNLOCK: {
@@ -539,12 +577,15 @@ int ivc_rma_lock(MPI_Win w, int t, int type)
     win_peer_t *p = &w->peers[t];
     ivc_backoff_t b;
     ivc_backoff_init(&b);
-    for (;;) {
+    for (uint32_t tries = 0;;) {
         if (__builtin_expect(ivc_mpi_ft_state != 0, 0) && ivc_mpi_peer_failed(p->world))
             return MPI_ERR_PROC_FAILED; /* an epoch with a failed target fails */
         if (p->direct) {
             if (lock_try(p->ctl, type, ivc_mpi_world_rank))
                 return MPI_SUCCESS;
+            if (__builtin_expect((++tries & 1023) == 0, 0) &&
+                !lock_word_sane(ivc_load_relaxed(&p->ctl->lock)))
+                return ctl_broken(p->world, "passive-target lock word");
         } else {
             am_hdr_t h = {.kind = AM_LOCK, .win = w->id, .flags = (uint32_t)type};
             reply.granted = 0;
@@ -727,9 +768,10 @@ static int rma_run(rma_t *r)
     if (!r->p->direct)
         return for_each_piece(r, piece_am);
     int locked = r->kind == RMA_ACC || r->kind == RMA_GACC;
-    if (locked)
-        acc_lock(r->p->ctl);
-    int rc = for_each_piece(r, piece_direct);
+    int rc = locked ? acc_lock(r->p->ctl, r->p->world) : MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = for_each_piece(r, piece_direct);
     if (locked)
         acc_unlock(r->p->ctl);
     return rc;
@@ -799,10 +841,9 @@ static int rma_run_pairs(rma_t *r, uint64_t n, uint64_t nsz, uint64_t vsz, uint6
     r->src = nsrc;
     r->dst = ndst;
     int (*fn)(rma_t *, int64_t, uint64_t, uint64_t) = r->p->direct ? piece_direct : piece_am;
-    if (r->p->direct)
-        acc_lock(r->p->ctl);
+    int rc = r->p->direct ? acc_lock(r->p->ctl, r->p->world) : MPI_SUCCESS;
+    int locked = r->p->direct && rc == MPI_SUCCESS;
     map_cursor_t c = {&r->tdt->map, 0, 0, 0};
-    int rc = MPI_SUCCESS;
     uint64_t first = 0; /* the run: elements [first, i) from displacement d0 */
     int64_t d0 = cursor_disp(&c, 0);
     for (uint64_t i = 1; i <= n && rc == MPI_SUCCESS; i++) {
@@ -813,7 +854,7 @@ static int rma_run_pairs(rma_t *r, uint64_t n, uint64_t nsz, uint64_t vsz, uint6
         first = i;
         d0 = d;
     }
-    if (r->p->direct)
+    if (locked)
         acc_unlock(r->p->ctl);
     for (uint64_t i = 0; rc == MPI_SUCCESS && ndst != NULL && i < n; i++) {
         memcpy(pdst + i * psz, ndst + i * nsz, vsz);
@@ -1107,7 +1148,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
             win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? target_range(win, at, n) : p->base + at;
         if (t == NULL)
             return raise_w(win, MPI_ERR_RMA_RANGE, fn, target_rank);
-        acc_lock(p->ctl);
+        int rc = acc_lock(p->ctl, p->world);
+        if (rc != MPI_SUCCESS)
+            return raise_w(win, rc, fn, target_rank);
         memcpy(result_addr, t, n);
         if (memcmp(t, compare_addr, n) == 0)
             memcpy(t, origin_addr, n);
