@@ -123,6 +123,7 @@ typedef struct ivc_coll_shm {
     uint64_t my_tag, my_filled, *my_acks;
     uint64_t my_gaveup[IVC_MPI_ID_WORDS];
     int audit_warned;
+    uint8_t *own;        /* with checks on: private copy of this rank's contribution */
     ivc_coll_config_t cfg;
 } ivc_coll_shm_t;
 

@@ -214,6 +214,7 @@ void ivc_mpi_coll_finalize(void)
     free(ivc_coll.areas);
     free(ivc_coll.owed);
     free(ivc_coll.my_acks);
+    free(ivc_coll.own);
     memset(&ivc_coll, 0, sizeof(ivc_coll));
 }
 
@@ -335,6 +336,13 @@ static inline uint64_t sum_want(ivc_coll_comm_t *cc, int r, uint64_t slot)
     return ivc_load_acquire(csum_of((uint32_t)cc->lidx[r]) + slot); /* A14 */
 }
 
+static int data_broken(MPI_Comm comm, ivc_coll_comm_t *cc, int r)
+{
+    return area_broken(comm, (uint32_t)cc->lidx[r],
+                       "data in its collective area does not match its check word "
+                       "(overwritten by another writer); not delivered");
+}
+
 /* After reading block blk (the len bytes at p) of comm rank r's publication `tag`: whether
  * they match `want` (sum_want(), loaded before the read). On a mismatch the operation fails
  * (the data read is not delivered). */
@@ -343,11 +351,24 @@ static int read_ok(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t want, uin
 {
     if (!ivc_coll.verify)
         return MPI_SUCCESS;
-    uint32_t l = (uint32_t)cc->lidx[r];
     if (ivc_shm_csum_copy(NULL, p, len, csum_seed(tag, blk)) == want)
         return MPI_SUCCESS;
-    return area_broken(comm, l, "data in its collective area does not match its check word "
-                                "(overwritten by another writer); not delivered");
+    return data_broken(comm, cc, r);
+}
+
+/* Copies block blk (the len bytes at `from`) of comm rank r's publication `tag` to packed
+ * bytes [doff, doff+len) of d and checks it against `want` (sum_want()). Into contiguous
+ * memory the check word is computed on the way (shm_csum.h: of exactly the bytes copied),
+ * so the publication is read once. */
+static int read_copy(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t want, uint64_t blk,
+                     uint64_t tag, ivc_data_t *d, uint64_t doff, const uint8_t *from, uint64_t len)
+{
+    if (ivc_coll.verify && ivc_data_contig(d)) {
+        uint64_t got = ivc_shm_csum_copy((uint8_t *)d->buf + doff, from, len, csum_seed(tag, blk));
+        return got == want ? MPI_SUCCESS : data_broken(comm, cc, r);
+    }
+    ivc_data_unpack(d, doff, from, len);
+    return read_ok(comm, cc, r, want, blk, tag, from, len);
 }
 
 void ivc_mpi_coll_audit(void)
@@ -614,7 +635,9 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
         uint64_t first = 1;
         uint64_t flen = first * chunk < bytes ? first * chunk : bytes;
         pub_pack(&d, 0, data_of(ivc_coll.me), flen);
-        pub_sum(0, 0, tag, data_of(ivc_coll.me), flen);
+        /* Check words from the user's (cached) buffer when it is contiguous. */
+        int from_buf = ivc_data_contig(&d);
+        pub_sum(0, 0, tag, from_buf ? (const uint8_t *)d.buf : data_of(ivc_coll.me), flen);
         publish(tag, first);
         ivc_coll_ctl_t *c = ctl_of(ivc_coll.me);
         for (uint64_t k = first; k < units; k++) {
@@ -637,7 +660,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
             }
             uint8_t *slot = data_of(ivc_coll.me) + (k % nslots) * chunk;
             pub_pack(&d, off, slot, len);
-            pub_sum(k % nslots, k, tag, slot, len);
+            pub_sum(k % nslots, k, tag, from_buf ? (const uint8_t *)d.buf + off : slot, len);
             ivc_coll.my_filled = k + 1;
             ivc_store_release(&c->filled, k + 1); /* R12: unit k is in; pairs with A12 */
         }
@@ -658,9 +681,8 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
         }
         uint64_t off = k * chunk, len = bytes - off < chunk ? bytes - off : chunk;
         uint64_t want = sum_want(cc, root, k % nslots);
-        ivc_data_unpack(&d, off, src + (k % nslots) * chunk, len);
-        if ((rc = read_ok(comm, cc, root, want, k, tag, src + (k % nslots) * chunk, len)) !=
-            MPI_SUCCESS)
+        if ((rc = read_copy(comm, cc, root, want, k, tag, &d, off, src + (k % nslots) * chunk,
+                            len)) != MPI_SUCCESS)
             return rc;
         ack(cc, root, 1);
     }
@@ -685,6 +707,15 @@ static int fold(const uint8_t *const *src, int lo, int hi, void *out, uint64_t c
     return MPI_SUCCESS;
 }
 
+/* With checks on: private room for this rank's own contribution to a reduction (a piece
+ * is at most an area), kept for the next one; NULL otherwise or without memory. */
+static uint8_t *own_buf(void)
+{
+    if (ivc_coll.verify && ivc_coll.own == NULL)
+        ivc_coll.own = malloc(ivc_coll.cfg.area);
+    return ivc_coll.verify ? ivc_coll.own : NULL;
+}
+
 /* Partitioned allreduce: every rank publishes its contribution in the lower half of its
  * area; rank i folds slice i of all of them into the upper half and publishes that; every
  * rank then copies all slices. Each rank reads about 2 x bytes instead of (n - 1) x bytes. */
@@ -698,11 +729,10 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
     uint64_t *want = malloc((size_t)n * sizeof(*want));
     /* With checks on, our own slice is folded from a private copy: our area has no check
      * word for us (another writer could change it unseen), and mine may be out. */
-    uint8_t *own = ivc_coll.verify ? malloc(step ? step : 1) : NULL;
+    uint8_t *own = own_buf();
     if (src == NULL || want == NULL || (ivc_coll.verify && own == NULL)) {
         free(src);
         free(want);
-        free(own);
         return MPI_ERR_NO_MEM;
     }
     for (uint64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += step) {
@@ -714,9 +744,10 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
             break;
         uint8_t *area = data_of(ivc_coll.me);
         pub_copy(area, (const uint8_t *)mine + off, len);
-        for (int r = 0; ivc_coll.csum && r < n; r++) {
+        for (int r = 0; ivc_coll.csum && r < n; r++) { /* from our (cached) copy */
             uint64_t rlo = (uint64_t)r * nel / (uint64_t)n, rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
-            pub_sum((uint64_t)r, (uint64_t)r, tag1, area + rlo * esz, (rhi - rlo) * esz);
+            pub_sum((uint64_t)r, (uint64_t)r, tag1, (const uint8_t *)mine + off + rlo * esz,
+                    (rhi - rlo) * esz);
         }
         publish(tag1, 1);
         owe_all(comm, cc, 1);
@@ -745,7 +776,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         if (rc != MPI_SUCCESS || (rc = wait_acks(comm)) != MPI_SUCCESS)
             break;
         pub_copy(area + half + lo * esz, o + lo * esz, (hi - lo) * esz);
-        pub_sum(0, 0, tag2, area + half + lo * esz, (hi - lo) * esz);
+        pub_sum(0, 0, tag2, o + lo * esz, (hi - lo) * esz);
         publish(tag2, 1);
         owe_all(comm, cc, 1);
         for (int i = 1; i < n && rc == MPI_SUCCESS; i++) {
@@ -756,14 +787,18 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
                 break;
             const uint8_t *from = data_of((uint32_t)cc->lidx[r]) + half + rlo * esz;
             uint64_t w = sum_want(cc, r, 0);
-            memcpy(o + rlo * esz, from, (rhi - rlo) * esz);
-            rc = read_ok(comm, cc, r, w, 0, tag2, from, (rhi - rlo) * esz);
+            if (ivc_coll.verify) {
+                if (ivc_shm_csum_copy(o + rlo * esz, from, (rhi - rlo) * esz, csum_seed(tag2, 0)) !=
+                    w)
+                    rc = data_broken(comm, cc, r);
+            } else {
+                memcpy(o + rlo * esz, from, (rhi - rlo) * esz);
+            }
             ack(cc, r, 1);
         }
     }
     free(src);
     free(want);
-    free(own);
     return rc;
 }
 
@@ -783,11 +818,10 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
     const uint8_t **src = malloc((size_t)n * sizeof(*src));
     uint64_t *want = malloc((size_t)n * sizeof(*want));
     /* With checks on, our contribution is read from a private copy (see allreduce_split). */
-    uint8_t *own = ivc_coll.verify ? malloc(step) : NULL;
+    uint8_t *own = own_buf();
     if (src == NULL || want == NULL || (ivc_coll.verify && own == NULL)) {
         free(src);
         free(want);
-        free(own);
         return MPI_ERR_NO_MEM;
     }
     /* Which ranks this rank reads ([lo, hi]) and whether it publishes. */
@@ -817,7 +851,7 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
             if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
             pub_copy(data_of(ivc_coll.me), my, len);
-            pub_sum(0, 0, tag, data_of(ivc_coll.me), len);
+            pub_sum(0, 0, tag, my, len);
             publish(tag, 1);
             /* Readers of our contribution. */
             for (int r = 0; r < n; r++) {
@@ -871,7 +905,6 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
     }
     free(src);
     free(want);
-    free(own);
     return rc;
 }
 
@@ -926,8 +959,7 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
                 break;
             const uint8_t *from = data_of((uint32_t)cc->lidx[r]);
             uint64_t want = sum_want(cc, r, 0);
-            ivc_data_unpack(rd, (uint64_t)r * blk + off, from, len);
-            rc = read_ok(comm, cc, r, want, 0, tag, from, len);
+            rc = read_copy(comm, cc, r, want, 0, tag, rd, (uint64_t)r * blk + off, from, len);
             ack(cc, r, 1);
         }
     }
@@ -963,8 +995,7 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
             break;
         const uint8_t *from = data_of((uint32_t)cc->lidx[root]) + me * len;
         uint64_t want = sum_want(cc, root, (uint64_t)me);
-        ivc_data_unpack(rd, off, from, len);
-        rc = read_ok(comm, cc, root, want, (uint64_t)me, tag, from, len);
+        rc = read_copy(comm, cc, root, want, (uint64_t)me, tag, rd, off, from, len);
         ack(cc, root, 1);
     }
     return rc;
@@ -1004,8 +1035,8 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
                 break;
             const uint8_t *from = data_of((uint32_t)cc->lidx[r]) + me * len;
             uint64_t want = sum_want(cc, r, (uint64_t)me);
-            ivc_data_unpack(rd, (uint64_t)r * blk + off, from, len);
-            rc = read_ok(comm, cc, r, want, (uint64_t)me, tag, from, len);
+            rc = read_copy(comm, cc, r, want, (uint64_t)me, tag, rd, (uint64_t)r * blk + off, from,
+                           len);
             ack(cc, r, 1);
         }
     }
