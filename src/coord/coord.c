@@ -2,6 +2,7 @@
 #include "coord.h"
 
 #include "coord_fail.h"
+#include "coord_report.h"
 #include "self_chan.h"
 
 #include "../shm/shm_coll_config.h"
@@ -279,7 +280,7 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         return rc;
     const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
                                        &ivc_coll_config_table, &ivc_rma_config_table,
-                                       &ivc_fail_config_table, NULL};
+                                       &ivc_fail_config_table, &ivc_report_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
 
     /* The channels report failed peers to the coordinator, which records them and tells
@@ -364,6 +365,7 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
     ivc_wait_spin = (uint32_t)c->cfg.spin;
     if (ivc_wait_spin == 0)
         ivc_wait_spin = c->nlocal > (uint32_t)cpus_online() ? 20 : 2000;
+    ivc_coord_report(c);
     return 0;
 }
 
@@ -492,9 +494,14 @@ int ivc_coord_print_config(FILE *f)
         ivc_cfg_print(f, &ivc_fail_config_table, &fc);
     else
         rc = -EINVAL;
+    ivc_coord_report_config_t rpc;
+    if (ivc_cfg_load(&ivc_report_config_table, &rpc) == 0)
+        ivc_cfg_print(f, &ivc_report_config_table, &rpc);
+    else
+        rc = -EINVAL;
     const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
                                        &ivc_coll_config_table, &ivc_rma_config_table,
-                                       &ivc_fail_config_table, NULL};
+                                       &ivc_fail_config_table, &ivc_report_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
     return rc;
 }

@@ -25,7 +25,7 @@ for mode in "" --no-ns; do
 done
 
 # Long lines and many lines arrive whole.
-run -n 2 --tag-output sh -c 'i=0; while [ $i -lt 200 ]; do echo "line $i $(printf %0300d 0)"; i=$((i+1)); done'
+run -n 2 -l sh -c 'i=0; while [ $i -lt 200 ]; do echo "line $i $(printf %0300d 0)"; i=$((i+1)); done'
 expect_rc 0
 expect_eq "line count" 400 "$(echo "$OUT" | wc -l)"
 bad=$(echo "$OUT" | grep -vc '^\[[01]\] line [0-9]* 0\{300\}$')

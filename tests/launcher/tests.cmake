@@ -13,12 +13,18 @@ target_link_libraries(launcher_mpi_failure PRIVATE mpi)
 set_target_properties(launcher_mpi_failure PROPERTIES
                       RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
 
+# An MPI rank that prints what the launcher gave it (Hydra/Open MPI compatibility tests).
+add_executable(launcher_compat_rank ${CMAKE_CURRENT_LIST_DIR}/compat_rank.c)
+target_link_libraries(launcher_compat_rank PRIVATE mpi)
+set_target_properties(launcher_compat_rank PROPERTIES
+                      RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+
 function(ivc_launcher_test name timeout)
   add_test(NAME launcher.${name}
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${name}.sh)
   set_tests_properties(launcher.${name} PROPERTIES
     TIMEOUT ${timeout} SKIP_RETURN_CODE 77 LABELS launcher
-    ENVIRONMENT "IVCRUN=$<TARGET_FILE:ivcrun>;MEMBER=$<TARGET_FILE:launcher_member>;MPI_FAILURE=$<TARGET_FILE:launcher_mpi_failure>;LAUNCHER_SCRATCH=${CMAKE_CURRENT_BINARY_DIR}")
+    ENVIRONMENT "IVCRUN=$<TARGET_FILE:ivcrun>;MEMBER=$<TARGET_FILE:launcher_member>;MPI_FAILURE=$<TARGET_FILE:launcher_mpi_failure>;COMPAT_RANK=$<TARGET_FILE:launcher_compat_rank>;LAUNCHER_BUILD_DIR=${PROJECT_BINARY_DIR};CMAKE=${CMAKE_COMMAND};LAUNCHER_SCRATCH=${CMAKE_CURRENT_BINARY_DIR}")
 endfunction()
 
 ivc_launcher_test(usage 30)
@@ -35,3 +41,9 @@ ivc_launcher_test(unprivileged 30)
 ivc_launcher_test(mpi_failure 60)
 ivc_launcher_test(join 60)
 ivc_launcher_test(hosts 90)
+# Hydra and Open MPI spellings (compat.c): job scripts of each run unchanged.
+ivc_launcher_test(compat_opts 60)
+ivc_launcher_test(compat_hydra 90)
+ivc_launcher_test(compat_ompi 90)
+ivc_launcher_test(verbose 60)
+ivc_launcher_test(tmp_install 180)

@@ -1,6 +1,7 @@
 /* ivcrun: the job launcher. Creates the job's region, starts its ranks in simulated VMs (or
  * plain processes), forwards their output and signals, and exits with the job's status once
  * every rank has ended, removing the region. See job.h for how the parts fit. */
+#include "bind.h"
 #include "fabric.h"
 #include "job.h"
 #include "pmi_server.h"
@@ -9,6 +10,7 @@
 #include "prog.h"
 #include "vm.h"
 
+#include "coord/coord_report.h"
 #include "shm/shm_config.h"
 
 #include <errno.h>
@@ -30,11 +32,12 @@ static void ensure_stdio(void)
             return;
 }
 
-/* --tag-output holds four pipe ends per rank; raise the soft limit when that needs it. */
+/* --tag-output holds four pipe ends per rank, output files two more; raise the soft limit
+ * when that needs it. */
 static void raise_nofile(const ivcrun_opts_t *o)
 {
     struct rlimit rl;
-    rlim_t need = 64 + 4 * (rlim_t)o->nranks + 2 * (rlim_t)o->nvms;
+    rlim_t need = 64 + 6 * (rlim_t)o->nranks + 2 * (rlim_t)o->nvms;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < need && rl.rlim_cur < rl.rlim_max) {
         rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
         setrlimit(RLIMIT_NOFILE, &rl);
@@ -70,12 +73,41 @@ static job_mode_t choose_mode(const job_t *job)
     return JOB_MODE_PLAIN;
 }
 
+/* -v: one line on the job; each rank adds its own at MPI_Init (IVC_REPORT_MAP). */
+static void say_layout(const job_t *job)
+{
+    const ivcrun_opts_t *o = job->opts;
+    const char *how = job->mode == JOB_MODE_PLAIN    ? "plain processes"
+                      : job->mode == JOB_MODE_VM_USERNS ? "simulated VMs (in a user namespace)"
+                                                        : "simulated VMs";
+    fprintf(stderr, "ivcrun: job %" PRIu64 ": %u rank%s", job->id, o->nranks,
+            o->nranks == 1 ? "" : "s");
+    if (job->mode == JOB_MODE_PLAIN)
+        fprintf(stderr, " as %s", how);
+    else
+        fprintf(stderr, " in %u %s on %u simulated host%s", o->nvms, how, o->hosts,
+                o->hosts == 1 ? "" : "s");
+    fprintf(stderr, ", region %s%s\n", job->region_paths[0], job->nhosts > 1 ? " ..." : "");
+    for (uint32_t k = 0; job->mode != JOB_MODE_PLAIN && k < o->nvms; k++) {
+        const job_vm_t *v = &job->vms[k];
+        char list[256] = "";
+        uint32_t g[32], n = v->count < 32 ? v->count : 32;
+        for (uint32_t i = 0; i < n; i++)
+            g[i] = job_global_rank(job, v->ranks[i]);
+        fprintf(stderr, "ivcrun: vm%u (host %u): rank%s %s%s\n", k, k / o->vms_per_host,
+                v->count == 1 ? "" : "s", ivc_coord_report_ranges(g, n, list, sizeof(list)),
+                v->count > n ? ",..." : "");
+    }
+}
+
 int main(int argc, char **argv)
 {
     ivcrun_opts_t opts;
     int rc = ivcrun_opts_parse(argc, argv, &opts);
-    if (rc != 0)
+    if (rc != 0) {
+        ivcrun_opts_free(&opts);
         return rc > 0 ? 0 : 2;
+    }
     ensure_stdio();
     raise_nofile(&opts);
 
@@ -95,12 +127,12 @@ int main(int argc, char **argv)
     int status = 1;
     if (job_init(&job, &opts) != 0)
         goto out;
-    rc = prog_open(opts.argv[0], &job.prog);
-    if (rc != 0) {
-        status = rc == -ENOENT ? 127 : 126;
+    if ((rc = job_open_progs(&job)) != 0) {
+        status = rc;
         goto out;
     }
-    job_find_tmp_trees(&job);
+    if (job_find_tmp_trees(&job) != 0 || bind_plan_make(&job) != 0)
+        goto out;
     if (opts.join != NULL) {
         if (job_region_join(&job) != 0)
             goto out;
@@ -110,6 +142,13 @@ int main(int argc, char **argv)
             goto out;
     }
     job.mode = choose_mode(&job);
+    if (job.mode == JOB_MODE_PLAIN && opts.nhostv > 0 && opts.nvms > 1)
+        fprintf(stderr, "ivcrun: note: plain processes: the host names of -host/-f do not "
+                        "separate the ranks here (no simulated VMs)\n");
+    if (job_open_outfiles(&job) != 0)
+        goto out;
+    if (opts.verbose)
+        say_layout(&job);
     job.lifeline = (int)syscall(SYS_pidfd_open, getpid(), 0);
     int sigfd = signalfd(-1, &job.sigs, SFD_NONBLOCK | SFD_CLOEXEC);
     if (sigfd < 0) {
@@ -136,5 +175,6 @@ int main(int argc, char **argv)
     close(sigfd);
 out:
     job_fini(&job);
+    ivcrun_opts_free(&opts);
     return status;
 }

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "job.h"
 
+#include "bind.h"
+#include "elfdeps.h"
 #include "fabric.h"
 #include "pmi_server.h"
 #include "rank.h"
@@ -9,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +33,7 @@ int job_init(job_t *job, const ivcrun_opts_t *opts)
 {
     uint32_t n = opts->nranks, m = opts->nvms;
     job->opts = opts;
-    job->prog.fd = job->lifeline = -1;
+    job->lifeline = -1;
     job->go[0] = job->go[1] = -1;
     job->uid = geteuid();
     job->gid = getegid();
@@ -39,22 +42,38 @@ int job_init(job_t *job, const ivcrun_opts_t *opts)
     job->vms = calloc(m, sizeof(*job->vms));
     job->regions = calloc(job->nhosts, sizeof(*job->regions));
     job->region_paths = calloc(job->nhosts, sizeof(*job->region_paths));
+    job->vm_ranks = calloc(n, sizeof(*job->vm_ranks));
+    job->progs = calloc(opts->napps, sizeof(*job->progs));
     if (job->ranks == NULL || job->vms == NULL || job->regions == NULL ||
-        job->region_paths == NULL) {
+        job->region_paths == NULL || job->vm_ranks == NULL || job->progs == NULL) {
         fprintf(stderr, "ivcrun: out of memory\n");
         goto err_free; /* job_fini() must not see tables with descriptor 0 in them */
     }
-    /* Blocks: the first n % m VMs get one rank more than the others. */
+    for (uint32_t a = 0; a < opts->napps; a++)
+        job->progs[a].fd = -1;
+    /* Blocks: the first n % m VMs get one rank more than the others; or as placed. */
     for (uint32_t k = 0, r = 0; k < m; k++) {
-        job_vm_t *v = &job->vms[k];
-        v->first = r;
-        v->count = n / m + (k < n % m);
-        v->status[0] = v->status[1] = -1;
-        for (uint32_t i = 0; i < v->count; i++, r++) {
+        uint32_t count = n / m + (k < n % m);
+        for (uint32_t i = 0; i < count; i++, r++)
             job->ranks[r].vm = k;
-            job->ranks[r].out[0] = job->ranks[r].out[1] = -1;
-            job->ranks[r].err[0] = job->ranks[r].err[1] = -1;
-        }
+    }
+    for (uint32_t r = 0; opts->rank_vm != NULL && r < n; r++)
+        job->ranks[r].vm = opts->rank_vm[r];
+    for (uint32_t r = 0; r < n; r++)
+        job->vms[job->ranks[r].vm].count++;
+    for (uint32_t k = 0, at = 0; k < m; k++) {
+        job_vm_t *v = &job->vms[k];
+        v->ranks = job->vm_ranks + at;
+        at += v->count;
+        v->count = 0;
+        v->status[0] = v->status[1] = -1;
+    }
+    for (uint32_t r = 0; r < n; r++) {
+        job_vm_t *v = &job->vms[job->ranks[r].vm];
+        v->ranks[v->count++] = r;
+        job->ranks[r].out[0] = job->ranks[r].out[1] = -1;
+        job->ranks[r].err[0] = job->ranks[r].err[1] = -1;
+        job->ranks[r].outfile = job->ranks[r].errfile = -1;
     }
     for (uint32_t r = 0; opts->tag_output && r < n; r++) {
         int rc = new_pipe(job->ranks[r].out, "output");
@@ -70,10 +89,14 @@ err_free:
     free(job->vms);
     free(job->regions);
     free(job->region_paths);
+    free(job->vm_ranks);
+    free(job->progs);
     job->ranks = NULL;
     job->vms = NULL;
     job->regions = NULL;
     job->region_paths = NULL;
+    job->vm_ranks = NULL;
+    job->progs = NULL;
     return -ENOMEM;
 }
 
@@ -142,29 +165,261 @@ int job_region_join(job_t *job)
     return 0;
 }
 
-/* Adds "/tmp/<entry>" for a canonical `path` under /tmp, once. */
-static void add_tmp_tree(job_t *job, const char *path)
+int job_open_progs(job_t *job)
 {
-    if (strncmp(path, "/tmp/", 5) != 0 || path[5] == '\0' || job->ntmp_trees >= VM_KEEP_MAX)
-        return;
+    const ivcrun_opts_t *o = job->opts;
+    for (uint32_t a = 0; a < o->napps; a++) {
+        const char *name = o->apps[a].argv[0];
+        int rc = -ENOENT;
+        /* A relative path is looked up in the program's -wdir first (where it will run). */
+        if (o->apps[a].wdir != NULL && name[0] != '/' && strchr(name, '/') != NULL) {
+            char in_wdir[PATH_MAX];
+            snprintf(in_wdir, sizeof(in_wdir), "%s/%s", o->apps[a].wdir, name);
+            if (access(in_wdir, F_OK) == 0)
+                rc = prog_open(in_wdir, &job->progs[a]);
+        }
+        if (rc == -ENOENT)
+            rc = prog_open(name, &job->progs[a]);
+        if (rc != 0)
+            return rc == -ENOENT ? 127 : 126;
+    }
+    return 0;
+}
+
+/* Adds "/tmp/<entry>" for a canonical `path` under /tmp, once. Returns 0 or -E2BIG. */
+static int add_tmp_tree(job_t *job, const char *path)
+{
+    if (strncmp(path, "/tmp/", 5) != 0 || path[5] == '\0')
+        return 0;
     size_t len = 5 + strcspn(path + 5, "/");
     for (int i = 0; i < job->ntmp_trees; i++)
         if (strlen(job->tmp_trees[i]) == len && !strncmp(job->tmp_trees[i], path, len))
-            return;
+            return 0;
+    if (job->ntmp_trees >= VM_KEEP_MAX) {
+        if (!job->opts->no_ns)
+            fprintf(stderr,
+                    "ivcrun: the ranks need more than %d directories under /tmp (%.*s is one "
+                    "too many): a simulated VM keeps at most %d; put them under fewer /tmp "
+                    "entries, or use --no-ns\n",
+                    VM_KEEP_MAX, (int)len, path, VM_KEEP_MAX);
+        return -E2BIG;
+    }
     snprintf(job->tmp_trees[job->ntmp_trees++], PATH_MAX, "%.*s", (int)len, path);
+    return 0;
 }
 
-void job_find_tmp_trees(job_t *job)
+/* Adds the tree of `path` as written and, if it exists, of where it really is (a symbolic
+ * link may lead from one to the other). */
+static int add_tmp_path(job_t *job, const char *path)
+{
+    char real[PATH_MAX];
+    int rc = path[0] == '/' ? add_tmp_tree(job, path) : 0;
+    if (rc == 0 && realpath(path, real) != NULL)
+        rc = add_tmp_tree(job, real);
+    if (rc == 0 && !job->opts->no_ns && !strncmp(path, "/dev/shm/", 9))
+        fprintf(stderr,
+                "ivcrun: note: %s is under /dev/shm, which a simulated VM does not see "
+                "(its /dev/shm is its own)\n",
+                path);
+    return rc;
+}
+
+#define LOADER_FILES_MAX 64 /* ELF files followed through DT_NEEDED */
+
+/* The files (and search directories) of one program's loader walk. */
+typedef struct loader_walk {
+    char files[LOADER_FILES_MAX][PATH_MAX];
+    int nfiles;
+    char dirs[64][PATH_MAX]; /* the current file's DT_RUNPATH/DT_RPATH, then LD_LIBRARY_PATH */
+    int ndirs, nlib_path_dirs;
+    char needed[64][NAME_MAX + 1];
+    int nneeded;
+    char interp[PATH_MAX];
+} loader_walk_t;
+
+static void on_dep(void *arg, int kind, const char *text)
+{
+    loader_walk_t *w = arg;
+    if (kind == ELF_DEP_INTERP)
+        snprintf(w->interp, sizeof(w->interp), "%s", text);
+    else if (kind == ELF_DEP_DIR && w->ndirs < 64)
+        snprintf(w->dirs[w->ndirs++], PATH_MAX, "%s", text);
+    else if (kind == ELF_DEP_NEEDED && w->nneeded < 64 && strchr(text, '/') == NULL)
+        snprintf(w->needed[w->nneeded++], NAME_MAX + 1, "%s", text);
+}
+
+/* The value the ranks of app `a` will see for `name`: set by -env/-genv/-x, else ivcrun's
+ * own unless the propagation leaves it out. */
+static const char *rank_env_value(const job_t *job, uint32_t a, const char *name)
+{
+    const ivcrun_env_t *envs[2] = {&job->opts->apps[a].env, &job->opts->genv};
+    size_t len = strlen(name);
+    for (int e = 0; e < 2; e++)
+        for (uint32_t i = envs[e]->nvars; i-- > 0;)
+            if (!strncmp(envs[e]->vars[i], name, len) && envs[e]->vars[i][len] == '=')
+                return envs[e]->vars[i] + len + 1;
+    int prop = envs[0]->prop >= 0 ? envs[0]->prop : job->opts->genv.prop;
+    if (prop == IVCRUN_ENV_ALL)
+        return getenv(name);
+    for (int e = 0; e < 2; e++)
+        for (uint32_t i = 0; i < envs[e]->nvars; i++)
+            if (!strcmp(envs[e]->vars[i], name))
+                return getenv(name);
+    return NULL;
+}
+
+/* Follows program `a`'s ELF file and the libraries it needs that lie in the directories
+ * its loader searches beyond the system's (DT_RUNPATH/DT_RPATH with $ORIGIN expanded,
+ * LD_LIBRARY_PATH), adding every such directory. Library names come from the files. */
+static int add_loader_trees(job_t *job, uint32_t a)
+{
+    loader_walk_t *w = calloc(1, sizeof(*w));
+    if (w == NULL)
+        return -ENOMEM;
+    char link[64];
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", job->progs[a].fd);
+    ssize_t n = readlink(link, w->files[0], PATH_MAX - 1);
+    int rc = 0;
+    if (n <= 0)
+        goto out;
+    w->files[0][n] = '\0';
+    w->nfiles = 1;
+    const char *lib_path = rank_env_value(job, a, "LD_LIBRARY_PATH");
+    for (int f = 0; f < w->nfiles && rc == 0; f++) {
+        int fd = open(w->files[f], O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue; /* unreadable (or a script's interpreter's business) */
+        char origin[PATH_MAX];
+        snprintf(origin, sizeof(origin), "%s", w->files[f]);
+        w->ndirs = w->nneeded = 0;
+        w->interp[0] = '\0';
+        int erc = elf_deps(fd, dirname(origin), on_dep, w);
+        close(fd);
+        if (erc != 0)
+            continue; /* not ELF (a script): nothing to follow */
+        if (w->interp[0] != '\0')
+            rc = add_tmp_path(job, w->interp);
+        for (const char *p = lib_path; p != NULL && *p && w->ndirs < 64;) {
+            size_t len = strcspn(p, ":");
+            if (len > 0 && len < PATH_MAX)
+                snprintf(w->dirs[w->ndirs++], PATH_MAX, "%.*s", (int)len, p);
+            p += len + (p[len] == ':');
+        }
+        for (int d = 0; d < w->ndirs && rc == 0; d++)
+            rc = add_tmp_path(job, w->dirs[d]);
+        /* Where the loader will find each needed library among these directories. */
+        for (int i = 0; i < w->nneeded && rc == 0; i++) {
+            for (int d = 0; d < w->ndirs; d++) {
+                char lib[PATH_MAX], real[PATH_MAX];
+                if (snprintf(lib, sizeof(lib), "%s/%s", w->dirs[d], w->needed[i]) >=
+                        (int)sizeof(lib) ||
+                    realpath(lib, real) == NULL)
+                    continue;
+                rc = add_tmp_path(job, lib);
+                int seen = 0;
+                for (int k = 0; k < w->nfiles && !seen; k++)
+                    seen = !strcmp(w->files[k], real);
+                if (!seen && w->nfiles < LOADER_FILES_MAX)
+                    snprintf(w->files[w->nfiles++], PATH_MAX, "%s", real);
+                break;
+            }
+        }
+    }
+out:
+    free(w);
+    return rc;
+}
+
+int job_find_tmp_trees(job_t *job)
 {
     char path[PATH_MAX], link[64];
-    snprintf(link, sizeof(link), "/proc/self/fd/%d", job->prog.fd);
-    ssize_t n = readlink(link, path, sizeof(path) - 1);
-    if (n > 0) {
-        path[n] = '\0';
-        add_tmp_tree(job, path);
+    int rc = 0;
+    for (uint32_t a = 0; a < job->opts->napps && rc == 0; a++) {
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", job->progs[a].fd);
+        ssize_t n = readlink(link, path, sizeof(path) - 1);
+        if (n > 0) {
+            path[n] = '\0';
+            rc = add_tmp_tree(job, path);
+        }
+        if (rc == 0 && job->progs[a].script)
+            rc = add_tmp_path(job, job->progs[a].path);
+        if (rc == 0)
+            rc = add_loader_trees(job, a);
+        if (rc == 0 && job->opts->apps[a].wdir != NULL)
+            rc = add_tmp_tree(job, job->opts->apps[a].wdir);
     }
-    if (getcwd(path, sizeof(path)) != NULL)
-        add_tmp_tree(job, path);
+    if (rc == 0 && getcwd(path, sizeof(path)) != NULL)
+        rc = add_tmp_tree(job, path);
+    return job->opts->no_ns ? 0 : rc;
+}
+
+/* Expands %r, %h and %% of an output file pattern for rank `r`. */
+static void expand_pattern(const job_t *job, const char *pat, uint32_t r, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (const char *c = pat; *c && n + 1 < len; c++) {
+        if (*c == '%' && c[1] == 'r') {
+            n += (size_t)snprintf(buf + n, len - n, "%u", job_global_rank(job, r));
+            c++;
+        } else if (*c == '%' && c[1] == 'h') {
+            char host[64];
+            if (job->mode == JOB_MODE_PLAIN && gethostname(host, sizeof(host)) == 0)
+                host[sizeof(host) - 1] = '\0';
+            else
+                snprintf(host, sizeof(host), "vm%u", job->ranks[r].vm);
+            n += (size_t)snprintf(buf + n, len - n, "%s", host);
+            c++;
+        } else {
+            if (*c == '%' && c[1] == '%')
+                c++;
+            buf[n++] = *c;
+        }
+        if (n >= len)
+            n = len - 1;
+    }
+    buf[n] = '\0';
+}
+
+/* Opens one pattern's files. Without %r a name depends only on the rank's VM (%h): the
+ * ranks of a VM share the file its first rank opened (each through its own descriptor). */
+static int open_pattern(job_t *job, const char *pat, int is_err)
+{
+    int per_rank = strstr(pat, "%r") != NULL, shared_by_all = strstr(pat, "%h") == NULL;
+    char path[PATH_MAX];
+    for (uint32_t r = 0; r < job->opts->nranks; r++) {
+        int *fd = is_err ? &job->ranks[r].errfile : &job->ranks[r].outfile;
+        uint32_t q = shared_by_all ? 0 : job->vms[job->ranks[r].vm].ranks[0];
+        if (!per_rank && q < r) {
+            *fd = fcntl(is_err ? job->ranks[q].errfile : job->ranks[q].outfile,
+                        F_DUPFD_CLOEXEC, 3);
+            if (*fd < 0) {
+                int err = errno;
+                fprintf(stderr, "ivcrun: cannot share an output file: %s\n", strerror(err));
+                return -err;
+            }
+            continue;
+        }
+        expand_pattern(job, pat, r, path, sizeof(path));
+        /* O_APPEND: ranks sharing a file do not write over each other. */
+        *fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+        if (*fd < 0) {
+            int err = errno;
+            fprintf(stderr, "ivcrun: %s %s: %s\n",
+                    is_err ? "-errfile-pattern" : "-outfile-pattern", path, strerror(err));
+            return -err;
+        }
+    }
+    return 0;
+}
+
+int job_open_outfiles(job_t *job)
+{
+    int rc = 0;
+    if (job->opts->outfile != NULL)
+        rc = open_pattern(job, job->opts->outfile, 0);
+    if (rc == 0 && job->opts->errfile != NULL)
+        rc = open_pattern(job, job->opts->errfile, 1);
+    return rc;
 }
 
 void job_vm_conf(const job_t *job, uint32_t k, int userns, vm_conf_t *c)
@@ -232,8 +487,8 @@ static int start_vm(job_t *job, uint32_t k)
     v->init = pid;
     close(v->status[1]);
     v->status[1] = -1;
-    for (uint32_t r = v->first; r < v->first + v->count; r++)
-        rank_started(&job->ranks[r]);
+    for (uint32_t i = 0; i < v->count; i++)
+        rank_started(&job->ranks[v->ranks[i]]);
     return 0;
 }
 
@@ -320,7 +575,17 @@ void job_fini(job_t *job)
         close_fd(&job->vms[k].status[0]);
         close_fd(&job->vms[k].status[1]);
     }
-    close_fd(&job->prog.fd);
+    for (uint32_t r = 0; job->ranks != NULL && r < job->opts->nranks; r++) {
+        close_fd(&job->ranks[r].outfile);
+        close_fd(&job->ranks[r].errfile);
+    }
+    for (uint32_t a = 0; job->progs != NULL && a < job->opts->napps; a++)
+        close_fd(&job->progs[a].fd);
+    free(job->progs);
+    job->progs = NULL;
+    free(job->vm_ranks);
+    job->vm_ranks = NULL;
+    bind_plan_free(job);
     close_fd(&job->lifeline);
     close_fd(&job->go[0]);
     close_fd(&job->go[1]);

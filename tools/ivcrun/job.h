@@ -30,10 +30,12 @@ typedef struct job_rank {
     int own_pgrp;       /* plain mode: the rank leads its own process group */
     int running;        /* started, and no exit status seen yet */
     int out[2], err[2]; /* --tag-output pipes, else -1 */
+    int outfile, errfile; /* -outfile-pattern/-errfile-pattern files, else -1 */
 } job_rank_t;
 
 typedef struct job_vm {
-    uint32_t first, count; /* its block of ranks */
+    uint32_t *ranks;       /* its ranks (this launch's indexes), ascending */
+    uint32_t count;
     pid_t init;            /* pid of its init; 0 once reaped (or never started) */
     int init_status;       /* wait status of the init once reaped */
     int status[2];         /* init -> ivcrun: job_status_rec_t per rank; [0] -1 at EOF */
@@ -54,7 +56,7 @@ typedef struct job {
     ivc_region_t *regions;          /* per host */
     struct pmi_server *pmi;         /* multi-host jobs: ivcrun's PMI-1 service, else NULL */
     int fabric;                     /* the multi-host network namespace exists */
-    prog_t prog;                    /* the ranks' program */
+    prog_t *progs;                  /* per app (opts->apps): the ranks' programs */
     int lifeline; /* pidfd of ivcrun, so a VM init can see that ivcrun died early; or -1 */
     int go[2];    /* multi-host VMs: inits start their ranks at its EOF (network is up) */
     uid_t uid;
@@ -66,10 +68,13 @@ typedef struct job {
     struct sigaction old_sigpipe; /* and SIGPIPE's action */
     job_rank_t *ranks;
     job_vm_t *vms;
+    uint32_t *vm_ranks; /* every VM's ranks, VM after VM (job_vm_t.ranks point in here) */
+    struct bind_plan *bind; /* -bind-to: the CPU sets ranks take in turn; else NULL */
 } job_t;
 
-/* Fills the rank and VM tables (block distribution: VM k gets a contiguous block) and opens
- * the --tag-output pipes. Returns 0 or -errno (printed). */
+/* Fills the rank and VM tables (block distribution: VM k gets a contiguous block, unless
+ * opts->rank_vm places each rank) and opens the --tag-output pipes. Returns 0 or -errno
+ * (printed). */
 int job_init(job_t *job, const ivcrun_opts_t *opts);
 
 /* Creates and formats /dev/shm/ivc-<job> (with --hosts, /dev/shm/ivc-<job>-h<k> for each
@@ -92,9 +97,25 @@ static inline uint32_t job_global_rank(const job_t *job, uint32_t r)
     return job->opts->first_rank + r;
 }
 
-/* Notes which entries of the host's /tmp hold the program and the working
- * directory, for the VMs to keep them visible (vm.h). */
-void job_find_tmp_trees(job_t *job);
+/* Opens every app's program (prog_open). Returns 0, or 127 (not found) or 126 (not
+ * executable): the exit status, after printing why. */
+int job_open_progs(job_t *job);
+
+/* Notes which entries of the host's /tmp hold the programs, the directories their loader
+ * searches and the working directories, for the VMs to keep them visible (vm.h). Returns 0
+ * or -E2BIG after printing that too many are needed. */
+int job_find_tmp_trees(job_t *job);
+
+/* -outfile-pattern/-errfile-pattern: opens each rank's files (here, on the host, so any
+ * path works in a VM too). Call once the mode is known (%h). Returns 0 or -errno
+ * (printed). */
+int job_open_outfiles(job_t *job);
+
+/* The app of this launch's rank `r`. */
+static inline uint32_t job_app_of(const job_t *job, uint32_t r)
+{
+    return (uint32_t)(ivcrun_app_of(job->opts, r) - job->opts->apps);
+}
 
 /* The set-up of VM `k` (vm.h); `userns` as job->mode says. */
 void job_vm_conf(const job_t *job, uint32_t k, int userns, vm_conf_t *c);

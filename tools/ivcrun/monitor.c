@@ -199,7 +199,8 @@ static void check_vms(monitor_t *m)
         const job_vm_t *v = &job->vms[k];
         if (v->init != 0 || v->status[0] >= 0)
             continue;
-        for (uint32_t r = v->first; r < v->first + v->count; r++) {
+        for (uint32_t i = 0; i < v->count; i++) {
+            uint32_t r = v->ranks[i];
             if (!job->ranks[r].running)
                 continue;
             job->ranks[r].running = 0;
@@ -233,8 +234,9 @@ static void reap(monitor_t *m)
     }
 }
 
-static void read_status(monitor_t *m, job_vm_t *v)
+static void read_status(monitor_t *m, uint32_t k)
 {
+    job_vm_t *v = &m->job->vms[k];
     job_status_rec_t recs[64];
     ssize_t n = read(v->status[0], recs, sizeof(recs));
     if (n < 0 && errno == EINTR)
@@ -246,7 +248,7 @@ static void read_status(monitor_t *m, job_vm_t *v)
     }
     /* Records are written whole (smaller than PIPE_BUF), so reads return whole records. */
     for (ssize_t i = 0; i < n / (ssize_t)sizeof(recs[0]); i++)
-        if (recs[i].rank >= v->first && recs[i].rank - v->first < v->count)
+        if (recs[i].rank < m->job->opts->nranks && m->job->ranks[recs[i].rank].vm == k)
             rank_ended(m, recs[i].rank, recs[i].wait_status);
 }
 
@@ -308,8 +310,10 @@ static int outputs_init(monitor_t *m)
         return -ENOMEM;
     }
     for (uint32_t r = 0; r < job->opts->nranks; r++) {
-        output_init(&m->outs[2 * r], job->ranks[r].out[0], 1, job_global_rank(job, r));
-        output_init(&m->outs[2 * r + 1], job->ranks[r].err[0], 2, job_global_rank(job, r));
+        output_init(&m->outs[2 * r], job->ranks[r].out[0], 1, job_global_rank(job, r),
+                    job->opts->tag_output);
+        output_init(&m->outs[2 * r + 1], job->ranks[r].err[0], 2, job_global_rank(job, r),
+                    job->opts->tag_output);
         job->ranks[r].out[0] = job->ranks[r].err[0] = -1;
     }
     return 0;
@@ -424,7 +428,7 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
                 output_pump(what[i]);
         for (size_t i = 1; rc > 0 && i < first_pmi; i++)
             if (pfd[i].revents != 0)
-                read_status(&m, what[i]);
+                read_status(&m, (uint32_t)((job_vm_t *)what[i] - job->vms));
         uint32_t arank;
         int acode;
         if (rc > 0 && job->pmi != NULL &&

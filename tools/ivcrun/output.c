@@ -1,24 +1,31 @@
 #include "output.h"
 
+#include "opts.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-void output_init(output_t *o, int fd, int dst, uint32_t rank)
+void output_init(output_t *o, int fd, int dst, uint32_t rank, int style)
 {
+    o->style = style;
     o->fd = fd;
     o->dst = dst;
     o->rank = rank;
     o->len = 0;
 }
 
-/* Writes "[rank] " + line (+ '\n' if missing) in one write. A destination that fails (e.g.
+/* Writes the prefix + line (+ '\n' if missing) in one write. A destination that fails (e.g.
  * a closed pipe: SIGPIPE is ignored) just loses the line; the ranks keep running. */
 static void emit(const output_t *o, const char *line, size_t len, int add_newline)
 {
     static char out[OUTPUT_LINE_MAX + 32];
-    size_t n = (size_t)snprintf(out, 32, "[%u] ", o->rank);
+    size_t n;
+    if (o->style == IVCRUN_TAG_OMPI)
+        n = (size_t)snprintf(out, 32, "[1,%u]<%s>:", o->rank, o->dst == 2 ? "stderr" : "stdout");
+    else
+        n = (size_t)snprintf(out, 32, "[%u] ", o->rank);
     memcpy(out + n, line, len);
     n += len;
     if (add_newline)

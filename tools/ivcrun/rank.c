@@ -1,5 +1,7 @@
+#define _GNU_SOURCE
 #include "rank.h"
 
+#include "bind.h"
 #include "pmi_server.h"
 #include "prog.h"
 
@@ -27,8 +29,51 @@ static int setup_stdio(const job_t *job, uint32_t rank)
             return -errno;
         close(fd);
     }
-    if (job->opts->tag_output && (dup2(r->out[1], 1) < 0 || dup2(r->err[1], 2) < 0))
+    /* An output file takes its stream; tagging takes what is left. */
+    if (r->outfile >= 0 ? dup2(r->outfile, 1) < 0 : r->out[1] >= 0 && dup2(r->out[1], 1) < 0)
         return -errno;
+    if (r->errfile >= 0 ? dup2(r->errfile, 2) < 0 : r->err[1] >= 0 && dup2(r->err[1], 2) < 0)
+        return -errno;
+    return 0;
+}
+
+/* Gives the rank the environment -genv/-env/-x and -genvnone/-genvlist ask for: ivcrun's
+ * own (all of it, none, or only the listed variables), then the global settings, then the
+ * program's own (Hydra: -env wins over -genv). */
+static int apply_env(const job_t *job, uint32_t rank)
+{
+    const ivcrun_env_t *g = &job->opts->genv, *l = &ivcrun_app_of(job->opts, rank)->env;
+    int prop = l->prop >= 0 ? l->prop : g->prop;
+    if (prop != IVCRUN_ENV_ALL) {
+        /* Keep the listed ones (names without '='), then start from nothing. */
+        uint32_t n = g->nvars + l->nvars, k = 0;
+        char **kept = calloc(n ? n : 1, sizeof(*kept));
+        if (kept == NULL)
+            return -ENOMEM;
+        for (uint32_t i = 0; i < n; i++) {
+            const char *name = i < g->nvars ? g->vars[i] : l->vars[i - g->nvars];
+            const char *v = strchr(name, '=') == NULL ? getenv(name) : NULL;
+            if (v != NULL && asprintf(&kept[k], "%s=%s", name, v) >= 0)
+                k++;
+        }
+        clearenv();
+        for (uint32_t i = 0; i < k; i++)
+            if (putenv(kept[i]) != 0) /* the strings become the environment: not freed */
+                return -errno;
+        free(kept);
+    }
+    const ivcrun_env_t *sets[2] = {g, l};
+    for (int e = 0; e < 2; e++) {
+        for (uint32_t i = 0; i < sets[e]->nvars; i++) {
+            const char *kv = sets[e]->vars[i], *eq = strchr(kv, '=');
+            if (eq == NULL)
+                continue;
+            char name[256];
+            snprintf(name, sizeof(name), "%.*s", (int)(eq - kv), kv);
+            if (setenv(name, eq + 1, 1) != 0)
+                return -errno;
+        }
+    }
     return 0;
 }
 
@@ -37,15 +82,33 @@ void rank_exec(const job_t *job, uint32_t rank)
     sigaction(SIGPIPE, &job->old_sigpipe, NULL);
     sigprocmask(SIG_SETMASK, &job->old_mask, NULL);
 
-    const char *what = "set up stdio";
-    int rc = setup_stdio(job, rank);
+    const char *what = "bind to its CPUs";
+    int rc = bind_rank(job, rank);
+    if (rc == 0) {
+        what = "set up stdio";
+        rc = setup_stdio(job, rank);
+    }
+    const ivcrun_app_t *app = ivcrun_app_of(job->opts, rank);
+    if (rc == 0 && app->wdir != NULL) {
+        what = "change to its working directory";
+        if (chdir(app->wdir) != 0)
+            rc = -errno;
+    }
     if (rc == 0) {
         what = "set the environment";
+        rc = apply_env(job, rank);
+    }
+    if (rc == 0) {
         if (set_env_u64("PMI_RANK", job_global_rank(job, rank)) != 0 ||
             set_env_u64("PMI_SIZE", job->opts->world) != 0 ||
             set_env_u64("IVC_JOB", job->id) != 0 ||
             setenv("IVC_REGION", job->region_paths[job_host_of(job, rank)], 1) != 0 ||
             set_env_u64("IVC_VM", job->ranks[rank].vm) != 0)
+            rc = -errno;
+        /* -v: the library reports at MPI_Init where the rank runs (coord_report.c). */
+        if (rc == 0 && job->opts->verbose &&
+            (setenv("IVC_REPORT_MAP", "1", 1) != 0 ||
+             set_env_u64("IVC_REPORT_HOST", job_host_of(job, rank)) != 0))
             rc = -errno;
     }
     if (rc == 0 && job->pmi != NULL) {
@@ -60,11 +123,11 @@ void rank_exec(const job_t *job, uint32_t rank)
     }
     if (rc == 0) {
         what = "execute";
-        rc = prog_exec(&job->prog, job->opts->argv);
+        rc = prog_exec(&job->progs[job_app_of(job, rank)], app->argv);
     }
     if (!strcmp(what, "execute"))
         fprintf(stderr, "ivcrun: rank %u: cannot execute %s: %s\n", job_global_rank(job, rank),
-                job->opts->argv[0], strerror(-rc));
+                app->argv[0], strerror(-rc));
     else
         fprintf(stderr, "ivcrun: rank %u: cannot %s: %s\n", job_global_rank(job, rank), what,
                 strerror(-rc));

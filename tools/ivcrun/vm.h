@@ -13,9 +13,10 @@
  *
  * The rest of the host's file system stays visible, as the program and its libraries must
  * be. So that a program built under the host's /tmp (say /tmp/b/tests/x with its libraries
- * in /tmp/b/lib) runs as one built anywhere else does, the /tmp entry holding the program
- * (/tmp/b), and the one holding the working directory, are bind-mounted back at their
- * paths; everything else in the VM's /tmp is its own.
+ * in /tmp/b/lib) runs as one built anywhere else does, the /tmp entries holding the
+ * program (/tmp/b), the directories its loader searches (an installation under /tmp/x: see
+ * job_find_tmp_trees()) and the working directory are bind-mounted back at their paths;
+ * everything else in the VM's /tmp is its own.
  *
  * How the region (or a kept /tmp entry) gets in: right after the clone, the VM's mount
  * namespace is a copy of the host's, so the file is still visible at its host path; the VM
@@ -30,9 +31,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Most host paths brought back into a covered directory (/tmp: the program's and the working
- * directory's trees). */
-#define VM_KEEP_MAX 2
+/* Most host paths brought back into a covered directory (/tmp: the trees of the programs,
+ * their libraries and the working directories). */
+#define VM_KEEP_MAX 16
 
 typedef struct vm_conf {
     uint32_t index; /* k: hostname vm<k> */

@@ -82,16 +82,16 @@ int vm_init_main(void *p)
     for (uint32_t i = 0; i < vm->count; i++) {
         pids[i] = fork();
         if (pids[i] == 0)
-            rank_exec(job, vm->first + i);
+            rank_exec(job, vm->ranks[i]);
         if (pids[i] < 0) {
             /* Exiting kills the ranks already started: they are in our pid namespace. */
-            fprintf(stderr, "ivcrun: vm%u: cannot start rank %u: fork: %s\n", a->vm, vm->first + i,
+            fprintf(stderr, "ivcrun: vm%u: cannot start rank %u: fork: %s\n", a->vm, vm->ranks[i],
                     strerror(errno));
             _exit(1);
         }
     }
     for (uint32_t i = 0; i < vm->count; i++) {
-        const job_rank_t *rk = &job->ranks[vm->first + i];
+        const job_rank_t *rk = &job->ranks[vm->ranks[i]];
         if (rk->out[1] >= 0) {
             close(rk->out[1]);
             close(rk->err[1]);
@@ -107,7 +107,7 @@ int vm_init_main(void *p)
             while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
                 for (uint32_t i = 0; i < vm->count; i++) {
                     if (pids[i] == pid) {
-                        report(vm->status[1], vm->first + i, ws);
+                        report(vm->status[1], vm->ranks[i], ws);
                         pids[i] = 0;
                         live--;
                     }
