@@ -31,7 +31,7 @@ if ! ls mpi4py-4.*.tar.gz >/dev/null 2>&1; then
 fi
 sdist=$(ls mpi4py-4.*.tar.gz | sort -V | tail -1)
 # Rebuilt when libmpi's symbols or the constants of mpi.h change (configure read both).
-stamp=$( (nm -D --defined-only "$BUILD_DIR/lib/libmpi.so" | sort; cat "$BUILD_DIR"/include/mpi*.h) |
+stamp=$( (nm -D --defined-only "$BUILD_DIR/lib/libivcmpi.so.1" | sort; cat "$BUILD_DIR"/include/mpi*.h) |
     md5sum | cut -c1-12)
 if [ "$(cat wheel.stamp 2>/dev/null)" != "$sdist $stamp" ]; then
     rm -rf wheel src && mkdir src && tar xzf "$sdist" -C src || fail "cannot unpack $sdist"

@@ -1,5 +1,5 @@
 # The installed Fortran and C++ support as a user meets it: cmake --install puts mpifort
-# (mpif90, mpif77), mpicxx (mpic++), mpif.h, mpi.mod, mpi_f08.mod and libmpifort under the
+# (mpif90, mpif77), mpicxx (mpic++), mpif.h, mpi.mod, mpi_f08.mod and libivcmpifort under the
 # prefix; the prefix's mpifort builds a `use mpi_f08` program (and an mpif.h one) that run
 # with the prefix's ivcrun on 2 ranks and link the installed libraries, not the build tree's.
 set -u
@@ -11,7 +11,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 P=$scratch/prefix
 cmake --install "$BUILD_DIR" --prefix "$P" >/dev/null || fail "cmake --install failed"
 for f in bin/mpifort bin/mpif90 bin/mpif77 bin/mpicxx bin/mpic++ include/mpif.h \
-         include/mpi.mod include/mpi_f08.mod lib/libmpifort.so lib/libmpi.so bin/ivcrun; do
+         include/mpi.mod include/mpi_f08.mod lib/libivcmpifort.so.1 lib/libivcmpi.so.1 \
+         lib/libmpifort.so lib/libmpi.so bin/ivcrun; do
     [ -e "$P/$f" ] || fail "expected $P/$f after install"
 done
 
@@ -51,8 +52,10 @@ F
 cd "$scratch" || fail "cd $scratch"
 "$P/bin/mpifort" -o hello08 hello08.f90 || fail "mpifort (use mpi_f08) failed"
 "$P/bin/mpif77" -o hello77 hello77.f || fail "mpif77 (mpif.h) failed"
-ldd hello08 | grep -q "$P/lib/libmpifort.so" || fail "hello08 does not link $P/lib/libmpifort.so"
-ldd hello08 | grep -q "$P/lib/libmpi.so" || fail "hello08 does not link $P/lib/libmpi.so"
+ldd hello08 | grep -q "libivcmpifort.so.1 => $P/lib/libivcmpifort.so.1" ||
+    fail "hello08 does not link $P/lib/libivcmpifort.so.1: $(ldd hello08)"
+ldd hello08 | grep -q "libivcmpi.so.1 => $P/lib/libivcmpi.so.1" ||
+    fail "hello08 does not link $P/lib/libivcmpi.so.1: $(ldd hello08)"
 out=$("$P/bin/ivcrun" -n 2 --vms 2 ./hello08 2>&1) || fail "ivcrun hello08: $out"
 case "$out" in *"hello08 ok 2"*) ;; *) fail "unexpected hello08 output: $out" ;; esac
 out=$("$P/bin/ivcrun" -n 2 --vms 2 ./hello77 2>&1) || fail "ivcrun hello77: $out"
@@ -61,6 +64,6 @@ case "$out" in *"hello77 ok"*) ;; *) fail "unexpected hello77 output: $out" ;; e
 show=$("$P/bin/mpifort" -show -c x.f90)
 case "$show" in *"-I$P/include"*"-c x.f90"*) ;; *) fail "mpifort -show -c: got '$show'" ;; esac
 link=$("$P/bin/mpifort" -link-info)
-case "$link" in *"-L$P/lib"*"-lmpifort -lmpi"*) ;; *) fail "mpifort -link-info: got '$link'" ;; esac
+case "$link" in *"-L$P/lib"*"-livcmpifort -livcmpi"*) ;; *) fail "mpifort -link-info: got '$link'" ;; esac
 "$P/bin/mpicxx" -o cxx "$SOURCE_DIR/tests/fortran/cxx_basic.cpp" || fail "mpicxx failed"
 echo PASS

@@ -1,6 +1,7 @@
 # The installed layout, as a user meets it: cmake --install puts mpicc, ivcrun, mpirun,
-# mpi.h, libmpi.so and a pkg-config file under the prefix; mpicc compiles an ordinary MPI
-# program that then runs across two simulated VMs; pkg-config gives working flags.
+# mpi.h, libivcmpi.so.1 (with the libmpi.so link for -lmpi) and pkg-config files under the
+# prefix; mpicc compiles an ordinary MPI program that then runs across two simulated VMs;
+# pkg-config gives working flags. tests/buildsys checks the wrappers and pkg-config in depth.
 set -u
 : "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 scratch=$(mktemp -d "$BUILD_DIR/install-test.XXXXXX")
@@ -10,14 +11,15 @@ fail() { echo "FAIL: $*"; exit 1; }
 P=$scratch/prefix
 cmake --install "$BUILD_DIR" --prefix "$P" >/dev/null || fail "cmake --install failed"
 for f in bin/mpicc bin/ivcrun bin/mpirun bin/mpiexec bin/ivc-info include/mpi.h \
-         lib/libmpi.so lib/pkgconfig/ivc.pc; do
+         lib/libivcmpi.so.1 lib/libmpi.so lib/pkgconfig/ivc.pc lib/pkgconfig/mpi.pc; do
     [ -e "$P/$f" ] || fail "expected $P/$f after install"
 done
 [ -x "$P/bin/mpicc" ] || fail "mpicc is not executable"
 
 "$P/bin/mpicc" -O2 -o "$scratch/demo" "$SOURCE_DIR/examples/vm_demo.c" || fail "mpicc failed"
-# The program must find the installed libmpi, not the build tree's.
-ldd "$scratch/demo" | grep -q "$P/lib/libmpi.so" || fail "demo does not link $P/lib/libmpi.so"
+# The program must find the installed library, not the build tree's.
+ldd "$scratch/demo" | grep -q "libivcmpi.so.1 => $P/lib/libivcmpi.so.1" ||
+    fail "demo does not link $P/lib/libivcmpi.so.1: $(ldd "$scratch/demo")"
 out=$("$P/bin/mpirun" -n 2 --vms 2 "$scratch/demo" 2>&1) || fail "mpirun failed: $out"
 case "$out" in *"rank 0 runs on vm0"*"rank 1 runs on vm1"*"all data checked, ok"*) ;;
 *) fail "unexpected demo output: $out" ;; esac

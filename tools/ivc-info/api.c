@@ -1,11 +1,12 @@
 /* ivc-info --api: which functions of MPI-4.1 this installation implements, per chapter
  * of the standard. The list of functions is the standard's own (src/binding/c/api_table.h,
  * generated from its API description); what is implemented is read from the libraries
- * themselves: a C function counts when libmpi exports its PMPI_ name (a predefined
- * callback: its MPI_ name; a large-count `_c` form: also its `int` twin's), a Fortran binding when libmpifort exports the mpif.h/`use mpi`
- * name (mpi_foo_) and, for mpi_f08, gfortran's name of the module procedure
- * (__mpi_f08_MOD_mpi_foo_f08; for a predefined callback the external mpi_foo_), and the
- * C function exists. The mpi_f08 large-count overloads (..._f08c) are not counted. */
+ * themselves (IVC_MPI_SONAME and IVC_MPIFORT_SONAME, from CMake: libivcmpi.so.1 and
+ * libivcmpifort.so.1): a C function counts when libmpi exports its PMPI_ name (a predefined
+ * callback: its MPI_ name; a large-count `_c` form: also its `int` twin's), a Fortran
+ * binding when libmpifort exports the mpif.h/`use mpi` name (mpi_foo_) and, for mpi_f08,
+ * gfortran's name of the module procedure (__mpi_f08_MOD_mpi_foo_f08; for a predefined
+ * callback the external mpi_foo_), and the C function exists. The mpi_f08 large-count overloads (..._f08c) are not counted. */
 #include "api.h"
 
 #include "binding/c/api_table.h"
@@ -13,6 +14,7 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,10 +30,9 @@ static const api_fn_t api[] = {
 #undef ROW
 };
 
-/* Opens lib/NAME beside this program's bin/ (the build tree and every install prefix). */
-static void *open_lib(const char *name)
+void *ivc_info_open_lib(const char *name, char *path, size_t len)
 {
-    char exe[PATH_MAX], path[PATH_MAX + 64];
+    char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0)
         return NULL;
@@ -40,7 +41,10 @@ static void *open_lib(const char *name)
     if (slash == NULL)
         return NULL;
     *slash = '\0';
-    snprintf(path, sizeof path, "%s/../lib/%s", exe, name);
+    snprintf(path, len, "%s/../lib/%s", exe, name);
+    char real[PATH_MAX];
+    if (realpath(path, real) != NULL)
+        snprintf(path, len, "%s", real);
     return dlopen(path, RTLD_LAZY | RTLD_LOCAL);
 }
 
@@ -59,12 +63,13 @@ typedef struct {
 
 int ivc_info_api(int verbose)
 {
-    void *mpi = open_lib("libmpi.so");
+    char path[PATH_MAX + 64];
+    void *mpi = ivc_info_open_lib(IVC_MPI_SONAME, path, sizeof path);
     if (mpi == NULL) {
-        fprintf(stderr, "ivc-info: cannot open libmpi.so beside this program: %s\n", dlerror());
+        fprintf(stderr, "ivc-info: cannot open %s: %s\n", path, dlerror());
         return 1;
     }
-    void *fort = open_lib("libmpifort.so");
+    void *fort = ivc_info_open_lib(IVC_MPIFORT_SONAME, path, sizeof path);
     enum { NCH = 32 };
     tally_t t[NCH] = {{0}}, all = {.chapter = "total"};
     int nch = 0;
@@ -117,6 +122,6 @@ int ivc_info_api(int verbose)
            100.0 * all.c_have / (all.c_total ? all.c_total : 1),
            100.0 * all.f90_have / (all.f90_total ? all.f90_total : 1),
            100.0 * all.f08_have / (all.f08_total ? all.f08_total : 1),
-           fort == NULL ? "  (no libmpifort.so: built without Fortran)" : "");
+           fort == NULL ? "  (no " IVC_MPIFORT_SONAME ": built without Fortran)" : "");
     return 0;
 }

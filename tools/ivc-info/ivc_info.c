@@ -1,5 +1,6 @@
-/* ivc-info: prints every IVC tunable with its current value (from the environment) and
- * default, inspects a region file, or (inside a VM) the ivshmem devices and doorbells. */
+/* ivc-info: prints the version, the build's configuration and every IVC tunable with its
+ * current value, its source (environment or default) and default; inspects a region file,
+ * or (inside a VM) the ivshmem devices and doorbells. */
 #include "api.h"
 #include "base/ivc_log.h"
 #include "coord/coord.h"
@@ -16,7 +17,10 @@
 static void usage(FILE *f)
 {
     fprintf(
-        f, "usage: ivc-info            print all tunables (IVC_* variables) and their values\n"
+        f, "usage: ivc-info            print the version, the configuration (Fortran, C++,\n"
+           "                           network channel) and every tunable (IVC_* variables)\n"
+           "                           with its value and its source\n"
+           "       ivc-info --version  print IVC's version\n"
            "       ivc-info -r FILE    inspect a region: header and membership table (FILE may be\n"
            "                           an ivshmem selector, e.g. ivshmem)\n"
            "       ivc-info --ivshmem  list this VM's ivshmem devices (PCI address, memory size,\n"
@@ -159,6 +163,9 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
+            printf("ivc-info (IVC %s)\n", IVC_VERSION);
+            return 0;
         } else if (!strcmp(argv[i], "-r") && more && argc == 3) {
             return inspect(argv[i + 1]);
         } else if (!strcmp(argv[i], "--region-size") && more) {
@@ -196,7 +203,5 @@ int main(int argc, char **argv)
         return wait_doorbell(sel, wait_arg, ring_arg);
     if (ring_arg)
         return ring(sel, ring_arg);
-    printf("# IVC tunables: set as environment variables of the ranks (ivcrun passes its own\n"
-           "# environment on). Values shown are those this environment gives.\n");
-    return ivc_coord_print_config(stdout) == 0 ? 0 : 1;
+    return ivc_info_about(stdout);
 }
