@@ -99,6 +99,12 @@ int ivc_boot_init(ivc_boot_t *b)
         b->rank = 0;
         b->size = 1;
         b->singleton = 1;
+        /* srun without a PMI plugin starts every task as a singleton: say why. */
+        const char *nt = getenv("SLURM_STEP_NUM_TASKS");
+        if (nt != NULL && atoi(nt) > 1)
+            ivc_warn("started by srun as one of %s tasks but without a PMI connection: running "
+                     "as a single rank; use srun --mpi=pmi2 (or MpiDefault=pmi2 in slurm.conf)",
+                     nt);
         return 0;
     }
     if (rr != 0 || rs != 0) {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #define LINE_MAX_BYTES 2048
+#define BARRIER_POLL_MS 10 /* between give_up() calls of ivc_pmi_barrier_until() */
 
 static int send_line(ivc_pmi_t *p, const char *line)
 {
@@ -79,13 +81,11 @@ static int word(const char *line, const char *key, char *out, size_t len)
     return -ENOENT;
 }
 
-/* Sends `req` and reads the reply, which must be "cmd=<expect> ...". */
-static int call(ivc_pmi_t *p, const char *req, const char *expect, char *reply, size_t len)
+/* Reads a reply, which must be "cmd=<expect> ..." (with rc=0 when it has an rc). */
+static int expect_reply(ivc_pmi_t *p, const char *expect, char *reply, size_t len)
 {
     char cmd[64];
-    int rc = send_line(p, req);
-    if (rc == 0)
-        rc = recv_line(p, reply, len);
+    int rc = recv_line(p, reply, len);
     if (rc != 0)
         return rc;
     if (word(reply, "cmd", cmd, sizeof(cmd)) != 0 || strcmp(cmd, expect) != 0) {
@@ -96,6 +96,13 @@ static int call(ivc_pmi_t *p, const char *req, const char *expect, char *reply, 
     if (word(reply, "rc", rcs, sizeof(rcs)) == 0 && atoi(rcs) != 0)
         return -EIO;
     return 0;
+}
+
+/* Sends `req` and reads the reply, which must be "cmd=<expect> ...". */
+static int call(ivc_pmi_t *p, const char *req, const char *expect, char *reply, size_t len)
+{
+    int rc = send_line(p, req);
+    return rc != 0 ? rc : expect_reply(p, expect, reply, len);
 }
 
 static int connect_port(const char *port)
@@ -197,9 +204,36 @@ int ivc_pmi_barrier(ivc_pmi_t *p)
     return call(p, "cmd=barrier_in\n", "barrier_out", reply, sizeof(reply));
 }
 
+int ivc_pmi_barrier_until(ivc_pmi_t *p, int (*give_up)(void *arg), void *arg)
+{
+    char reply[LINE_MAX_BYTES];
+    int rc = send_line(p, "cmd=barrier_in\n");
+    if (rc != 0)
+        return rc;
+    for (;;) {
+        struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
+        int k = poll(&pfd, 1, BARRIER_POLL_MS);
+        if (k < 0 && errno != EINTR) {
+            rc = -errno;
+            ivc_error("PMI: cannot wait for the process manager: %s", strerror(errno));
+            return rc;
+        }
+        if (k > 0)
+            return expect_reply(p, "barrier_out", reply, sizeof(reply));
+        if (give_up(arg)) {
+            /* The reply may still come; nothing more is said on this connection. */
+            close(p->fd);
+            p->fd = -1;
+            return -ECANCELED;
+        }
+    }
+}
+
 void ivc_pmi_abort(ivc_pmi_t *p, int code, const char *msg)
 {
     char req[LINE_MAX_BYTES];
+    if (p->fd < 0)
+        return;
     snprintf(req, sizeof(req), "cmd=abort exitcode=%d error_msg=%s\n", code, msg);
     send_line(p, req);
 }

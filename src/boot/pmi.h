@@ -30,7 +30,16 @@ int ivc_pmi_get(ivc_pmi_t *p, const char *key, char *value, size_t len);
 /* Waits for every rank of the job (and makes earlier puts visible). Returns 0 or -errno. */
 int ivc_pmi_barrier(ivc_pmi_t *p);
 
-/* Asks the process manager to end the job with `code`; may not return. */
+/* The same barrier for a job in which a rank may have failed: a process manager that
+ * leaves the other ranks running after one failed (Slurm's srun does, unless asked to
+ * kill the step) never completes it. Calls give_up(arg) every few milliseconds while the
+ * reply is not there; once it returns non-zero, closes the connection (nothing more can
+ * be said on it: finalize and abort become no-ops) and returns -ECANCELED. Otherwise
+ * returns 0 or -errno (logged). */
+int ivc_pmi_barrier_until(ivc_pmi_t *p, int (*give_up)(void *arg), void *arg);
+
+/* Asks the process manager to end the job with `code`; may not return. A no-op once the
+ * connection is closed. */
 void ivc_pmi_abort(ivc_pmi_t *p, int code, const char *msg);
 
 /* Says finalize and closes the connection. */

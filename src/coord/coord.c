@@ -369,6 +369,17 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
     return 0;
 }
 
+/* ivc_pmi_barrier_until's give_up in finalize: progresses (which is how failures of peers
+ * on other hosts are learnt) and gives up once a peer is known to have failed, since the
+ * failed rank never enters the barrier and a process manager may leave the job running
+ * (srun does). */
+static int finalize_give_up(void *arg)
+{
+    (void)arg;
+    ivc_coord_progress();
+    return ivc_coord_nfailed() != 0;
+}
+
 int ivc_coord_finalize(void)
 {
     ivc_coord_t *c = &ivc_coord;
@@ -378,8 +389,10 @@ int ivc_coord_finalize(void)
          * waits for), then meet them all before the network channel closes. */
         if (c->net != NULL) {
             ivc_net_chan_flush(c->net);
-            if (c->boot.have_pmi)
-                rc = ivc_pmi_barrier(&c->boot.pmi);
+            if (c->boot.have_pmi && ivc_coord_nfailed() == 0)
+                rc = ivc_pmi_barrier_until(&c->boot.pmi, finalize_give_up, NULL);
+            if (rc == -ECANCELED)
+                rc = 0; /* the failure was reported when it was learnt */
         }
         /* FINALIZED says this rank needs nothing more from its peers; it stays (and keeps
          * progressing, for what they still need from it) until no co-located peer is
