@@ -356,17 +356,30 @@ static int read_ok(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t want, uin
     return data_broken(comm, cc, r);
 }
 
-/* Copies block blk (the len bytes at `from`) of comm rank r's publication `tag` to packed
- * bytes [doff, doff+len) of d and checks it against `want` (sum_want()). Into contiguous
- * memory the check word is computed on the way (shm_csum.h: of exactly the bytes copied),
- * so the publication is read once. */
-static int read_copy(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t want, uint64_t blk,
+/* Copies block blk (the len bytes at `from`) of comm rank r's publication `tag` to dst and
+ * checks it against check word `slot`. The check word is computed on the way (shm_csum.h:
+ * of exactly the bytes copied), so the publication is read once. */
+static int read_into(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t slot, uint64_t blk,
+                     uint64_t tag, uint8_t *dst, const uint8_t *from, uint64_t len)
+{
+    if (!ivc_coll.verify) {
+        memcpy(dst, from, len);
+        return MPI_SUCCESS;
+    }
+    uint64_t want = sum_want(cc, r, slot);
+    if (ivc_shm_csum_copy(dst, from, len, csum_seed(tag, blk)) == want)
+        return MPI_SUCCESS;
+    return data_broken(comm, cc, r);
+}
+
+/* read_into() for packed bytes [doff, doff+len) of d; into memory that is not contiguous
+ * the block is checked in place after the copy. */
+static int read_copy(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t slot, uint64_t blk,
                      uint64_t tag, ivc_data_t *d, uint64_t doff, const uint8_t *from, uint64_t len)
 {
-    if (ivc_coll.verify && ivc_data_contig(d)) {
-        uint64_t got = ivc_shm_csum_copy((uint8_t *)d->buf + doff, from, len, csum_seed(tag, blk));
-        return got == want ? MPI_SUCCESS : data_broken(comm, cc, r);
-    }
+    if (ivc_data_contig(d))
+        return read_into(comm, cc, r, slot, blk, tag, (uint8_t *)d->buf + doff, from, len);
+    uint64_t want = sum_want(cc, r, slot);
     ivc_data_unpack(d, doff, from, len);
     return read_ok(comm, cc, r, want, blk, tag, from, len);
 }
@@ -680,9 +693,8 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
             filled = ivc_load_acquire(&c->filled); /* A12 */
         }
         uint64_t off = k * chunk, len = bytes - off < chunk ? bytes - off : chunk;
-        uint64_t want = sum_want(cc, root, k % nslots);
-        if ((rc = read_copy(comm, cc, root, want, k, tag, &d, off, src + (k % nslots) * chunk,
-                            len)) != MPI_SUCCESS)
+        if ((rc = read_copy(comm, cc, root, k % nslots, k, tag, &d, off,
+                            src + (k % nslots) * chunk, len)) != MPI_SUCCESS)
             return rc;
         ack(cc, root, 1);
     }
@@ -785,15 +797,8 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
                      rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
             if ((rc = wait_tag(comm, cc, r, tag2)) != MPI_SUCCESS)
                 break;
-            const uint8_t *from = data_of((uint32_t)cc->lidx[r]) + half + rlo * esz;
-            uint64_t w = sum_want(cc, r, 0);
-            if (ivc_coll.verify) {
-                if (ivc_shm_csum_copy(o + rlo * esz, from, (rhi - rlo) * esz, csum_seed(tag2, 0)) !=
-                    w)
-                    rc = data_broken(comm, cc, r);
-            } else {
-                memcpy(o + rlo * esz, from, (rhi - rlo) * esz);
-            }
+            rc = read_into(comm, cc, r, 0, 0, tag2, o + rlo * esz,
+                           data_of((uint32_t)cc->lidx[r]) + half + rlo * esz, (rhi - rlo) * esz);
             ack(cc, r, 1);
         }
     }
@@ -862,11 +867,10 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
                     owe(cc, r, 1);
             }
             my = data_of(ivc_coll.me); /* out may alias mine: read ours from the area */
-        } else if (own != NULL) {
-            /* below */
-        } else if (my == o && me != hi && lo <= me && me <= hi) {
+        } else if (own == NULL && my == o && me != hi && lo <= me && me <= hi) {
             /* Our contribution would be overwritten by the first copy: keep it aside in
-             * our own area (nobody reads it; we are not publishing). */
+             * our own area (nobody reads it; we are not publishing). With checks on, the
+             * private copy below serves instead. */
             if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
             memcpy(data_of(ivc_coll.me), my, len);
@@ -957,9 +961,8 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
             int r = (me + i) % n;
             if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
                 break;
-            const uint8_t *from = data_of((uint32_t)cc->lidx[r]);
-            uint64_t want = sum_want(cc, r, 0);
-            rc = read_copy(comm, cc, r, want, 0, tag, rd, (uint64_t)r * blk + off, from, len);
+            rc = read_copy(comm, cc, r, 0, 0, tag, rd, (uint64_t)r * blk + off,
+                           data_of((uint32_t)cc->lidx[r]), len);
             ack(cc, r, 1);
         }
     }
@@ -993,9 +996,8 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
         }
         if ((rc = wait_tag(comm, cc, root, tag)) != MPI_SUCCESS)
             break;
-        const uint8_t *from = data_of((uint32_t)cc->lidx[root]) + me * len;
-        uint64_t want = sum_want(cc, root, (uint64_t)me);
-        rc = read_copy(comm, cc, root, want, (uint64_t)me, tag, rd, off, from, len);
+        rc = read_copy(comm, cc, root, (uint64_t)me, (uint64_t)me, tag, rd, off,
+                       data_of((uint32_t)cc->lidx[root]) + me * len, len);
         ack(cc, root, 1);
     }
     return rc;
@@ -1033,10 +1035,8 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
             int r = (me + i) % n;
             if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
                 break;
-            const uint8_t *from = data_of((uint32_t)cc->lidx[r]) + me * len;
-            uint64_t want = sum_want(cc, r, (uint64_t)me);
-            rc = read_copy(comm, cc, r, want, (uint64_t)me, tag, rd, (uint64_t)r * blk + off, from,
-                           len);
+            rc = read_copy(comm, cc, r, (uint64_t)me, (uint64_t)me, tag, rd, (uint64_t)r * blk + off,
+                           data_of((uint32_t)cc->lidx[r]) + me * len, len);
             ack(cc, r, 1);
         }
     }
