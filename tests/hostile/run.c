@@ -137,9 +137,10 @@ static const char *find_area(const char *area, uint8_t *base, uint64_t size)
     }
     if (!strcmp(area, "rma")) {
         /* work.c's windows are 4096 bytes, the first block of each arena; the control
-         * block (two lines) follows on the next line. */
+         * block follows on the next line: two lock lines and the shared holders' line
+         * (rma_impl.h; one line up to 512 ranks). */
         for (int i = 0; i < nwin; i++)
-            add_range(win_off[i] + 4096, 2 * IVC_CACHE_LINE, size);
+            add_range(win_off[i] + 4096, 3 * IVC_CACHE_LINE, size);
         return nranges ? NULL : "work.c reported no window in the region";
     }
     range_t blocks[64];

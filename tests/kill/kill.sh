@@ -15,7 +15,8 @@
 #
 #   kill.sh GROUP                   p2p   recv, anysrc, probe, wait_irecv, send_full
 #                                   rndv  64 MiB rendezvous, victim sends / receives
-#                                   coll  allreduce, barrier, win_lock, finalize
+#                                   coll  allreduce, barrier, win_lock, win_shared,
+#                                         finalize
 #                                   stop  SIGSTOP shorter than IVC_LIVENESS_TIMEOUT (not a
 #                                         failure: the job completes) and longer (declared
 #                                         failed; the survivors go on; then SIGKILL)
@@ -308,6 +309,7 @@ group() {
             kill_case allreduce "$h" 4 2
             kill_case barrier "$h" 4 0
             kill_case win_lock "$h" 3 2
+            kill_case win_shared "$h" 3 2
             kill_case finalize "$h" 3 1
         done ;;
     stop)

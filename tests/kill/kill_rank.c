@@ -30,6 +30,7 @@
  *   win_lock    the victim holds MPI_Win_lock(EXCLUSIVE) on rank T (the lowest survivor)
  *               of a window; the survivors ask for the same lock: it must be recovered
  *               (MPI_SUCCESS) or refused with MPI_ERR_PROC_FAILED            same
+ *   win_shared  likewise, the victim holding MPI_Win_lock(SHARED)                  same
  *   finalize    MPI_Finalize with the victim alive but never finalizing       same
  *               (under MPI_ERRORS_ARE_FATAL it may complete, or end the job)
  *   loop        every rank loops over a ring exchange and an MPI_Allreduce (checked)
@@ -402,7 +403,7 @@ static void mode_send_full(void)
          MAX_SENDS);
 }
 
-static void mode_win_lock(void)
+static void mode_win_lock(int victim_lock)
 {
     int *base = NULL;
     MPI_Win win;
@@ -417,7 +418,7 @@ static void mode_win_lock(void)
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == victim) {
         int v = 1000 + rank;
-        if (MPI_Win_lock(MPI_LOCK_EXCLUSIVE, target, 0, win) != MPI_SUCCESS ||
+        if (MPI_Win_lock(victim_lock, target, 0, win) != MPI_SUCCESS ||
             MPI_Put(&v, 1, MPI_INT, target, rank, 1, MPI_INT, win) != MPI_SUCCESS ||
             MPI_Win_flush(target, win) != MPI_SUCCESS)
             fail("the victim could not take the lock");
@@ -541,7 +542,9 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "send_full")) {
         mode_send_full();
     } else if (!strcmp(mode, "win_lock")) {
-        mode_win_lock();
+        mode_win_lock(MPI_LOCK_EXCLUSIVE);
+    } else if (!strcmp(mode, "win_shared")) {
+        mode_win_lock(MPI_LOCK_SHARED);
     } else if (!strcmp(mode, "loop")) {
         mode_loop();
     } else {

@@ -67,6 +67,12 @@ ivc_mpi_test(rma_fence_am   SOURCES mpi/rma_fence.c  NP 4 CONFIGS vm2 ENV IVC_RM
 ivc_mpi_test(rma_forge      SOURCES mpi/rma_forge.c  NP 3 CONFIGS vms plain ENV IVC_CHECKSUM=0)
 target_link_libraries(rma_forge PRIVATE ivc_core)
 target_include_directories(rma_forge PRIVATE ${PROJECT_SOURCE_DIR}/src/mpi)
+# Lock words naming a live rank that holds nothing: on one host the named rank clears its
+# name, across hosts the owner does (issue 15).
+ivc_mpi_test(rma_lock_names SOURCES mpi/rma_lock_names.c NP 3 CONFIGS vms hosts TIMEOUT 60)
+target_link_libraries(rma_lock_names PRIVATE ivc_core)
+target_include_directories(rma_lock_names PRIVATE ${PROJECT_SOURCE_DIR}/src/mpi
+                           ${PROJECT_SOURCE_DIR}/src)
 # The point-to-point algorithms (communicators that span hosts use them) and operations
 # in pieces (a 4 KiB area: every size above runs in many pieces).
 ivc_mpi_test(coll_move_p2p      SOURCES mpi/coll_move.c   NP 5 CONFIGS vms ENV IVC_COLL_SHM=no)

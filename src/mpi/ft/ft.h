@@ -53,7 +53,8 @@
  * the same as any member that returned and failed later). The value combines the flag
  * (AND), the context ids free at every member (AND, for shrink), the failed members
  * (union) and the failures acknowledged before the call (AND); what the call reports, its
- * error included, comes from the decided value only. n^2 messages per member: meant for recovery, not for the fast path. */
+ * error included, comes from the decided value only. n^2 messages per member: meant for recovery,
+ * not for the fast path. */
 #ifndef IVC_MPI_FT_H
 #define IVC_MPI_FT_H
 
@@ -107,16 +108,20 @@ static inline int ivc_mpi_ft_coll_check(MPI_Comm comm)
 
 /* ---- ft_agree.c ---- */
 typedef struct ft_cons ft_cons_t;
-/* Starts an agreement on comm (an intracommunicator) over flag and, when ids != NULL, over
- * the context ids in ids (IVC_MPI_ID_WORDS words). NULL without memory (*err set). */
+/* Starts an agreement among the members of comm (both groups of an intercommunicator) over
+ * flag and, when ids != NULL, over the context ids in ids (IVC_MPI_ID_WORDS words). NULL
+ * without memory (*err set). */
 ft_cons_t *ivc_mpi_ft_cons_start(MPI_Comm comm, uint32_t flag, const uint64_t *ids, int *err);
 /* Advances it; returns 1 once decided. */
 int ivc_mpi_ft_cons_step(ft_cons_t *c);
-/* The decision: the flag, the ids (when asked for), the failed members (a byte per comm
- * rank, n of them; valid until the agreement is freed). */
+/* The decision: the flag, the ids (when asked for), the failed members (a byte per member,
+ * in the order of ivc_mpi_ft_cons_members(); valid until the agreement is freed). */
 uint32_t ivc_mpi_ft_cons_flag(const ft_cons_t *c);
 const uint64_t *ivc_mpi_ft_cons_ids(const ft_cons_t *c);
 const uint8_t *ivc_mpi_ft_cons_failed(const ft_cons_t *c);
+/* The members' world ranks in agreement order (the comm's ranks on an intracommunicator;
+ * the group holding the lower world rank first on an intercommunicator); *n of them. */
+const int *ivc_mpi_ft_cons_members(const ft_cons_t *c, int *n);
 /* The error the agreement reports, the same at every member: MPIX_ERR_PROC_FAILED if a
  * member in the decided failed set was not acknowledged before the call by every member
  * whose contribution counted, else MPI_SUCCESS. */

@@ -24,6 +24,11 @@
  *    contribution counted (an input: AND of one byte per member), so that, as ULFM asks,
  *    the error is raised at every member or at none.
  *
+ * The members of an intercommunicator are both groups: the group holding the lower world
+ * rank first, each in its rank order, so that both sides number them alike. Messages to
+ * the other group go over the intercommunicator, to the own group over its local
+ * communicator.
+ *
  * Messages travel on the fault-tolerance context (comm->ctx + IVC_FT_CTX_OFF), which
  * neither a revocation nor a failure of another member fails, with tag
  * (agreement number << 16 | round). A round waits for its sends too: they go to members
@@ -44,7 +49,11 @@
 struct ft_cons {
     MPI_Comm comm; /* retained */
     int n, me;
-    int round; /* current round; == n once decided */
+    int *world;    /* member -> world rank */
+    int *rank;     /* member -> rank in the communicator that reaches it */
+    int lo_remote; /* intercommunicator: members [0, lo) are the remote group, else local */
+    int lo;        /* size of the first group (n on an intracommunicator) */
+    int round;     /* current round; == n once decided */
     int tagbase;
     size_t len;     /* bytes of a value */
     uint8_t *val;   /* this member's value */
@@ -93,13 +102,16 @@ static MPI_Request xfer(ft_cons_t *c, int send, int peer)
     if (r == NULL)
         ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory in an agreement");
     int tag = c->tagbase | c->round;
+    MPI_Comm via = c->comm;
+    if (c->comm->inter && (peer < c->lo) != c->lo_remote)
+        via = c->comm->local_comm; /* a member of this process's own group */
     /* A start that fails leaves r complete with its error: read at the end of the round. */
     if (send)
-        ivc_mpi_start_send(r, c->out, (int)c->len, MPI_BYTE, peer, tag, c->comm, IVC_FT_CTX_OFF,
-                           0);
+        ivc_mpi_start_send(r, c->out, (int)c->len, MPI_BYTE, c->rank[peer], tag, via,
+                           IVC_FT_CTX_OFF, 0);
     else
-        ivc_mpi_start_recv(r, c->in + (size_t)peer * c->len, (int)c->len, MPI_BYTE, peer, tag,
-                           c->comm, IVC_FT_CTX_OFF);
+        ivc_mpi_start_recv(r, c->in + (size_t)peer * c->len, (int)c->len, MPI_BYTE, c->rank[peer],
+                           tag, via, IVC_FT_CTX_OFF);
     return r;
 }
 
@@ -107,7 +119,7 @@ static void post_round(ft_cons_t *c)
 {
     uint8_t *failed = v_failed(c->val);
     for (int i = 0; i < c->n; i++)
-        if (i != c->me && ivc_mpi_peer_failed(c->comm->world[i]))
+        if (i != c->me && ivc_mpi_peer_failed(c->world[i]))
             failed[i] = 1;
     memcpy(c->out, c->val, c->len);
     for (int i = 0; i < c->n; i++) {
@@ -132,15 +144,48 @@ static void acked_input(ft_cons_t *c)
     int nf = ivc_mpi_ft_failed_members(comm, w, k);
     for (int j = 0; j < k && j < nf; j++)
         for (int i = 0; i < c->n; i++)
-            if (comm->world[i] == w[j])
+            if (c->world[i] == w[j])
                 v_acked(c, c->val)[i] = 1;
     free(w);
 }
 
+/* Numbers the members (see the top of this file). Returns 0 or -ENOMEM. */
+static int members(ft_cons_t *c, MPI_Comm comm)
+{
+    c->world = malloc((size_t)c->n * sizeof(int));
+    c->rank = malloc((size_t)c->n * sizeof(int));
+    if (c->world == NULL || c->rank == NULL)
+        return -1;
+    if (!comm->inter) {
+        for (int i = 0; i < c->n; i++) {
+            c->world[i] = comm->world[i];
+            c->rank[i] = i;
+        }
+        c->lo = c->n;
+        c->me = comm->rank;
+        return 0;
+    }
+    int lmin = comm->local_world[0], rmin = comm->world[0];
+    for (int i = 1; i < comm->local_size; i++)
+        lmin = comm->local_world[i] < lmin ? comm->local_world[i] : lmin;
+    for (int i = 1; i < comm->size; i++)
+        rmin = comm->world[i] < rmin ? comm->world[i] : rmin;
+    c->lo_remote = rmin < lmin;
+    const int *first = c->lo_remote ? comm->world : comm->local_world;
+    const int *second = c->lo_remote ? comm->local_world : comm->world;
+    c->lo = c->lo_remote ? comm->size : comm->local_size;
+    for (int i = 0; i < c->n; i++) {
+        c->world[i] = i < c->lo ? first[i] : second[i - c->lo];
+        c->rank[i] = i < c->lo ? i : i - c->lo;
+    }
+    c->me = c->lo_remote ? c->lo + comm->rank : comm->rank;
+    return 0;
+}
+
 ft_cons_t *ivc_mpi_ft_cons_start(MPI_Comm comm, uint32_t flag, const uint64_t *ids, int *err)
 {
-    int n = comm->size;
-    if (comm->inter || n >= 0x10000) {
+    int n = comm->inter ? comm->size + comm->local_size : comm->size;
+    if (n >= 0x10000 || (comm->inter && comm->local_comm == MPI_COMM_NULL)) {
         *err = MPI_ERR_COMM;
         return NULL;
     }
@@ -148,13 +193,18 @@ ft_cons_t *ivc_mpi_ft_cons_start(MPI_Comm comm, uint32_t flag, const uint64_t *i
     /* A multiple of 8: the values of all members lie back to back in `in`, each read
      * through aligned flag and id words. */
     size_t len = (V_FAILED_OFF + 2 * (size_t)n + 7) & ~(size_t)7;
+    if (c != NULL)
+        c->n = n;
     if (c == NULL || (c->val = calloc(1, len)) == NULL || (c->out = malloc(len)) == NULL ||
         (c->in = malloc(len * (size_t)n)) == NULL ||
-        (c->q = calloc(2 * (size_t)n, sizeof(MPI_Request))) == NULL) {
+        (c->q = calloc(2 * (size_t)n, sizeof(MPI_Request))) == NULL || members(c, comm) != 0) {
         if (c != NULL) {
             free(c->val);
             free(c->out);
             free(c->in);
+            free(c->q);
+            free(c->world);
+            free(c->rank);
         }
         free(c);
         *err = MPI_ERR_NO_MEM;
@@ -162,8 +212,6 @@ ft_cons_t *ivc_mpi_ft_cons_start(MPI_Comm comm, uint32_t flag, const uint64_t *i
     }
     c->comm = comm;
     ivc_mpi_comm_retain(comm);
-    c->n = n;
-    c->me = comm->rank;
     c->len = len;
     /* Every member numbers its agreements on comm alike (they are collective). */
     c->tagbase = (int)((comm->ft_seq++ & 0x3fffu) << 16);
@@ -227,6 +275,12 @@ const uint8_t *ivc_mpi_ft_cons_failed(const ft_cons_t *c)
     return v_failed(c->val);
 }
 
+const int *ivc_mpi_ft_cons_members(const ft_cons_t *c, int *n)
+{
+    *n = c->n;
+    return c->world;
+}
+
 int ivc_mpi_ft_cons_error(const ft_cons_t *c)
 {
     const uint8_t *failed = c->val + V_FAILED_OFF, *acked = failed + c->n;
@@ -255,5 +309,7 @@ void ivc_mpi_ft_cons_free(ft_cons_t *c)
     free(c->out);
     free(c->in);
     free(c->q);
+    free(c->world);
+    free(c->rank);
     free(c);
 }

@@ -104,7 +104,7 @@ int PMPIX_Comm_agree(MPI_Comm comm, int *flag)
     ft_cons_t *c = ivc_mpi_ft_cons_start(comm, (uint32_t)*flag, NULL, &err);
     if (c == NULL)
         return ivc_mpi_raise(comm, err, fn,
-                             err == MPI_ERR_COMM ? "intercommunicators are not supported"
+                             err == MPI_ERR_COMM ? "too many members for an agreement"
                                                  : "out of memory");
     agree_run(c);
     *flag = (int)ivc_mpi_ft_cons_flag(c);
@@ -164,7 +164,7 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
         }
         free(a);
         return ivc_mpi_raise(comm, err, fn,
-                             err == MPI_ERR_COMM ? "intercommunicators are not supported"
+                             err == MPI_ERR_COMM ? "too many members for an agreement"
                                                  : "out of memory");
     }
     *request = r;
@@ -173,6 +173,15 @@ int PMPIX_Comm_iagree(MPI_Comm comm, int *flag, MPI_Request *request)
 IVC_MPIX_WEAK(Comm_iagree)
 
 /* ---- shrink ---- */
+
+/* Whether world rank w is in comm's local group. */
+static int local_has(MPI_Comm comm, int w)
+{
+    for (int i = 0; i < comm->local_size; i++)
+        if (comm->local_world[i] == w)
+            return 1;
+    return 0;
+}
 
 int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
 {
@@ -191,28 +200,55 @@ int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
     if (c == NULL) {
         ivc_mpi_comm_ids_reserve(NULL);
         return ivc_mpi_raise(comm, err, fn,
-                             err == MPI_ERR_COMM ? "intercommunicators are not supported"
+                             err == MPI_ERR_COMM ? "too many members for an agreement"
                                                  : "out of memory");
     }
     agree_run(c);
     ivc_mpi_comm_ids_reserve(NULL);
     uint64_t ids[IVC_MPI_ID_WORDS];
     memcpy(ids, ivc_mpi_ft_cons_ids(c), sizeof(ids));
+    /* The survivors, in agreement order: on an intercommunicator each group keeps its own
+     * rank order, so split them back by group. */
     const uint8_t *failed = ivc_mpi_ft_cons_failed(c);
-    int *world = malloc((size_t)comm->size * sizeof(int)), n = 0;
-    if (world != NULL)
-        for (int i = 0; i < comm->size; i++)
-            if (!failed[i])
-                world[n++] = comm->world[i];
+    int n, nl = 0, nr = 0;
+    const int *members = ivc_mpi_ft_cons_members(c, &n);
+    int *lw = malloc((size_t)n * sizeof(int)), *rw = malloc((size_t)n * sizeof(int));
+    if (lw != NULL && rw != NULL)
+        for (int i = 0; i < n; i++) {
+            if (failed[i])
+                continue;
+            int local = !comm->inter || local_has(comm, members[i]);
+            if (local)
+                lw[nl++] = members[i];
+            else
+                rw[nr++] = members[i];
+        }
     ivc_mpi_ft_cons_free(c);
-    if (world == NULL)
+    if (lw == NULL || rw == NULL) {
+        free(lw);
+        free(rw);
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
-    int id = ivc_mpi_comm_id_pop(ids);
-    if (id < 0) {
-        free(world);
+    }
+    int id[2] = {ivc_mpi_comm_id_pop(ids), -1};
+    if (comm->inter)
+        id[1] = ivc_mpi_comm_id_pop(ids);
+    if (id[0] < 0 || (comm->inter && id[1] < 0)) {
+        free(lw);
+        free(rw);
         return ivc_mpi_raise(comm, MPI_ERR_INTERN, fn, "no context id is free at every member");
     }
-    err = ivc_mpi_comm_with_id(comm->errh, id, world, n, newcomm);
+    if (!comm->inter) {
+        free(rw);
+        err = ivc_mpi_comm_with_id(comm->errh, id[0], lw, nl, newcomm);
+    } else if (nr == 0) {
+        /* Every member of the other group failed: no intercommunicator can remain. */
+        free(lw);
+        free(rw);
+        return ivc_mpi_raise(comm, MPIX_ERR_PROC_FAILED, fn,
+                             "every member of the remote group failed");
+    } else {
+        err = ivc_mpi_intercomm_with_ids(comm->errh, id, lw, nl, rw, nr, newcomm);
+    }
     if (err != MPI_SUCCESS)
         return ivc_mpi_raise(comm, err, fn, "making the communicator failed");
     return MPI_SUCCESS;

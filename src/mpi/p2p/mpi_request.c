@@ -233,6 +233,7 @@ void ivc_mpi_poll(ivc_backoff_t *b)
     if (b->rounds >= b->spin && (++b->rounds & 255) == 0) {
         check_abort();
         ivc_mpi_coll_audit();
+        ivc_mpi_rma_audit();
         if (ivc_mpi_req_zombies != NULL)
             ivc_mpi_req_sweep();
     }

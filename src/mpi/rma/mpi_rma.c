@@ -111,16 +111,22 @@ static int ctl_broken(int owner, const char *word)
     return MPI_ERR_PROC_FAILED;
 }
 
-/* Whether a passive-target lock word could have been written by the protocol: at most one
- * shared count (and one backing-off increment) per rank, and an exclusive holder's name
- * exactly when the exclusive bit is set. */
+/* Whether a passive-target lock word could have been written by the protocol: an
+ * exclusive holder's name exactly when the exclusive bit is set, nothing else. */
 static int lock_word_sane(uint64_t v)
 {
-    uint64_t shared = v & WIN_LOCK_SHARED, holder = (v & WIN_LOCK_OWNER_MASK) >> 32;
-    if (shared > 2 * (uint64_t)ivc_mpi_world_size)
+    uint64_t holder = (v & WIN_LOCK_OWNER_MASK) >> 32;
+    if (v & 0xffffffffull)
         return 0;
     return (v & WIN_LOCK_EXCL) ? holder >= 1 && holder <= (uint64_t)ivc_mpi_world_size
                                : holder == 0;
+}
+
+/* Whether the shared-holder record names only ranks that exist. */
+static int shared_sane(ivc_win_ctl_t *c)
+{
+    uint64_t words = WIN_CTL_WORDS(ivc_mpi_world_size), tail = ivc_mpi_world_size % 64;
+    return tail == 0 || (ivc_load_relaxed(&c->shared[words - 1]) >> tail) == 0;
 }
 
 /* Waits (spin, then yield) without driving progress: safe inside the AM handler. A holder
@@ -160,51 +166,90 @@ static void acc_unlock(ivc_win_ctl_t *c)
     ivc_store_release(&c->acc, 0); /* L2: publishes the update; pairs with the next CAS */
 }
 
-/* Releases an exclusive hold of a rank known to have failed (rma_impl.h). The CAS fails
- * when the word changed meanwhile (a shared locker backing off, another survivor that
- * recovered it first): then it looks again. A shared hold of a dead rank cannot be told
- * from a live one's and stays (an exclusive locker then waits; see the README's limits). */
+/* Releases the holds of ranks known to have failed (rma_impl.h): an exclusive hold or
+ * reservation by CAS (it fails when the word changed meanwhile: another survivor recovered
+ * it first, or it is held anew), and shared holds by clearing their bits. Whatever the dead
+ * rank stored before dying stays. */
 static void lock_recover(ivc_win_ctl_t *c)
 {
-    for (int i = 0; i < 64; i++) {
-        uint64_t v = ivc_load_relaxed(&c->lock);
-        if (!(v & WIN_LOCK_EXCL))
-            return;
-        uint64_t owner = ((v & ~WIN_LOCK_EXCL) >> 32) - 1;
-        if (!rank_failed(owner))
-            return;
-        if (ivc_cas(&c->lock, &v, v - (WIN_LOCK_EXCL | WIN_LOCK_OWNER(owner)))) { /* L1 */
+    uint64_t v = ivc_load_relaxed(&c->lock);
+    if ((v & WIN_LOCK_EXCL) && lock_word_sane(v)) {
+        uint64_t owner = ((v & WIN_LOCK_OWNER_MASK) >> 32) - 1;
+        if (rank_failed(owner) && ivc_cas(&c->lock, &v, 0)) /* L1 */
             ivc_warn("released the exclusive window lock that failed rank %llu held",
                      (unsigned long long)owner);
-            return;
+    }
+    for (uint64_t k = 0; k < WIN_CTL_WORDS(ivc_mpi_world_size); k++) {
+        uint64_t bits = ivc_load_relaxed(&c->shared[k]);
+        while (bits != 0) {
+            int i = __builtin_ctzll(bits);
+            uint64_t bit = 1ull << i, r = k * 64 + (uint64_t)i;
+            bits &= bits - 1;
+            if (rank_failed(r) &&
+                (atomic_fetch_and_explicit(&c->shared[k], ~bit, memory_order_acq_rel) & bit))
+                ivc_warn("released the shared window lock that failed rank %llu held",
+                         (unsigned long long)r);
         }
     }
 }
 
-/* One attempt at the passive-target lock word for world rank `who`. Returns 1 if taken. */
+/* Whether no rank holds the lock shared (S2's partner load: seq_cst). */
+static int shared_empty(ivc_win_ctl_t *c)
+{
+    for (uint64_t k = 0; k < WIN_CTL_WORDS(ivc_mpi_world_size); k++)
+        if (atomic_load_explicit(&c->shared[k], memory_order_seq_cst) != 0)
+            return 0;
+    return 1;
+}
+
+/* One attempt at the passive-target lock for world rank `who`. Returns 1 if taken; an
+ * exclusive attempt may leave a reservation in who's name (taken on a later attempt once
+ * the shared holders have left). */
 static int lock_try(ivc_win_ctl_t *c, int type, int who)
 {
     if (type == MPI_LOCK_EXCLUSIVE) {
-        uint64_t exp = 0;
-        if (ivc_cas(&c->lock, &exp, WIN_LOCK_EXCL | WIN_LOCK_OWNER(who))) /* L1 acquire */
-            return 1;
+        uint64_t mine = WIN_LOCK_EXCL | WIN_LOCK_OWNER(who), exp = 0;
+        if (ivc_load_relaxed(&c->lock) == mine ||
+            atomic_compare_exchange_strong_explicit(&c->lock, &exp, mine, memory_order_seq_cst,
+                                                    memory_order_relaxed)) { /* S1 */
+            if (shared_empty(c))
+                return 1;
+        }
     } else {
-        uint64_t v = ivc_fetch_add(&c->lock, 1); /* L1 acquire */
-        if (!(v & WIN_LOCK_EXCL))
-            return 1;
-        ivc_fetch_add(&c->lock, (uint64_t)-1); /* back off: a writer holds it */
+        uint64_t bit = 1ull << (who % 64);
+        atomic_fetch_or_explicit(&c->shared[who / 64], bit, memory_order_seq_cst); /* S2 */
+        if (!(atomic_load_explicit(&c->lock, memory_order_seq_cst) & WIN_LOCK_EXCL))
+            return 1; /* L1 acquire: the seq_cst load sees the last exclusive release */
+        /* back off: a writer holds or reserved it */
+        atomic_fetch_and_explicit(&c->shared[who / 64], ~bit, memory_order_release);
     }
     if (__builtin_expect(ivc_mpi_ft_state != 0, 0))
         lock_recover(c);
     return 0;
 }
 
+/* Whether world rank `who` holds the lock of block c as `type` (per the block). */
+static int lock_named(ivc_win_ctl_t *c, int type, int who)
+{
+    if (type == MPI_LOCK_EXCLUSIVE)
+        return ivc_load_relaxed(&c->lock) == (WIN_LOCK_EXCL | WIN_LOCK_OWNER(who));
+    return (ivc_load_relaxed(&c->shared[who / 64]) >> (who % 64)) & 1;
+}
+
 static void lock_release(ivc_win_ctl_t *c, int type, int who)
 {
-    /* L1 release: publishes this epoch's stores to the next holder. */
-    ivc_fetch_add(&c->lock, type == MPI_LOCK_EXCLUSIVE
-                                ? (uint64_t) - (WIN_LOCK_EXCL | WIN_LOCK_OWNER(who))
-                                : (uint64_t)-1);
+    if (type == MPI_LOCK_EXCLUSIVE) {
+        uint64_t exp = WIN_LOCK_EXCL | WIN_LOCK_OWNER(who);
+        /* L1 release: publishes this epoch's stores to the next holder. A word that no
+         * longer names us was changed by another writer: the hold is gone either way. */
+        if (!ivc_cas(&c->lock, &exp, 0))
+            ivc_warn("the window lock this rank held exclusively was overwritten (it holds "
+                     "0x%llx)",
+                     (unsigned long long)exp);
+    } else {
+        atomic_fetch_and_explicit(&c->shared[who / 64], ~(1ull << (who % 64)),
+                                  memory_order_release); /* L1 release */
+    }
 }
 
 /* ---- waiting for replies ---- */
@@ -490,22 +535,24 @@ static void am_apply(int peer, const am_hdr_t *hp, MPI_Win w, uint8_t *p, uint64
     case AM_LOCK: {
         int type = h.flags == MPI_LOCK_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
         int got = lock_try(w->ctl, type, peer);
-        if (!got && !lock_word_sane(ivc_load_relaxed(&w->ctl->lock)))
+        if (!got && (!lock_word_sane(ivc_load_relaxed(&w->ctl->lock)) || !shared_sane(w->ctl)))
             ctl_broken(ivc_mpi_world_rank, "passive-target lock word"); /* ends this rank */
+        int t = win_rank_of(w, peer);
+        if (t >= 0)
+            w->peers[t].am_held = got ? type : lock_named(w->ctl, type, peer) ? AM_RESERVING : 0;
         reply_send(peer, AM_LOCKED, h.win, h.cookie, (uint32_t)got, NULL, 0);
         return;
     }
     case AM_UNLOCK: {
-        /* Only a held lock can be released: a stray unlock must not wrap the word. */
-        uint64_t v = ivc_load_relaxed(&w->ctl->lock);
+        /* Only a held lock can be released: a stray unlock must not free another's. */
         int type = h.flags == MPI_LOCK_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
-        if (type == MPI_LOCK_EXCLUSIVE
-                ? (v & (WIN_LOCK_EXCL | WIN_LOCK_OWNER_MASK)) ==
-                      (WIN_LOCK_EXCL | WIN_LOCK_OWNER(peer))
-                : (v & WIN_LOCK_SHARED) != 0)
+        if (lock_named(w->ctl, type, peer))
             lock_release(w->ctl, type, peer);
         else
             ivc_warn("rank %d released a lock of window %d it does not hold", peer, h.win);
+        int t = win_rank_of(w, peer);
+        if (t >= 0)
+            w->peers[t].am_held = 0;
         /* Answered: the origin's epoch ends only once the lock is free, so no later
          * synchronization (a barrier through the region, Win_free) can overtake it. */
         reply_send(peer, AM_LOCKED, h.win, h.cookie, 1, NULL, 0);
@@ -572,9 +619,8 @@ int ivc_rma_flush_am(MPI_Win w, int t)
     return err;
 }
 
-int ivc_rma_lock(MPI_Win w, int t, int type)
+static int rma_lock(MPI_Win w, win_peer_t *p, int type)
 {
-    win_peer_t *p = &w->peers[t];
     ivc_backoff_t b;
     ivc_backoff_init(&b);
     for (uint32_t tries = 0;;) {
@@ -584,7 +630,7 @@ int ivc_rma_lock(MPI_Win w, int t, int type)
             if (lock_try(p->ctl, type, ivc_mpi_world_rank))
                 return MPI_SUCCESS;
             if (__builtin_expect((++tries & 1023) == 0, 0) &&
-                !lock_word_sane(ivc_load_relaxed(&p->ctl->lock)))
+                (!lock_word_sane(ivc_load_relaxed(&p->ctl->lock)) || !shared_sane(p->ctl)))
                 return ctl_broken(p->world, "passive-target lock word");
         } else {
             am_hdr_t h = {.kind = AM_LOCK, .win = w->id, .flags = (uint32_t)type};
@@ -597,6 +643,18 @@ int ivc_rma_lock(MPI_Win w, int t, int type)
         }
         ivc_mpi_poll(&b);
     }
+}
+
+int ivc_rma_lock(MPI_Win w, int t, int type)
+{
+    win_peer_t *p = &w->peers[t];
+    p->locking = 1; /* our reservation, not a stray name (ivc_mpi_rma_audit) */
+    int rc = rma_lock(w, p, type);
+    p->locking = 0;
+    if (rc != MPI_SUCCESS && p->direct && type == MPI_LOCK_EXCLUSIVE &&
+        lock_named(p->ctl, type, ivc_mpi_world_rank))
+        lock_release(p->ctl, type, ivc_mpi_world_rank); /* a reservation left behind */
+    return rc;
 }
 
 int ivc_rma_unlock(MPI_Win w, int t, int type)
@@ -627,6 +685,67 @@ void ivc_mpi_rma_on_failure(int rank)
             lock_recover(w->ctl);
     }
     (void)rank;
+}
+
+/* A name of world rank `who` as holder in block c that `who` does not hold (held: the lock
+ * type it holds there, or AM_RESERVING / its own locking in progress) was written by
+ * another writer and would keep every locker waiting: cleared, with a warning. */
+static void audit_names(ivc_win_ctl_t *c, int who, int held, int win)
+{
+    if (held == AM_RESERVING)
+        return;
+    static const int types[2] = {MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED};
+    for (int i = 0; i < 2; i++) {
+        if (held == types[i] || !lock_named(c, types[i], who))
+            continue;
+        if (types[i] == MPI_LOCK_EXCLUSIVE) {
+            uint64_t exp = WIN_LOCK_EXCL | WIN_LOCK_OWNER(who);
+            if (!ivc_cas(&c->lock, &exp, 0))
+                continue;
+        } else if (!(atomic_fetch_and_explicit(&c->shared[who / 64], ~(1ull << (who % 64)),
+                                               memory_order_acq_rel) &
+                     (1ull << (who % 64)))) {
+            continue;
+        }
+        ivc_warn("a window control block (window %d) named rank %d as a%s lock holder it is "
+                 "not (overwritten by another writer); cleared",
+                 win, who, types[i] == MPI_LOCK_EXCLUSIVE ? "n exclusive" : " shared");
+    }
+}
+
+/* The accumulate lock is never held across a poll (acc_lock .. acc_unlock bracket one local
+ * update), and a rank on another host never takes it in its own name (its accumulates run
+ * in the owner's): a name found while auditing is another writer's. */
+static void audit_acc(ivc_win_ctl_t *c, int who, int win)
+{
+    uint64_t exp = (uint64_t)who + 1;
+    if (ivc_load_relaxed(&c->acc) == exp && ivc_cas(&c->acc, &exp, 0))
+        ivc_warn("a window control block (window %d) named rank %d as the accumulate lock "
+                 "holder it is not (overwritten by another writer); cleared",
+                 win, who);
+}
+
+void ivc_mpi_rma_audit(void)
+{
+    for (int id = 0; id < IVC_MPI_ID_WORDS * 64; id++) {
+        MPI_Win w = ivc_rma_win_lookup(id);
+        if (w == NULL || w->magic != WIN_MAGIC || w->freeing)
+            continue;
+        for (int t = 0; t < w->comm->size; t++) {
+            win_peer_t *p = &w->peers[t];
+            /* This rank's name in every block it can read... */
+            if (p->seen != NULL) {
+                audit_acc(p->seen, ivc_mpi_world_rank, w->id);
+                if (!p->locking)
+                    audit_names(p->seen, ivc_mpi_world_rank, p->nocheck ? 0 : p->lock, w->id);
+            }
+            /* ...and, in its own block, the names of origins that cannot read it. */
+            if (p->remote && w->ctl != NULL && !w->ctl_private) {
+                audit_acc(w->ctl, p->world, w->id);
+                audit_names(w->ctl, p->world, p->am_held, w->id);
+            }
+        }
+    }
 }
 
 /* ---- the operations ---- */
@@ -898,8 +1017,8 @@ static int raise_w(MPI_Win w, int rc, const char *fn, int target)
  * least one byte) and fits the window, else NULL: the general path. *p is NULL for
  * MPI_PROC_NULL. Returns MPI_SUCCESS or a class. */
 static int xfer_check(MPI_Win w, const void *origin, int target, int ocount, MPI_Datatype odt,
-                      int tcount, MPI_Datatype tdt, MPI_Aint tdisp, win_peer_t **p,
-                      uint64_t *bytes, uint64_t *base, uint8_t **at)
+                      int tcount, MPI_Datatype tdt, MPI_Aint tdisp, win_peer_t **p, uint64_t *bytes,
+                      uint64_t *base, uint8_t **at)
 {
     *at = NULL;
     int rc = rma_check(w, target, ocount, odt, tcount, tdt, tdisp, p);
@@ -932,8 +1051,8 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
     win_peer_t *p;
     uint64_t obytes, base;
     uint8_t *at;
-    int rc = xfer_check(win, origin_addr, target_rank, origin_count, origin_datatype,
-                        target_count, target_datatype, target_disp, &p, &obytes, &base, &at);
+    int rc = xfer_check(win, origin_addr, target_rank, origin_count, origin_datatype, target_count,
+                        target_datatype, target_disp, &p, &obytes, &base, &at);
     if (rc != MPI_SUCCESS)
         return raise_w(win, rc, fn, target_rank);
     if (p == NULL)
@@ -969,8 +1088,8 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
     win_peer_t *p;
     uint64_t obytes, base;
     uint8_t *at;
-    int rc = xfer_check(win, origin_addr, target_rank, origin_count, origin_datatype,
-                        target_count, target_datatype, target_disp, &p, &obytes, &base, &at);
+    int rc = xfer_check(win, origin_addr, target_rank, origin_count, origin_datatype, target_count,
+                        target_datatype, target_disp, &p, &obytes, &base, &at);
     if (rc != MPI_SUCCESS)
         return raise_w(win, rc, fn, target_rank);
     if (p == NULL)
@@ -1032,11 +1151,12 @@ static int accumulate(const void *origin_addr, int origin_count, MPI_Datatype or
     /* Nothing to move (a count of 0, or a type of size 0): nothing to do, nothing to check
      * about element kinds. */
     uint64_t tbytes = target_count ? (uint64_t)target_count * target_datatype->map.size : 0;
-    uint64_t obytes = noop ? tbytes
+    uint64_t obytes = noop           ? tbytes
                       : origin_count ? (uint64_t)origin_count * origin_datatype->map.size
                                      : 0;
-    uint64_t rbytes =
-        !fetch ? tbytes : result_count ? (uint64_t)result_count * result_datatype->map.size : 0;
+    uint64_t rbytes = !fetch         ? tbytes
+                      : result_count ? (uint64_t)result_count * result_datatype->map.size
+                                     : 0;
     if (obytes != tbytes || rbytes != tbytes)
         return raise_w(win, MPI_ERR_COUNT, fn, target_rank);
     if (tbytes == 0)

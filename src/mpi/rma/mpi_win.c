@@ -121,10 +121,11 @@ static int win_setup(void *base, uint64_t size, int disp_unit, MPI_Comm comm, in
     }
     w->peers = calloc((size_t)comm->size, sizeof(*w->peers));
     uint64_t *pub = malloc((size_t)comm->size * PUB_N * sizeof(uint64_t));
-    w->ctl = ivc_mpi_mem_arena_alloc(sizeof(ivc_win_ctl_t));
+    uint64_t ctl_bytes = WIN_CTL_BYTES(ivc_mpi_world_size);
+    w->ctl = ivc_mpi_mem_arena_alloc(ctl_bytes);
     if (w->ctl == NULL) {
         void *p = NULL;
-        w->ctl = posix_memalign(&p, IVC_CACHE_LINE, sizeof(ivc_win_ctl_t)) == 0 ? p : NULL;
+        w->ctl = posix_memalign(&p, IVC_CACHE_LINE, ctl_bytes) == 0 ? p : NULL;
         w->ctl_private = 1;
     }
     if (w->peers == NULL || pub == NULL || w->ctl == NULL) {
@@ -134,6 +135,8 @@ static int win_setup(void *base, uint64_t size, int disp_unit, MPI_Comm comm, in
     }
     ivc_store_relaxed(&w->ctl->lock, 0);
     ivc_store_relaxed(&w->ctl->acc, 0);
+    for (uint64_t k = 0; k < WIN_CTL_WORDS(ivc_mpi_world_size); k++)
+        ivc_store_relaxed(&w->ctl->shared[k], 0);
     if ((rc = ivc_rma_win_register(w)) != MPI_SUCCESS) {
         free(pub);
         win_destroy(w);
@@ -142,7 +145,7 @@ static int win_setup(void *base, uint64_t size, int disp_unit, MPI_Comm comm, in
     uint64_t mine[PUB_N] = {NO_OFF, size, (uint64_t)disp_unit, NO_OFF}, off;
     if (flavor != MPI_WIN_FLAVOR_DYNAMIC && size > 0 && ivc_mpi_mem_region_off(base, size, &off))
         mine[PUB_MEM] = off;
-    if (!w->ctl_private && ivc_mpi_mem_region_off(w->ctl, sizeof(ivc_win_ctl_t), &off))
+    if (!w->ctl_private && ivc_mpi_mem_region_off(w->ctl, ctl_bytes, &off))
         mine[PUB_CTL] = off;
     /* Also the point after which every rank has registered the window: no active message
      * for it can arrive earlier. */
@@ -162,14 +165,19 @@ static int win_setup(void *base, uint64_t size, int disp_unit, MPI_Comm comm, in
             p->direct = 1;
             p->base = base;
             p->ctl = w->ctl;
+            p->seen = w->ctl_private ? NULL : w->ctl;
             continue;
         }
-        if (flavor == MPI_WIN_FLAVOR_DYNAMIC || !co_located(p->world))
+        p->remote = !co_located(p->world);
+        if (p->remote)
             continue;
         /* Offsets from a peer are untrusted: used only if they lie inside the region. */
-        uint8_t *c = q[PUB_CTL] % IVC_CACHE_LINE == 0
-                         ? ivc_region_at(&ivc_coord.region, q[PUB_CTL], sizeof(ivc_win_ctl_t))
+        uint8_t *c = q[PUB_CTL] != NO_OFF && q[PUB_CTL] % IVC_CACHE_LINE == 0
+                         ? ivc_region_at(&ivc_coord.region, q[PUB_CTL], ctl_bytes)
                          : NULL;
+        p->seen = (ivc_win_ctl_t *)c;
+        if (flavor == MPI_WIN_FLAVOR_DYNAMIC)
+            continue;
         uint8_t *m =
             q[PUB_MEM] != NO_OFF ? ivc_region_at(&ivc_coord.region, q[PUB_MEM], p->size) : NULL;
         if (c != NULL && (m != NULL || p->size == 0) && p->disp_unit > 0) {
@@ -413,11 +421,15 @@ int PMPI_Win_free(MPI_Win *win)
         return ivc_mpi_raise(w->comm, rc, fn, "an attribute's delete callback failed");
     for (int t = 0; t < w->comm->size && rc == MPI_SUCCESS; t++)
         rc = ivc_rma_flush_am(w, t);
-    /* Nobody may still be accessing this rank's memory or lock words. */
+    /* Nobody may still be accessing this rank's memory or lock words. From here a peer
+     * that left the barrier first may free its block: this rank stops auditing them. */
+    w->freeing = 1;
     if (rc == MPI_SUCCESS)
         rc = ivc_mpi_coll_barrier(w->comm);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        w->freeing = 0;
         return ivc_mpi_raise(w->comm, rc, fn, "synchronizing with the other ranks failed");
+    }
     win_destroy(w);
     *win = MPI_WIN_NULL;
     return MPI_SUCCESS;

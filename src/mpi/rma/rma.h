@@ -17,5 +17,8 @@ void ivc_mpi_rma_on_message(ivc_inmsg_t *m);
 void ivc_mpi_rma_finalize(void);
 /* World rank `rank` failed (src/mpi/ft): releases the locks it held on this rank's windows. */
 void ivc_mpi_rma_on_failure(int rank);
+/* Clears names of this rank (and, in its own windows' control blocks, of origins on other
+ * hosts) that another writer put in window lock words; called while waiting. */
+void ivc_mpi_rma_audit(void);
 
 #endif

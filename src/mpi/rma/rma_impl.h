@@ -29,16 +29,14 @@
 #include "base/ivc_atomic.h"
 
 typedef struct ivc_win_ctl {
-    /* Passive-target lock of this window at this rank: bit 63 = held exclusively, bits
-     * 32-62 = the exclusive holder's world rank + 1, bits 0-31 = shared holders (plus shared
-     * lockers backing off). Writers: any co-located origin and the owner's AM handler (for
-     * an origin elsewhere, in its name), by CAS (exclusive 0 -> EXCL | holder), fetch_add /
-     * fetch_sub (shared) and fetch_sub(EXCL | holder) (exclusive release), all acq_rel: a
-     * release publishes the holder's stores to the window, the next acquire sees them (L1 in
-     * lock_try/lock_release, mpi_rma.c). A survivor that finds the word held exclusively by a
-     * rank known to have failed releases it in that rank's name, by CAS (lock_recover): the
-     * dead holder's epoch is over, and whatever it stored before dying stays. Shared holds
-     * carry no name: one a dead rank held is not recovered (see lock_recover). */
+    /* Passive-target lock of this window at this rank, exclusive side: 0 free, else bit 63
+     * (held or reserved exclusively) | the exclusive holder's world rank + 1 in bits 32-62;
+     * bits 0-31 stay 0. Writers: any co-located origin and the owner's AM handler (for an
+     * origin elsewhere, in its name): CAS 0 -> EXCL | holder (seq_cst: S1 in lock_try,
+     * pairs with S2), CAS back to 0 on release (acq_rel: L1, publishes the holder's stores
+     * to the next acquirer). An exclusive locker that wins the CAS has reserved the lock:
+     * it holds it once `shared` is empty (it waits for shared holders to leave; new shared
+     * lockers see the reservation and back off). */
     IVC_ATOMIC(uint64_t) lock IVC_ALIGNED_LINE;
     /* Accumulate lock: 0 free, else the holder's world rank + 1. Makes every
      * accumulate-type operation on this window's memory atomic with the others. Writers:
@@ -46,28 +44,52 @@ typedef struct ivc_win_ctl {
      * pairs with the next CAS); a waiter that finds a failed rank's name takes it over by
      * CAS (the dead rank's accumulate may be half done: that element is what it is). */
     IVC_ATOMIC(uint64_t) acc IVC_ALIGNED_LINE;
+    /* Shared holders, one bit per world rank (bit r % 64 of word r / 64), WIN_CTL_WORDS(world)
+     * words. A named record rather than a count, so that a hold of a rank that died can be
+     * released by a survivor and a bit no live rank owns can be cleared by the rank it
+     * names. Writers: the holder (or the owner's AM handler in its name): fetch_or of its
+     * bit, then a load of `lock` (seq_cst: S2, pairs with S1: of a shared locker and an
+     * exclusive one racing, at least one sees the other), fetch_and to leave (L1 release);
+     * a survivor clears the bit of a rank known to have failed (lock_recover); the rank a
+     * bit names clears it when it holds no such lock (ivc_mpi_rma_audit). Bits at or above the
+     * world size are never set: one that is means another writer (ctl_broken). */
+    IVC_ATOMIC(uint64_t) shared[] IVC_ALIGNED_LINE;
 } ivc_win_ctl_t;
-_Static_assert(sizeof(ivc_win_ctl_t) == 2 * IVC_CACHE_LINE, "two lock lines");
+_Static_assert(sizeof(ivc_win_ctl_t) == 2 * IVC_CACHE_LINE, "two lock lines, then shared");
 
-#define WIN_LOCK_EXCL   (1ull << 63)
-#define WIN_LOCK_SHARED 0xffffffffull /* the shared holders' count */
+#define WIN_LOCK_EXCL (1ull << 63)
 /* The exclusive holder's field of the lock word for world rank r. */
-#define WIN_LOCK_OWNER(r) ((uint64_t)((r) + 1) << 32)
+#define WIN_LOCK_OWNER(r)   ((uint64_t)((r) + 1) << 32)
 #define WIN_LOCK_OWNER_MASK 0x7fffffff00000000ull
+/* Words of the shared-holder record, and bytes of the whole block, for `world` ranks. */
+#define WIN_CTL_WORDS(world) (((uint64_t)(world) + 63) / 64)
+#define WIN_CTL_BYTES(world)                                                                       \
+    (sizeof(ivc_win_ctl_t) +                                                                       \
+     (WIN_CTL_WORDS(world) * 8 + IVC_CACHE_LINE - 1) / IVC_CACHE_LINE * IVC_CACHE_LINE)
 
 /* What an origin knows about one target. */
 typedef struct win_peer {
-    int world;          /* world rank */
-    int direct;         /* reached with loads and stores */
-    uint8_t *base;      /* direct: the target's window memory in this mapping */
-    uint64_t size;      /* window bytes at the target */
-    uint32_t disp_unit; /* the target's displacement unit */
-    ivc_win_ctl_t *ctl; /* direct: the target's control block */
-    int lock;           /* passive epoch held: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
-    int nocheck;        /* the lock was taken with MPI_MODE_NOCHECK (nothing to release) */
-    uint64_t pending;   /* AM puts/accumulates not yet acknowledged */
-    int err;            /* an AM the target refused (class), reported by the next flush */
+    int world;           /* world rank */
+    int direct;          /* reached with loads and stores */
+    uint8_t *base;       /* direct: the target's window memory in this mapping */
+    uint64_t size;       /* window bytes at the target */
+    uint32_t disp_unit;  /* the target's displacement unit */
+    ivc_win_ctl_t *ctl;  /* direct: the target's control block */
+    int lock;            /* passive epoch held: 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
+    int nocheck;         /* the lock was taken with MPI_MODE_NOCHECK (nothing to release) */
+    int locking;         /* inside ivc_rma_lock: a name of this rank in the block is ours */
+    ivc_win_ctl_t *seen; /* the target's control block when this rank can read it (direct,
+                          * or co-located with the block in the region): audited for this
+                          * rank's name (ivc_mpi_rma_audit) */
+    int remote;          /* not co-located: this rank, the owner, audits its names */
+    int am_held;         /* owner side: lock type granted to this origin through AM, or
+                          * AM_RESERVING while its exclusive reservation waits */
+    uint64_t pending;    /* AM puts/accumulates not yet acknowledged */
+    int err;             /* an AM the target refused (class), reported by the next flush */
 } win_peer_t;
+
+/* win_peer_t.am_held: an exclusive reservation of this origin waits for shared holders. */
+#define AM_RESERVING 1
 
 /* A memory range attached to a dynamic window. */
 typedef struct win_attach {
@@ -92,6 +114,7 @@ struct ivc_mpi_win_s {
     win_peer_t *peers;  /* by rank in comm */
     win_attach_t *attached;
     int lock_all;                      /* inside Win_lock_all */
+    int freeing;                       /* inside Win_free: peers' blocks may be reused */
     MPI_Group start_group, post_group; /* PSCW access / exposure epochs, or NULL */
     int *post_done;                    /* Win_test: completions received from post_group members */
     /* Attribute values handed out by Win_get_attr (their addresses are returned). */

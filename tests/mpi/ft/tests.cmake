@@ -68,6 +68,8 @@ ivc_ft_test(revoke SOURCE mpi/ft/revoke.c NP 4 SURVIVORS 4 STATUS 0
 ivc_ft_test(probe SOURCE mpi/ft/probe.c NP 4 SURVIVORS 3 STATUS 137 CONFIGS vms plain)
 # Agreement with members dying during it (two victims: 137 from the first).
 ivc_ft_test(agree SOURCE mpi/ft/agree.c NP 5 SURVIVORS 3 STATUS 137 CONFIGS vms vm2 plain small)
+# Agreement and shrink on an intercommunicator (even and odd world ranks), the last rank dying.
+ivc_ft_test(inter SOURCE mpi/ft/inter.c NP 5 SURVIVORS 4 STATUS 137 CONFIGS vms plain hosts)
 # A window lock held by a rank that dies: direct lock words, and active messages only.
 ivc_ft_test(rma SOURCE mpi/ft/rma.c NP 3 SURVIVORS 2 STATUS 137 CONFIGS vms vm2 plain)
 ivc_ft_test(rma_am SOURCE mpi/ft/rma.c TARGET ft_rma NP 3 SURVIVORS 2 STATUS 137 CONFIGS vms
