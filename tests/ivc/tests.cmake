@@ -1,0 +1,30 @@
+# libivc: standalone programs over include/ivc.h (and, for the ring's table test and the
+# hostile tests, libivc's internal layout headers). Each makes a region file of its own in
+# /dev/shm and forks its participants.
+function(ivc_lib_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "ENV;ARGS" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  if(NOT TARGET ivclib_${name})
+    add_executable(ivclib_${name} ivc/${name}.c)
+    target_link_libraries(ivclib_${name} PRIVATE ivc)
+    target_include_directories(ivclib_${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+                               ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include)
+    set_target_properties(ivclib_${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                          ${PROJECT_BINARY_DIR}/tests)
+  endif()
+  add_test(NAME ivc.${name} COMMAND ivclib_${name} ${T_ARGS})
+  set_tests_properties(ivc.${name} PROPERTIES TIMEOUT ${T_TIMEOUT} SKIP_RETURN_CODE 77
+                       LABELS ivc ENVIRONMENT "${T_ENV}")
+endfunction()
+
+# ivc_lib_test_env(<test> <name> <VAR=value>...): another run of ivc.<test> with variables.
+function(ivc_lib_test_env test name)
+  add_test(NAME ivc.${test}.${name} COMMAND ivclib_${test})
+  set_tests_properties(ivc.${test}.${name} PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77
+                       LABELS ivc ENVIRONMENT "${ARGN}")
+endfunction()
+
+ivc_lib_test(chan)
+ivc_lib_test_env(chan small IVC_LIB_RING_SIZE=4K)
