@@ -232,7 +232,8 @@ void *ivc_ptr(const ivc_t *ivc, uint64_t off, uint64_t len);
 /* Item flags */
 #define IVC_MTX_CMP   0x1u /* the bytes at off must equal cmp */
 #define IVC_MTX_WRITE 0x2u /* write wr to off if every compare holds */
-#define IVC_MTX_READ  0x4u /* copy the bytes at off to rd (before any write of this commit) */
+#define IVC_MTX_READ  0x4u /* copy the bytes at off to rd (after the compares, before the writes:
+                             * rd may be cmp, to get the current value for a retry) */
 
 typedef struct ivc_mtx_item {
     uint64_t off;    /* region offset, inside the heap (e.g. in an ivc_shm_get block) */

@@ -192,13 +192,16 @@ int ivc_mtx_commit(ivc_t *ivc, ivc_mtx_item_t *items, int n)
     }
     uint8_t *base = ivc->region.base;
     int ok = 1;
+    /* Compares first, then reads: a read buffer may be the compare value (read the
+     * current value back for the next attempt). */
     for (int i = 0; i < n; i++) {
         ivc_mtx_item_t *it = &items[i];
-        if ((it->flags & IVC_MTX_READ))
-            memcpy(it->rd, base + it->off, it->len);
         if ((it->flags & IVC_MTX_CMP) && memcmp(base + it->off, it->cmp, it->len) != 0)
             ok = 0;
     }
+    for (int i = 0; i < n; i++)
+        if (items[i].flags & IVC_MTX_READ)
+            memcpy(items[i].rd, base + items[i].off, items[i].len);
     if (!ok) {
         mtx_unlock(ivc, locks, nl);
         return IVC_MTX_COMPARE_FAILED;

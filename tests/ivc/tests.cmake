@@ -28,3 +28,8 @@ endfunction()
 
 ivc_lib_test(chan)
 ivc_lib_test_env(chan small IVC_LIB_RING_SIZE=4K)
+ivc_lib_test(endpoints)
+ivc_lib_test(port)
+ivc_lib_test_env(port one_lane IVC_LIB_LANES=1)
+ivc_lib_test(barrier)
+ivc_lib_test(mtx)
