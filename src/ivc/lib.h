@@ -186,7 +186,7 @@ int ivclib_any_ready(ivc_t *ivc);
 /* Applies the redo log of endpoint slot `id` if it holds the complete, unapplied writes of
  * the dead committer `dead_who` (0: of whoever wrote it; for a slot this process just
  * claimed), then empties it. Returns 0, -EAGAIN when a live recoverer is at it, -EPROTO
- * for a damaged log (left as it is). */
+ * for a damaged log (emptied without applying anything: reported, never half applied). */
 int ivclib_log_recover(ivc_t *ivc, uint32_t id, uint64_t dead_who);
 
 #endif

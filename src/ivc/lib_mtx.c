@@ -118,8 +118,11 @@ int ivclib_log_recover(ivc_t *ivc, uint32_t id, uint64_t dead_who)
         if (dead_who != 0 && log->who != dead_who)
             return 0; /* the log is another (live) incarnation's */
         if (st != IVCLIB_LOG_VALID) {
-            if ((st & 0xff) != IVCLIB_LOG_RECOVERING)
+            if ((st & 0xff) != IVCLIB_LOG_RECOVERING) {
+                /* Not a state of the protocol: overwritten. Nothing to apply. */
+                ivc_cas(&log->state, &st, IVCLIB_LOG_EMPTY);
                 return -EPROTO;
+            }
             uint32_t rid = (uint32_t)(st >> 32) - 1;
             if (st != mine && rid < ivc->nendpoints) {
                 /* Another recoverer: alive if its slot's incarnation matches and it runs. */
@@ -133,15 +136,13 @@ int ivclib_log_recover(ivc_t *ivc, uint32_t id, uint64_t dead_who)
         if (!ivc_cas(&log->state, &st, mine))
             continue;
         int rc = log_apply(ivc, log);
-        if (rc != 0) {
+        if (rc != 0)
             ivc_error("libivc: the minitransaction log of endpoint %u is damaged; its writes are "
-                      "not applied",
+                      "dropped and its locks freed",
                       id);
-            ivc_store_release(&log->state, st); /* leave it as found */
-            return rc;
-        }
+        /* Emptied either way: a damaged log would otherwise hold its locks forever. */
         ivc_store_release(&log->state, IVCLIB_LOG_EMPTY);
-        return 0;
+        return rc;
     }
 }
 
@@ -157,7 +158,8 @@ static int mtx_recover_lock(ivc_t *ivc, uint32_t idx, uint64_t holder)
     }
     if (ivclib_alive(ivc, holder))
         return 0;
-    if (ivclib_log_recover(ivc, id, holder) != 0)
+    int rc = ivclib_log_recover(ivc, id, holder);
+    if (rc != 0 && rc != -EPROTO)
         return 0;
     return ivc_cas(ivclib_lock(ivc, idx), &holder, 0);
 }
