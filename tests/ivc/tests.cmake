@@ -35,3 +35,18 @@ ivc_lib_test(barrier)
 ivc_lib_test(mtx)
 ivc_lib_test(hostile)
 target_link_libraries(ivclib_hostile PRIVATE Threads::Threads)
+
+# The examples, built here and run across simulated VMs by ivcrun (and by hand: echo).
+foreach(ex ivc_echo ivc_prodcons)
+  add_executable(${ex} ${PROJECT_SOURCE_DIR}/examples/${ex}.c)
+  target_link_libraries(${ex} PRIVATE ivc)
+  set_target_properties(${ex} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/examples)
+endforeach()
+add_test(NAME ivc.echo.vms COMMAND $<TARGET_FILE:ivcrun> -n 3 --vms 3 $<TARGET_FILE:ivc_echo>)
+add_test(NAME ivc.echo.plain COMMAND $<TARGET_FILE:ivcrun> -n 2 --no-ns $<TARGET_FILE:ivc_echo>)
+add_test(NAME ivc.prodcons.vms
+         COMMAND $<TARGET_FILE:ivcrun> -n 4 --vms 4 $<TARGET_FILE:ivc_prodcons> 100)
+add_test(NAME ivc.prodcons.vm2
+         COMMAND $<TARGET_FILE:ivcrun> -n 3 --vms 2 $<TARGET_FILE:ivc_prodcons> 100)
+set_tests_properties(ivc.echo.vms ivc.echo.plain ivc.prodcons.vms ivc.prodcons.vm2 PROPERTIES
+                     TIMEOUT 120 SKIP_RETURN_CODE 77 LABELS ivc)
