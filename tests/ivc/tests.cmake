@@ -26,6 +26,7 @@ function(ivc_lib_test_env test name)
                        LABELS ivc ENVIRONMENT "${ARGN}")
 endfunction()
 
+ivc_lib_test(ring)
 ivc_lib_test(chan)
 ivc_lib_test_env(chan small IVC_LIB_RING_SIZE=4K)
 ivc_lib_test(endpoints)
