@@ -51,3 +51,11 @@ add_test(NAME ivc.prodcons.vm2
          COMMAND $<TARGET_FILE:ivcrun> -n 3 --vms 2 $<TARGET_FILE:ivc_prodcons> 100)
 set_tests_properties(ivc.echo.vms ivc.echo.plain ivc.prodcons.vms ivc.prodcons.vm2 PROPERTIES
                      TIMEOUT 120 SKIP_RETURN_CODE 77 LABELS ivc)
+
+# The libivc benchmarks (bench/ivc; bench/ivc/run.sh runs them and prints the tables).
+foreach(b barrier counter chan)
+  add_executable(ivc_bench_${b} ${PROJECT_SOURCE_DIR}/bench/ivc/${b}.c)
+  target_link_libraries(ivc_bench_${b} PRIVATE ivc Threads::Threads)
+  set_target_properties(ivc_bench_${b} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                        ${PROJECT_BINARY_DIR}/bench)
+endforeach()
