@@ -163,8 +163,9 @@ typedef struct ivclib_waiter {
     uint32_t rounds;     /* polls so far */
     uint32_t spin, yields;
     uint32_t sleep_ns, sleep_max_ns;
-    uint64_t deadline;   /* ivc_now_ns() value, 0: none */
-    uint64_t next_check; /* when the caller should next look at liveness */
+    int timeout_ms;      /* as given: -1 none, 0 do not wait */
+    uint64_t deadline;   /* ivc_now_ns() value, 0: none (yet) */
+    uint64_t next_check; /* when the caller should next look at liveness; 0: clock not read */
 } ivclib_waiter_t;
 
 #define IVCLIB_CHECK_NS 1000000ull /* liveness looks while waiting: every ms */

@@ -27,7 +27,8 @@ static const ivc_cfg_entry_t lib_entries[] = {
         "them)", IVC_CFG_UINT, 64, 1 << 24, locks),
     ROW("LIB_LOG_SIZE", "4K", "bytes of each endpoint's minitransaction redo log: bounds the "
         "bytes one commit writes", IVC_CFG_SIZE, 256, 1 << 20, log_size),
-    ROW("LIB_SPIN", "2000", "polls with a pause before a blocking libivc call yields the CPU",
+    ROW("LIB_SPIN", "100", "polls with a pause before a blocking libivc call yields the CPU "
+        "(more helps latency on idle cores, less helps when processes share cores)",
         IVC_CFG_UINT, 0, 1u << 30, spin),
     ROW("LIB_YIELDS", "50", "sched_yield rounds before a blocking libivc call sleeps",
         IVC_CFG_UINT, 0, 1u << 30, yields),

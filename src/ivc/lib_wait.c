@@ -14,27 +14,28 @@
 
 void ivclib_waiter_init(ivclib_waiter_t *w, const ivc_t *ivc, int mode, int timeout_ms)
 {
-    uint64_t now = ivc_now_ns();
+    /* No clock here: reading it costs as much as many polls, and most waits are short.
+     * The clock starts at the first look (after 64 polls), which lengthens a timeout by
+     * that much at most. */
     w->mode = mode;
     w->rounds = 0;
     w->spin = (uint32_t)ivc->cfg.spin;
     w->yields = (uint32_t)ivc->cfg.yields;
     w->sleep_ns = 1000;
     w->sleep_max_ns = (uint32_t)ivc->cfg.sleep_max_us * 1000u;
-    w->deadline = timeout_ms < 0 ? 0 : now + (uint64_t)timeout_ms * 1000000ull;
-    if (timeout_ms == 0)
-        w->deadline = now; /* the first step reports the timeout */
-    w->next_check = now + IVCLIB_CHECK_NS;
+    w->timeout_ms = timeout_ms;
+    w->deadline = 0;
+    w->next_check = 0;
 }
 
 int ivclib_wait_event(ivclib_waiter_t *w)
 {
+    if (w->timeout_ms == 0)
+        return -ETIMEDOUT; /* "do not wait" */
     uint32_t n = w->rounds++;
     if (w->mode == IVC_WAIT_SPIN || n < w->spin) {
         ivc_cpu_relax();
-        /* Look at the clock every 64 polls only (the first included, so that a zero
-         * timeout ends at once): it costs as much as a poll. */
-        if ((n & 63) != 0)
+        if (((n + 1) & 63) != 0)
             return 0;
     } else if (w->mode == IVC_WAIT_YIELD || n < w->spin + w->yields) {
         sched_yield();
@@ -45,6 +46,12 @@ int ivclib_wait_event(ivclib_waiter_t *w)
             w->sleep_ns = w->sleep_ns * 2 < w->sleep_max_ns ? w->sleep_ns * 2 : w->sleep_max_ns;
     }
     uint64_t now = ivc_now_ns();
+    if (w->next_check == 0) {
+        w->next_check = now + IVCLIB_CHECK_NS;
+        if (w->timeout_ms > 0)
+            w->deadline = now + (uint64_t)w->timeout_ms * 1000000ull;
+        return 0;
+    }
     if (w->deadline != 0 && now >= w->deadline)
         return -ETIMEDOUT;
     if (now >= w->next_check) {
