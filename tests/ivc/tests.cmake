@@ -59,3 +59,17 @@ foreach(b barrier counter chan)
   set_target_properties(ivc_bench_${b} PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                         ${PROJECT_BINARY_DIR}/bench)
 endforeach()
+
+# The SPH fluid (apps/sph): processes in VMs against threads, bit-identical.
+add_executable(ivc_sph ${PROJECT_SOURCE_DIR}/apps/sph/main.c ${PROJECT_SOURCE_DIR}/apps/sph/sph.c
+               ${PROJECT_SOURCE_DIR}/apps/sph/png.c)
+target_link_libraries(ivc_sph PRIVATE ivc Threads::Threads m)
+set_target_properties(ivc_sph PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/apps)
+foreach(cfg "2;spin" "4;block")
+  list(GET cfg 0 n)
+  list(GET cfg 1 w)
+  add_test(NAME ivc.sph.vms${n}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/ivc/sph.sh $<TARGET_FILE:ivcrun>
+                   $<TARGET_FILE:ivc_sph> ${n} ${w})
+  set_tests_properties(ivc.sph.vms${n} PROPERTIES TIMEOUT 300 LABELS ivc)
+endforeach()
