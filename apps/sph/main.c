@@ -6,7 +6,7 @@
  *   ivc_sph --threads N [-p PARTICLES] [-s STEPS] [-o final.png]
  *
  * Defaults: 4096 particles, 200 steps (the published run: -p 65536 -s 1000). Four barriers
- * per step (libivc barriers across VMs, -w spin|yield|block; pthread barriers between
+ * per step (libivc barriers across VMs, -w spin|yield|block, default yield; pthread barriers between
  * threads). Rank 0 (or the main thread) prints "sph MODE N particles P steps S time T s
  * hash H". */
 #define _GNU_SOURCE
@@ -66,7 +66,7 @@ static void vm_barrier(void *arg)
 int main(int argc, char **argv)
 {
     uint32_t n = 4096, steps = 200, threads = 0;
-    const char *png = NULL, *wait = "spin";
+    const char *png = NULL, *wait = "yield";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = (uint32_t)atoi(argv[++i]);
@@ -107,6 +107,10 @@ int main(int argc, char **argv)
                steps, dt, (unsigned long long)sph_hash(h));
         if (png != NULL && sph_png(h, png, 480) != 0)
             fprintf(stderr, "ivc_sph: cannot write %s\n", png);
+        pthread_barrier_destroy(&b);
+        free(t);
+        free(tid);
+        free(h);
         return 0;
     }
     const char *rs = getenv("PMI_RANK"), *ss = getenv("PMI_SIZE");
