@@ -50,16 +50,16 @@ if [[ " ${parts[*]} " == *" barrier "* ]]; then
     for n in 2 4 8; do
         # Spinning participants beyond the CPUs wait for each other's time slices: fewer
         # iterations keep those runs short (their rate is what it is).
-        its=$it
-        ((n > ncpu)) && its=$((quick ? 200 : 2000))
+        its=$it itbn=$itb
+        ((n > ncpu)) && its=$((quick ? 100 : 300)) itbn=$((quick ? 500 : 3000))
         pub_nvm=- pub_pt=- pub_spin=- pub_blk=-
         if ((n == 2)); then pub_nvm=1.66e6 pub_pt=2.06e5 pub_spin=1.42e6 pub_blk=1.06e4; fi
         if ((n == 8)); then pub_spin=3.7e5; fi
         echo "| $n | no-VM spin (processes) | $(fmt "$(best 4 "$bin/ivcrun" -n $n --no-ns "$bench/ivc_bench_barrier" spin $its)") | $pub_nvm |"
         echo "| $n | pthread (threads of one process) | $(fmt "$(best 4 "$bench/ivc_bench_barrier" pthread $n $itb)") | $pub_pt |"
         echo "| $n | inter-VM spin | $(fmt "$(best 4 "$bin/ivcrun" -n $n --vms $n "$bench/ivc_bench_barrier" spin $its)") | $pub_spin |"
-        echo "| $n | inter-VM yield | $(fmt "$(best 4 "$bin/ivcrun" -n $n --vms $n "$bench/ivc_bench_barrier" yield $itb)") | - |"
-        echo "| $n | inter-VM blocking | $(fmt "$(best 4 "$bin/ivcrun" -n $n --vms $n "$bench/ivc_bench_barrier" block $itb)") | $pub_blk |"
+        echo "| $n | inter-VM yield | $(fmt "$(best 4 "$bin/ivcrun" -n $n --vms $n "$bench/ivc_bench_barrier" yield $itbn)") | - |"
+        echo "| $n | inter-VM blocking | $(fmt "$(best 4 "$bin/ivcrun" -n $n --vms $n "$bench/ivc_bench_barrier" block $itbn)") | $pub_blk |"
     done
     echo
     echo "Published blocking: a virtio-serial round trip per barrier; here: spin, yield, then"
@@ -103,6 +103,9 @@ if [[ " ${parts[*]} " == *" chan "* ]]; then
         [[ $k == tcp ]] && k="TCP over veth"
         echo "| $k | 2 | ${lat:--} | $(fmt "$tp") | $pub |"
     done
+    lat=$(for ((i = 0; i < runs; i++)); do IVC_LIB_RING_SIZE=1M run "$bin/ivcrun" -n 2 --vms 2 "$bench/ivc_bench_chan" ivc 65536 16 | awk '{print $4}'; done | sort -g | head -1)
+    tp=$(IVC_LIB_RING_SIZE=1M best 6 "$bin/ivcrun" -n 2 --vms 2 "$bench/ivc_bench_chan" ivc 65536 $mb)
+    echo "| ivc, IVC_LIB_RING_SIZE=1M | 2 | ${lat:--} | $(fmt "$tp") | - |"
     for k in ivc unix tcp; do
         lat=$(for ((i = 0; i < runs; i++)); do run "$bin/ivcrun" -n 2 --vms 1 "$bench/ivc_bench_chan" $k 65536 16 | awk '{print $4}'; done | sort -g | head -1)
         tp=$(best 6 "$bin/ivcrun" -n 2 --vms 1 "$bench/ivc_bench_chan" $k 65536 $mb)
