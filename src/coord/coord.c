@@ -7,6 +7,7 @@
 
 #include "../shm/shm_coll_config.h"
 #include "../shm/shm_rma_config.h"
+#include "../ivc/lib_config.h"
 
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
@@ -280,7 +281,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         return rc;
     const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
                                        &ivc_coll_config_table, &ivc_rma_config_table,
-                                       &ivc_fail_config_table, &ivc_report_config_table, NULL};
+                                       &ivc_fail_config_table, &ivc_report_config_table,
+                                       &ivclib_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
 
     /* The channels report failed peers to the coordinator, which records them and tells
@@ -512,9 +514,18 @@ int ivc_coord_print_config(FILE *f)
         ivc_cfg_print(f, &ivc_report_config_table, &rpc);
     else
         rc = -EINVAL;
+    /* libivc's tunables (src/ivc/lib_config.c, compiled into the core library) are listed
+     * here too, so that ivc-info shows them and a program that uses MPI and libivc side by
+     * side is not warned about their variables. */
+    ivclib_config_t lib;
+    if (ivclib_config_load(&lib) == 0)
+        ivc_cfg_print(f, &ivclib_config_table, &lib);
+    else
+        rc = -EINVAL;
     const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
                                        &ivc_coll_config_table, &ivc_rma_config_table,
-                                       &ivc_fail_config_table, &ivc_report_config_table, NULL};
+                                       &ivc_fail_config_table, &ivc_report_config_table,
+                                       &ivclib_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
     return rc;
 }

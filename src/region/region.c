@@ -100,6 +100,7 @@ static int region_format(ivc_region_t *r, uint64_t job, uint32_t world)
     ivc_store_relaxed(&h->started, 0);
     h->misfit_size = 0;
     ivc_store_relaxed(&h->misfit_rank, 0);
+    ivc_store_relaxed(&h->lib_off, 0);
     memset(r->base + IVC_REGION_HDR_SIZE, 0, (size_t)world * sizeof(ivc_member_t));
     /* R0: publishes the header; pairs with A0 in region_wait_ready(). */
     ivc_store_release(&h->state, IVC_REGION_READY);

@@ -9,9 +9,11 @@
  *
  * Map of a region of `size` bytes:
  *
- *   0                 ivc_region_hdr_t (one page): identity, allocator, job control, barrier
+ *   0                 ivc_region_hdr_t (one page): identity, allocator, job control, barrier,
+ *                     where libivc's directory is
  *   members_off       ivc_member_t[world_size]: the locality detector's membership table
- *   heap_off..heap_end  bump-allocated blocks: one receive block per rank (shm channel)
+ *   heap_off..heap_end  bump-allocated blocks: one receive block per rank (shm channel);
+ *                       libivc's directory and its rings, lanes and shared blocks
  *
  * A receive block, allocated and owned by its receiving rank R:
  *
@@ -34,7 +36,7 @@
 /* "IVCREGN1" read as a little-endian u64. */
 #define IVC_REGION_MAGIC 0x314e474552435649ULL
 /* Bump on any change to a structure in this file. */
-#define IVC_LAYOUT_VERSION 2u
+#define IVC_LAYOUT_VERSION 3u
 
 #define IVC_REGION_HDR_SIZE 4096u
 #define IVC_REGION_MIN_SIZE (1u << 20)
@@ -96,6 +98,12 @@ typedef struct ivc_region_hdr {
      * (A10 acquire), which then fail at once instead of waiting for the timeout. */
     uint32_t misfit_size;
     IVC_ATOMIC(uint32_t) misfit_rank;
+
+    /* Line 6, libivc (src/ivc/lib_layout.h): offset of libivc's directory block, 0 while
+     * no libivc process came. Writers: the first libivc process (CAS 0 -> 1 claims the
+     * setup, R11 release store of the offset once the block is formatted). Readers: libivc
+     * processes (A11 acquire; they wait while it is 1 and validate the offset). */
+    IVC_ATOMIC(uint64_t) lib_off IVC_ALIGNED_LINE;
 } ivc_region_hdr_t;
 
 _Static_assert(offsetof(ivc_region_hdr_t, magic) == 0, "magic first");

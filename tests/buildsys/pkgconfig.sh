@@ -1,5 +1,5 @@
 # pkg-config with PKG_CONFIG_PATH=<prefix>/lib/pkgconfig: mpi, mpi-c, mpi-cxx (Debian's
-# names), mpi-fort and ivc give IVC's flags, relocatable (the prefix is wherever the files
+# names), mpi-fort and ivc (libivc) give IVC's flags, relocatable (the prefix is wherever the files
 # are), and the flags build programs that link IVC's libraries only. No mpich.pc: IVC does
 # not have MPICH's ABI.
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +24,7 @@ for pc in $pcs; do
         fail "pkg-config $pc: -L does not lead to $P/lib: $flags"
     case "$pc" in
     mpi-fort) want="-livcmpifort -livcmpi" ;;
+    ivc) want="-livc" ;;
     *) want="-livcmpi" ;;
     esac
     case "$flags" in *" $want"*) ;; *) fail "pkg-config $pc: expected $want in: $flags" ;; esac

@@ -1,7 +1,8 @@
 # The installed layout, as a user meets it: cmake --install puts mpicc, ivcrun, mpirun,
 # mpi.h, libivcmpi.so.1 (with the libmpi.so link for -lmpi) and pkg-config files under the
 # prefix; mpicc compiles an ordinary MPI program that then runs across two simulated VMs;
-# pkg-config gives working flags. tests/buildsys checks the wrappers and pkg-config in depth.
+# pkg-config gives working flags (mpi for MPI, ivc for libivc: ivc.h and libivc.so.1).
+# tests/buildsys checks the wrappers and pkg-config in depth.
 set -u
 : "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 scratch=$(mktemp -d "$BUILD_DIR/install-test.XXXXXX")
@@ -11,7 +12,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 P=$scratch/prefix
 cmake --install "$BUILD_DIR" --prefix "$P" >/dev/null || fail "cmake --install failed"
 for f in bin/mpicc bin/ivcrun bin/mpirun bin/mpiexec bin/ivc-info include/mpi.h \
-         lib/libivcmpi.so.1 lib/libmpi.so lib/pkgconfig/ivc.pc lib/pkgconfig/mpi.pc; do
+         lib/libivcmpi.so.1 lib/libmpi.so lib/pkgconfig/ivc.pc lib/pkgconfig/mpi.pc \
+         include/ivc.h lib/libivc.so.1; do
     [ -e "$P/$f" ] || fail "expected $P/$f after install"
 done
 [ -x "$P/bin/mpicc" ] || fail "mpicc is not executable"
@@ -29,10 +31,22 @@ show=$("$P/bin/mpicc" -show -c x.c)
 case "$show" in *"-I$P/include"*"-c x.c"*) ;; *) fail "mpicc -show -c: got '$show'" ;; esac
 
 if command -v pkg-config >/dev/null; then
-    flags=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs ivc) ||
-        fail "pkg-config --cflags --libs ivc failed"
+    flags=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs mpi) ||
+        fail "pkg-config --cflags --libs mpi failed"
     cc -O2 -o "$scratch/demo2" "$SOURCE_DIR/examples/vm_demo.c" $flags ||
         fail "cc with pkg-config flags ($flags) failed"
     "$P/bin/ivcrun" -n 2 --no-ns "$scratch/demo2" >/dev/null || fail "pkg-config build does not run"
+    # libivc: a program that is not MPI, built from pkg-config ivc, across two VMs.
+    flags=$(PKG_CONFIG_PATH=$P/lib/pkgconfig pkg-config --cflags --libs ivc) ||
+        fail "pkg-config --cflags --libs ivc failed"
+    cc -O2 -o "$scratch/echo" "$SOURCE_DIR/examples/ivc_echo.c" $flags ||
+        fail "cc ivc_echo.c with pkg-config ivc ($flags) failed"
+    lib=$(ldd "$scratch/echo" | awk '$1 == "libivc.so.1" {print $3}')
+    [ -n "$lib" ] && [ "$(realpath "$lib")" = "$(realpath "$P/lib/libivc.so.1")" ] ||
+        fail "ivc_echo does not link $P/lib/libivc.so.1: $(ldd "$scratch/echo")"
+    out=$("$P/bin/ivcrun" -n 2 --vms 2 "$scratch/echo" 2>&1) || fail "ivc_echo failed: $out"
+    # The two ranks' lines come in either order.
+    case "$out" in *"every byte echoed"*) ;; *) fail "no client line in ivc_echo's output: $out" ;; esac
+    case "$out" in *"served 1 clients"*) ;; *) fail "no server line in ivc_echo's output: $out" ;; esac
 fi
 echo PASS

@@ -12,6 +12,9 @@
 #                                  gets its peer id and exchanges doorbells with a host client
 #   vm_test.sh errors              ranks in a guest with a too small device, a selector naming
 #                                  no device, and in a guest without any: the messages
+#   vm_test.sh libivc              libivc between 2 guests: the echo example (server in one,
+#                                  client in the other), then the SPH fluid as 2 processes in
+#                                  2 guests, whose result must equal 2 threads' on the host
 # Environment: IVC_BIN (ivc-vm, ivc-host, ...), IVC_TESTS (vm_job), IVC_VM_IMAGE (image dir).
 # Exit 0 pass, 1 fail, 77 skip (no QEMU or static busybox; a failure when
 # IVCTEST_REQUIRE_VM=1, as CI sets it).
@@ -76,7 +79,8 @@ need
 case $scenario in
 image)
     "$bin/ivc-vm-image" -o "$image" "${IVC_TESTS:?}/vm_job" "$bin/ivc-info" \
-        "$(dirname "$0")/doorbell-guest.sh" "$(dirname "$0")/errors-guest.sh" || exit 1
+        "$(dirname "$0")/doorbell-guest.sh" "$(dirname "$0")/errors-guest.sh" \
+        "$IVC_TESTS/../examples/ivc_echo" "$IVC_TESTS/../apps/ivc_sph" || exit 1
     ;;
 two)
     size=$("$bin/ivc-info" --region-size 2) || exit 1
@@ -155,6 +159,30 @@ errors)
     expect "$work/g0.log" "IVC_REGION=ivshmem:3: no such ivshmem device; this VM has 1: 0000:00:"
     expect "$work/g1.log" "this machine has no ivshmem device"
     expect "$work/g1.log" "ivc-guest: rank 0 exit 1"
+    ;;
+libivc)
+    size=$("$bin/ivc-info" --region-size 2) || exit 1
+    args="ivc.size=2 ivc.job=$job"
+    guest g0 --region "$region" --region-size "$(mib "$size")" -- ivc.ranks=0 $args ivc.prog=ivc_echo
+    guest g1 --region "$region" --region-size "$(mib "$size")" -- ivc.ranks=1 $args ivc.prog=ivc_echo
+    wait_all || fail "a guest did not power off cleanly (echo)"
+    expect "$work/g0.log" "echo server: served 1 clients"
+    expect "$work/g1.log" "every byte echoed"
+    expect "$work/g0.log" "ivc-guest: rank 0 exit 0"
+    expect "$work/g1.log" "ivc-guest: rank 1 exit 0"
+    mv "$work/g0.log" "$work/echo-g0.log" && mv "$work/g1.log" "$work/echo-g1.log"
+    rm -f "$region"
+    job=$((job + 1))
+    args="ivc.size=2 ivc.job=$job ivc.prog=ivc_sph,-p,4096,-s,100,-w,yield"
+    guest g0 --region "$region" --region-size "$(mib "$size")" -- ivc.ranks=0 $args
+    guest g1 --region "$region" --region-size "$(mib "$size")" -- ivc.ranks=1 $args
+    wait_all || fail "a guest did not power off cleanly (sph)"
+    expect "$work/g0.log" "ivc-guest: rank 0 exit 0"
+    expect "$work/g1.log" "ivc-guest: rank 1 exit 0"
+    want=$("$IVC_TESTS/../apps/ivc_sph" --threads 2 -p 4096 -s 100 | sed -n 's/.* hash //p')
+    got=$(sed -n 's/.*sph vms 2 .* hash \([0-9a-f]*\).*/\1/p' "$work/g0.log" | head -1)
+    [[ -n $want && $want == "$got" ]] || fail "SPH in 2 guests: hash $got, 2 threads on the host: $want"
+    grep -h "echo client\|sph vms" "$work"/*.log
     ;;
 *)
     echo "unknown scenario $scenario"

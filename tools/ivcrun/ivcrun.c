@@ -163,7 +163,8 @@ int main(int argc, char **argv)
     }
     int start_failed = job_start(&job) != 0;
     /* The VMs' network before any rank can pass the first PMI barrier (served below). */
-    if (!start_failed && opts.hosts > 1 && job.mode != JOB_MODE_PLAIN && fabric_create(&job) != 0)
+    if (!start_failed && (opts.hosts > 1 || opts.vm_net) && job.mode != JOB_MODE_PLAIN &&
+        fabric_create(&job) != 0)
         start_failed = 1;
     if (job.go[1] >= 0) { /* the VMs may start their ranks (or die, if start failed) */
         close(job.go[1]);

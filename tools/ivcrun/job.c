@@ -528,7 +528,8 @@ int job_start(job_t *job)
         /* All status pipes first: each init closes every end but its own write end. */
         for (uint32_t k = 0; k < job->opts->nvms && rc == 0; k++)
             rc = new_pipe(job->vms[k].status, "status");
-        if (rc == 0 && job->pmi != NULL)
+        /* The VMs wait for the network (--hosts, --net) before they start their ranks. */
+        if (rc == 0 && (job->pmi != NULL || job->opts->vm_net))
             rc = new_pipe(job->go, "start");
         for (uint32_t k = 0; k < job->opts->nvms && rc == 0; k++)
             rc = start_vm(job, k);

@@ -34,6 +34,8 @@ static void usage(FILE *f)
                "                       network channel (UCX over TCP). The VMs of all hosts are\n"
                "                       joined by veth pairs on a bridge (needs root)\n"
                "  --vms-per-host V     simulated VMs per host (default 1; or give --vms H*V)\n"
+               "  --net                give the VMs eth0 on a bridge (10.77.0.K+1 for VM K) also\n"
+               "                       with one host, for programs that compare with TCP (root)\n"
                "  --no-ns              run plain processes, no namespaces\n"
                "  -l, -prepend-rank    prefix every output line with \"[rank] \"\n"
                "  --tag-output         prefix every output line with \"[1,rank]<stdout>:\" (or\n"
@@ -182,6 +184,8 @@ static int parse_one(int argc, char **argv, int *ip, ivcrun_opts_t *o, ivcrun_ap
         o->verbose = 1;
     } else if (is(a, "keep-region")) {
         o->keep_region = 1;
+    } else if (is(a, "net")) {
+        o->vm_net = 1;
     } else if (is(a, "disable-auto-cleanup")) {
         o->no_cleanup = 1;
     } else if (match_value("with-ft", argc, argv, ip, &v)) {

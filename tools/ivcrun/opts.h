@@ -45,6 +45,7 @@ typedef struct ivcrun_opts {
     int no_ns;             /* --no-ns: plain processes */
     int tag_output;        /* IVCRUN_TAG_*: -l/-prepend-rank, --tag-output */
     int keep_region;       /* --keep-region */
+    int vm_net;            /* --net: the VMs of one host get eth0 on a bridge too */
     int no_cleanup;        /* --disable-auto-cleanup, --with-ft ulfm: a failed rank does not
                             * stop the others (fault-tolerant programs) */
     uint64_t region_size;  /* --region-size; 0: IVC_REGION_SIZE or the default for N ranks */
