@@ -46,6 +46,16 @@ static const ivc_cfg_entry_t shm_entries[] = {
      "in the region is reported (the sender is failed), never delivered; must be alike on "
      "every rank",
      IVC_CFG_BOOL, 0, 0, offsetof(ivc_shm_config_t, checksum)},
+    {"ONE_COPY", "yes",
+     "a rendezvous whose send or receive buffer lies in the shared heap (MPI_Alloc_mem, "
+     "IVC_SHARED_HEAP) is copied once, straight between the two buffers, instead of twice "
+     "through the pipeline",
+     IVC_CFG_BOOL, 0, 0, offsetof(ivc_shm_config_t, one_copy)},
+    {"REPORT_PATH", "no",
+     "at MPI_Finalize each rank prints, per message size (powers of two), how many "
+     "rendezvous messages it sent and received by each path: one-copy read, one-copy write, "
+     "pipeline",
+     IVC_CFG_BOOL, 0, 0, offsetof(ivc_shm_config_t, report_path)},
 };
 
 const ivc_cfg_table_t ivc_shm_config_table = {"shared-memory channel", shm_entries,

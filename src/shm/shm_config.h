@@ -14,6 +14,8 @@ typedef struct ivc_shm_config {
     uint64_t stream_min;  /* IVC_STREAM_MIN: rendezvous messages from this size are copied
                            * into the pipeline with streaming stores */
     int checksum;         /* IVC_CHECKSUM: records and chunks carry check words (shm_csum.h) */
+    int one_copy;         /* IVC_ONE_COPY: rendezvous copies once through the shared heap */
+    int report_path;      /* IVC_REPORT_PATH: print the rendezvous path counters at the end */
 } ivc_shm_config_t;
 
 /* Smallest IVC_EAGER_LIMIT: a receive block's largest record must span two cache lines
