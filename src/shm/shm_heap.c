@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define GRAIN     64u         /* cache line: blocks never share a line */
@@ -270,12 +272,21 @@ int ivc_shm_heap_offset(const void *p, uint64_t len, uint64_t *off)
     return 1;
 }
 
-/* Replaces the heap's shared pages by private ones holding the live blocks. */
+/* Replaces the heap's shared pages by private ones holding the live blocks, in one step
+ * (mremap), so that no thread ever sees the range unmapped or empty. The copy is built in
+ * an anonymous mapping between two PROT_NONE guard pages, which keeps the kernel from
+ * merging it with a neighbouring mapping (a merged, forked one may refuse to move). */
 static int64_t privatize_locked(void)
 {
-    uint8_t *tmp = mmap(NULL, H.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (tmp == MAP_FAILED)
+    uint8_t *g = mmap(NULL, H.size + 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (g == MAP_FAILED)
         return -errno;
+    uint8_t *tmp = g + PAGE;
+    if (mprotect(tmp, H.size, PROT_READ | PROT_WRITE) != 0) {
+        int err = errno;
+        munmap(g, H.size + 2 * PAGE);
+        return -err;
+    }
     int64_t copied = 0;
     for (extent_t *e = H.head; e != NULL; e = e->next) {
         if (!e->used)
@@ -283,12 +294,15 @@ static int64_t privatize_locked(void)
         memcpy(tmp + e->off, H.base + e->off, e->len);
         copied += (int64_t)e->len;
     }
-    if (mremap(tmp, H.size, H.size, MREMAP_MAYMOVE | MREMAP_FIXED, H.base) == MAP_FAILED) {
-        int err = errno;
-        munmap(tmp, H.size);
-        return -err;
-    }
-    return copied;
+    int err = 0;
+    /* The system call itself: UCX's memory hooks (libucm) replace mremap() with a version
+     * that drops the fifth argument, so MREMAP_FIXED fails with EINVAL through libc. */
+    if ((void *)syscall(SYS_mremap, tmp, H.size, H.size, MREMAP_MAYMOVE | MREMAP_FIXED,
+                        H.base) == MAP_FAILED)
+        err = errno;
+    munmap(g, PAGE);
+    munmap(err ? g + PAGE : g + PAGE + H.size, err ? H.size + PAGE : PAGE);
+    return err ? -err : copied;
 }
 
 int64_t ivc_shm_heap_close(int privatize)
