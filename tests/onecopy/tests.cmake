@@ -16,3 +16,5 @@ ivc_onecopy_test(onecopy_heap onecopy/heap.c 2 CONFIGS vm2 plain
                  ENV IVC_SHARED_HEAP_SIZE=4M IVC_RMA_ARENA=1M)
 ivc_onecopy_test(onecopy_heap_off onecopy/heap.c 2 CONFIGS vm2 ARGS expect-off
                  ENV IVC_SHARED_HEAP=off)
+# Offsets a peer publishes (request-to-send, clear-to-send, completions, its heap), forged.
+ivc_unit_test(onecopy_forge onecopy/forge.c)
