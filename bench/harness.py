@@ -62,10 +62,11 @@ BENCHES = {
 }
 
 # Collective latency (bench/coll.c -c NAME): one table per collective, one program.
-COLLS = ["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"]
+COLLS = ["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "reduce_scatter"]
 for _c in COLLS:
     BENCHES[_c] = dict(src="coll.c", prog="coll", args=["-c", _c],
-                       title="MPI_%s latency, 2 ranks (avg over ranks)" % _c.capitalize(),
+                       title="MPI_%s latency, 2 ranks (avg over ranks)"
+                             % ("Reduce_scatter_block" if _c == "reduce_scatter" else _c.capitalize()),
                        unit="us", col=1, better="lower")
 # Oversubscribed: 4 ranks on this machine's cores (2 here), 8-byte Allreduce. MPICH over TCP
 # needs one namespace per rank and is not run for it.

@@ -211,6 +211,11 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
 enum { COLL_REDUCE, COLL_ALLREDUCE, COLL_SCAN, COLL_EXSCAN };
 int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
                     int root, int mode, MPI_Comm comm, ivc_coll_comm_t *cc);
+/* Reduce-scatter of packed contributions `mine` (total elements of dt): rank r gets the
+ * result's elements [first[r], first[r] + counts[r]) in `out` (contiguous). */
+int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
+                            const uint64_t *counts, uint64_t total, MPI_Datatype dt, MPI_Op op,
+                            MPI_Comm comm, ivc_coll_comm_t *cc);
 /* Block exchanges of packed bytes: every rank publishes `sbytes` of its data and reads
  * what it needs. blk = bytes of one rank's block (equal at every rank). */
 int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root, int all,

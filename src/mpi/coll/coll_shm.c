@@ -807,6 +807,74 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
     return rc;
 }
 
+/* Reduce-scatter: the first half of allreduce_split alone. Every rank publishes its
+ * contribution (in pieces of a whole area), and rank i folds its own slice, elements
+ * [first[i], first[i] + counts[i]) of the vector, straight out of every area into `out`.
+ * Each rank copies its input once and reads n slices of 1/n: no allreduce of the whole
+ * vector, no second round of publications, no copy of the result. */
+int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
+                            const uint64_t *counts, uint64_t total, MPI_Datatype dt, MPI_Op op,
+                            MPI_Comm comm, ivc_coll_comm_t *cc)
+{
+    SHM_FT_ENTRY(comm);
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
+    uint64_t esz = coll_elem_bytes(dt), bytes = total * dt->map.size;
+    uint64_t step = ivc_coll.cfg.area / esz * esz;
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    if (step == 0)
+        return MPI_ERR_INTERN;
+    const uint8_t **src = malloc((size_t)n * sizeof(*src));
+    uint64_t *want = malloc((size_t)n * sizeof(*want));
+    uint8_t *own = own_buf(); /* see allreduce_split */
+    if (src == NULL || want == NULL || (ivc_coll.verify && own == NULL)) {
+        free(src);
+        free(want);
+        return MPI_ERR_NO_MEM;
+    }
+    for (uint64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += step) {
+        uint64_t len = bytes - off < step ? bytes - off : step;
+        uint64_t plo = off / esz, phi = (off + len) / esz; /* this piece, in elements */
+        uint64_t tag = next_tag(comm, cc);
+        if ((rc = wait_acks(comm)) != MPI_SUCCESS)
+            break;
+        pub_copy(data_of(ivc_coll.me), (const uint8_t *)mine + off, len);
+        for (int r = 0; ivc_coll.csum && r < n; r++) { /* rank r's part of the piece */
+            uint64_t a = first[r] > plo ? first[r] : plo;
+            uint64_t b = first[r] + counts[r] < phi ? first[r] + counts[r] : phi;
+            pub_sum((uint64_t)r, (uint64_t)r, tag, (const uint8_t *)mine + a * esz,
+                    b > a ? (b - a) * esz : 0);
+        }
+        publish(tag, 1);
+        owe_all(comm, cc, 1);
+        uint64_t a = first[me] > plo ? first[me] : plo;
+        uint64_t b = first[me] + counts[me] < phi ? first[me] + counts[me] : phi;
+        uint64_t mlen = b > a ? (b - a) * esz : 0;
+        int seen = n; /* ranks [0, seen) published this piece (see coll_shm_reduce) */
+        for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
+            if (r != me && (rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
+                seen = r;
+            want[r] = r != me && rc == MPI_SUCCESS ? sum_want(cc, r, (uint64_t)me) : 0;
+            src[r] = data_of((uint32_t)cc->lidx[r]) + (b > a ? (a - plo) * esz : 0);
+        }
+        if (own != NULL && mlen) {
+            memcpy(own, (const uint8_t *)mine + a * esz, mlen);
+            src[me] = own;
+        }
+        if (rc == MPI_SUCCESS && mlen)
+            rc = fold(src, 0, n - 1, (uint8_t *)out + (a - first[me]) * esz, b - a, mlen, dt, op);
+        for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
+            if (r != me)
+                rc = read_ok(comm, cc, r, want[r], (uint64_t)me, tag, src[r], mlen);
+        for (int r = 0; r < seen; r++)
+            if (r != me)
+                ack(cc, r, 1);
+    }
+    free(src);
+    free(want);
+    return rc;
+}
+
 int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
                     int root, int mode, MPI_Comm comm, ivc_coll_comm_t *cc)
 {
