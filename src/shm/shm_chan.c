@@ -1009,6 +1009,16 @@ void ivc_shm_chan_fail_peer(ivc_shm_chan_t *ch, uint32_t rank, int err)
         peer_fail(p, err, NULL);
 }
 
+int ivc_shm_chan_peer_heap(ivc_shm_chan_t *ch, uint32_t rank, uint64_t *off, uint64_t *len)
+{
+    shm_peer_t *p = ch != NULL ? ivc_shm_chan_endpoint(ch, rank) : NULL;
+    if (p == NULL || p->heap_len == 0)
+        return 0;
+    *off = p->heap_off;
+    *len = p->heap_len;
+    return 1;
+}
+
 uint64_t ivc_shm_chan_eager_limit(const void *ep)
 {
     return ((const shm_peer_t *)ep)->eager_limit;

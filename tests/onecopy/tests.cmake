@@ -18,3 +18,8 @@ ivc_onecopy_test(onecopy_heap_off onecopy/heap.c 2 CONFIGS vm2 ARGS expect-off
                  ENV IVC_SHARED_HEAP=off)
 # Offsets a peer publishes (request-to-send, clear-to-send, completions, its heap), forged.
 ivc_unit_test(onecopy_forge onecopy/forge.c)
+# Alltoall and Reduce_scatter with operands read where they lie in the shared heap, mixed
+# with ranks whose operands do not; with one copy off (every operand through the areas).
+ivc_onecopy_test(onecopy_coll onecopy/coll.c 3 CONFIGS vms vm2 plain)
+ivc_onecopy_test(onecopy_coll_np2 onecopy/coll.c 2 CONFIGS vms)
+ivc_onecopy_test(onecopy_coll_off onecopy/coll.c 3 CONFIGS vm2 ENV IVC_ONE_COPY=no)

@@ -117,6 +117,8 @@ typedef struct ivc_coll_shm {
     uint64_t csum_off;   /* offset in an area of its check words */
     int csum;            /* publications carry check words: some co-located rank asked */
     int verify;          /* this rank checks what it reads (IVC_CHECKSUM set here) */
+    int direct;          /* operands in the shared heap are read where they lie
+                          * (IVC_ONE_COPY; coll_shm.c "operands in the shared heap") */
     int last_ctx;        /* context id of this rank's last publication */
     /* What this rank last wrote into the control words of its own area: the audit puts
      * back what another writer overwrote (coll_shm.c, "audit"). */
