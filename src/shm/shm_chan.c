@@ -21,6 +21,7 @@
 #include "shm_heap.h"
 #include "shm_pipe.h"
 #include "shm_ring.h"
+#include "shm_coll_config.h"
 #include "shm_rma_config.h"
 
 #include "../base/ivc_log.h"
@@ -769,6 +770,20 @@ const ivc_chan_ops_t ivc_shm_chan_ops = {
 
 /* ---- start-up ---- */
 
+/* A rank's fair share of the region for its heap: what is left of the region's heap area
+ * once every co-located rank has its receive block and collective area (allocated before or
+ * after ours, in any order), divided among them, less a little slack. */
+static uint64_t heap_share(const ivc_region_t *r, const ivc_shm_geometry_t *geo, uint32_t nlocal)
+{
+    ivc_coll_config_t ccfg;
+    uint64_t coll = 0;
+    if (ivc_coll_config_load(&ccfg) == 0 && ccfg.shm)
+        coll = ivc_coll_area_bytes(&ccfg, r->world_size) + 4096;
+    uint64_t others = (uint64_t)nlocal * (geo->block_bytes + 4096 + coll) + (1u << 20);
+    uint64_t area = r->heap_end - r->heap_off;
+    return area > others ? (area - others) / nlocal : 1; /* 1: no room (below 1 MiB) */
+}
+
 int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint32_t my_rank,
                         const uint32_t *local, uint32_t nlocal, const ivc_chan_upcalls_t *up,
                         ivc_shm_chan_t **out)
@@ -835,7 +850,8 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
     /* This rank's shared heap, before R5 publishes it with the block. */
     ivc_rma_config_t rcfg;
     if ((rc = ivc_rma_config_load(&rcfg)) != 0 ||
-        (rc = ivc_shm_heap_init(region, ivc_rma_arena_bytes(&rcfg))) != 0) {
+        (rc = ivc_shm_heap_init(region, ivc_rma_arena_bytes(&rcfg),
+                                heap_share(region, &geo, nlocal))) != 0) {
         ivc_shm_chan_destroy(ch);
         return rc;
     }

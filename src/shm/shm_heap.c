@@ -76,7 +76,7 @@ static void atfork_child(void)
     }
 }
 
-int ivc_shm_heap_init(ivc_region_t *r, uint64_t bytes)
+int ivc_shm_heap_init(ivc_region_t *r, uint64_t bytes, uint64_t cap)
 {
     pthread_mutex_lock(&H.lock);
     if (H.base != NULL || H.region != NULL || bytes == 0) {
@@ -85,6 +85,15 @@ int ivc_shm_heap_init(ivc_region_t *r, uint64_t bytes)
     }
     H.region = r; /* tried once, whatever comes of it */
     bytes = align_up(bytes, PAGE);
+    if (cap != 0 && bytes > cap) {
+        ivc_debug("the region holds a %llu-byte shared heap per rank, not %llu",
+                  (unsigned long long)cap, (unsigned long long)bytes);
+        bytes = cap / PAGE * PAGE;
+        if (bytes < HEAP_MIN) {
+            pthread_mutex_unlock(&H.lock);
+            return 0;
+        }
+    }
     /* Room left in the region: a heap never takes more than half of it, so that the other
      * ranks' blocks (allocated later, e.g. collective areas) still fit. */
     uint64_t next = ivc_load_relaxed(&ivc_region_hdr(r)->heap_next);

@@ -47,11 +47,13 @@ static inline int ivc_shm_heap_has(const void *p)
 }
 
 /* Reserves the heap of `bytes` (rounded to pages) from region `r`, once per process; a
- * second call returns 0 and keeps the first heap. When the region has less room, takes a
- * share of what is left (at least 1 MiB) and says so with ivc_debug; `bytes` == 0 or no room
- * at all leaves the process without a heap (returns 0). Returns 0 or -ENOMEM (private
- * bookkeeping). */
-int ivc_shm_heap_init(ivc_region_t *r, uint64_t bytes);
+ * second call returns 0 and keeps the first heap. At most `cap` bytes (0: no cap): the
+ * caller's fair share of a region too small for every rank's full heap, so that the ranks
+ * that allocate later still find room for their own blocks. When the region has less room
+ * still, takes half of what is left. Below 1 MiB, or with `bytes` == 0, the process goes
+ * without a heap (returns 0); either shortfall is said with ivc_debug. Returns 0 or
+ * -ENOMEM (private bookkeeping). */
+int ivc_shm_heap_init(ivc_region_t *r, uint64_t bytes, uint64_t cap);
 
 /* The heap's region offset and length (both 0 when there is none). */
 void ivc_shm_heap_bounds(uint64_t *off, uint64_t *len);

@@ -36,7 +36,7 @@ int ivc_mpi_mem_init(void)
         return 0;
     /* Done already when the shm channel started; a region sized by another tool may lack
      * room: then everything uses private memory. */
-    if ((rc = ivc_shm_heap_init(&ivc_coord.region, ivc_rma_arena_bytes(&cfg))) != 0)
+    if ((rc = ivc_shm_heap_init(&ivc_coord.region, ivc_rma_arena_bytes(&cfg), 0)) != 0)
         return rc;
     uint64_t off, len;
     ivc_shm_heap_bounds(&off, &len);
