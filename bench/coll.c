@@ -1,13 +1,16 @@
 /*
  * coll.c - OSU-style latency of one collective over message sizes, any number of ranks.
  *
- *   coll -c barrier|bcast|reduce|allreduce|allgather|alltoall [-m [min:]max] [-i scale]
+ *   coll -c barrier|bcast|reduce|allreduce|allgather|alltoall|reduce_scatter
+ *        [-m [min:]max] [-i scale]
  *
  * For each size every rank runs warm-up iterations, then a timed loop of the collective
  * back to back (no barrier inside the loop); the latency printed is the timed loop's time
  * per call averaged over the ranks (as osu_*_latency does). Size is the bytes each rank
  * contributes: the broadcast message; the MPI_FLOAT array of reduce/allreduce (root 0 for
- * bcast/reduce); one rank's block of allgather; one rank's block to each peer for alltoall.
+ * bcast/reduce); one rank's block of allgather; one rank's block to each peer for alltoall;
+ * the MPI_FLOAT input vector of reduce_scatter (MPI_Reduce_scatter_block: each rank gets
+ * 1/n of the sum).
  * Barrier prints one row, size 0. Iterations: 200 warm-up and 10000 timed up to 8 KiB,
  * 20 + 1000 above, times -i, and never more than about 1 s of timed loop per size (rank 0
  * picks the count from the warm-up and broadcasts it), so oversubscribed runs finish.
@@ -28,8 +31,9 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { C_BARRIER, C_BCAST, C_REDUCE, C_ALLREDUCE, C_ALLGATHER, C_ALLTOALL };
-static const char *names[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"};
+enum { C_BARRIER, C_BCAST, C_REDUCE, C_ALLREDUCE, C_ALLGATHER, C_ALLTOALL, C_REDUCE_SCATTER };
+static const char *names[] = {"barrier",   "bcast",    "reduce",        "allreduce",
+                              "allgather", "alltoall", "reduce_scatter"};
 
 static int rank, nranks, coll = -1;
 static size_t min_size = 8, max_size = 1 << 20;
@@ -112,6 +116,9 @@ static void run(size_t size, uint8_t *s, uint8_t *r)
     case C_ALLTOALL:
         MPI_Alltoall(s, (int)size, MPI_BYTE, r, (int)size, MPI_BYTE, MPI_COMM_WORLD);
         break;
+    case C_REDUCE_SCATTER:
+        MPI_Reduce_scatter_block(s, r, nf / nranks, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        break;
     }
 }
 
@@ -125,6 +132,7 @@ static void payload(size_t size, uint64_t n)
     case C_ALLREDUCE: to1 = to0 = size / sizeof(float) * sizeof(float); break;
     case C_ALLGATHER:
     case C_ALLTOALL: to1 = to0 = size; break;
+    case C_REDUCE_SCATTER: to1 = to0 = size / sizeof(float) / 2 * sizeof(float); break;
     default: break;
     }
     pay01 += to1 * n;
@@ -169,6 +177,26 @@ static void validate(size_t size, uint8_t *s, uint8_t *r)
                 }
             }
         break;
+    case C_REDUCE_SCATTER: {
+        size_t blk = nf / (size_t)nranks;
+        for (size_t i = 0; i < nf; i++)
+            fs[i] = (float)((rank + i) % 7);
+        memset(r, 0xA5, blk * sizeof(float));
+        run(size, s, r);
+        for (size_t j = 0; j < blk; j++) {
+            size_t i = (size_t)rank * blk + j;
+            float want = 0;
+            for (int q = 0; q < nranks; q++)
+                want += (float)((q + i) % 7);
+            if (fr[j] != want) {
+                fprintf(stderr,
+                        "coll: VALIDATION FAILED on rank %d: %s element %zu: got %g, expected %g\n",
+                        rank, what, j, (double)fr[j], (double)want);
+                die("reduced data is wrong");
+            }
+        }
+        break;
+    }
     case C_ALLGATHER:
         fill(s, size, seed + (uint32_t)rank);
         memset(r, 0xA5, size * (size_t)nranks);

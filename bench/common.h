@@ -34,9 +34,18 @@ typedef struct {
     size_t max_size;   /* largest message size (bytes) */
     double iter_scale; /* multiplies every iteration / warm-up count */
     int window;        /* messages in flight per iteration (bw, bibw, mr) */
+    int bufmode;       /* BENCH_BUF_*: where the message buffers come from (-b) */
+    size_t pool;       /* -b pool: bytes of each cyclic pool (-p; default 2x the LLC) */
     int rank;
     int size;
 } bench_opts_t;
+
+/* -b: message buffers from one fixed allocation (default), from a cyclic pool larger than
+ * the last-level cache (each message uses the next buffer, so no copy finds its source or
+ * destination in a cache, nor a one-copy transport its mapping in a cache), or from
+ * MPI_Alloc_mem (which an MPI may place where peers reach it directly). */
+enum { BENCH_BUF_FIXED, BENCH_BUF_POOL, BENCH_BUF_ALLOCMEM };
+static int bench_bufmode;
 
 /* Byte counters, reported at the end so a launcher can check where the traffic went. */
 static uint64_t bench_bytes_0to1, bench_bytes_1to0;
@@ -84,14 +93,38 @@ static int bench_parse_size(const char *s, size_t *out)
     return 0;
 }
 
+/* Twice the last-level cache this CPU reports (Linux sysfs), at least 64 MiB. */
+static size_t bench_default_pool(void)
+{
+    size_t llc = 0;
+    for (int i = 0; i < 8; i++) {
+        char path[96], text[32];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        FILE *f = fopen(path, "r");
+        if (f == NULL)
+            break;
+        if (fgets(text, sizeof text, f) != NULL) {
+            size_t v = 0;
+            if (bench_parse_size(strtok(text, "\n"), &v) == 0 && v > llc)
+                llc = v;
+        }
+        fclose(f);
+    }
+    return 2 * llc > ((size_t)64 << 20) ? 2 * llc : (size_t)64 << 20;
+}
+
 static void bench_usage(const char *prog, const char *what, int has_window)
 {
     fprintf(stderr,
-            "usage: %s [-m [min:]max] [-i scale] %s[-h]\n"
+            "usage: %s [-m [min:]max] [-i scale] [-b fixed|pool|allocmem] [-p pool] %s[-h]\n"
             "  %s\n"
             "  -m [min:]max  message size range in bytes, K/M suffixes allowed (powers of two\n"
             "                are used between min and max; 0 is included when min is 0)\n"
             "  -i scale      multiply all iteration and warm-up counts by scale (e.g. 0.2)\n"
+            "  -b mode       message buffers: fixed (one allocation, default), pool (each\n"
+            "                message uses the next buffer of a cyclic pool), allocmem\n"
+            "                (MPI_Alloc_mem)\n"
+            "  -p bytes      size of each pool (default: twice the last-level cache, >= 64M)\n"
             "%s"
             "  -h            this help\n"
             "Runs with exactly 2 ranks; only rank 0 prints.\n",
@@ -113,9 +146,11 @@ static int bench_init(int *argc, char ***argv, bench_opts_t *o, size_t def_min, 
     o->max_size = def_max;
     o->iter_scale = 1.0;
     o->window = 64;
+    o->bufmode = BENCH_BUF_FIXED;
+    o->pool = 0;
 
     int c, bad = 0, help = 0;
-    const char *optstr = has_window ? "m:i:w:h" : "m:i:h";
+    const char *optstr = has_window ? "m:i:w:b:p:h" : "m:i:b:p:h";
     opterr = 0;
     while ((c = getopt(*argc, *argv, optstr)) != -1) {
         switch (c) {
@@ -145,12 +180,29 @@ static int bench_init(int *argc, char ***argv, bench_opts_t *o, size_t def_min, 
             if (o->window < 1 || o->window > BENCH_MAX_WINDOW)
                 bad = 1;
             break;
+        case 'b':
+            if (strcmp(optarg, "fixed") == 0)
+                o->bufmode = BENCH_BUF_FIXED;
+            else if (strcmp(optarg, "pool") == 0)
+                o->bufmode = BENCH_BUF_POOL;
+            else if (strcmp(optarg, "allocmem") == 0)
+                o->bufmode = BENCH_BUF_ALLOCMEM;
+            else
+                bad = 1;
+            break;
+        case 'p':
+            if (bench_parse_size(optarg, &o->pool) || o->pool == 0)
+                bad = 1;
+            break;
         case 'h': help = 1; break;
         default: bad = 1; break;
         }
     }
     if (o->max_size < o->min_size || o->max_size > ((size_t)1 << 30))
         bad = 1;
+    bench_bufmode = o->bufmode;
+    if (o->pool == 0)
+        o->pool = bench_default_pool();
     if (help || bad) {
         if (o->rank == 0)
             bench_usage((*argv)[0], what, has_window);
@@ -196,11 +248,43 @@ static void *bench_alloc(size_t bytes)
     void *p = NULL;
     if (bytes == 0)
         bytes = 1;
-    if (posix_memalign(&p, 4096, bytes) != 0)
+    if (bench_bufmode == BENCH_BUF_ALLOCMEM) {
+        if (MPI_Alloc_mem((MPI_Aint)bytes, MPI_INFO_NULL, &p) != MPI_SUCCESS)
+            bench_die("MPI_Alloc_mem failed");
+    } else if (posix_memalign(&p, 4096, bytes) != 0)
         bench_die("out of memory");
     /* Touch every page now so first-touch faults do not land in a timed loop. */
     memset(p, 0, bytes);
     return p;
+}
+
+static void bench_free(void *p)
+{
+    if (bench_bufmode == BENCH_BUF_ALLOCMEM)
+        MPI_Free_mem(p);
+    else
+        free(p);
+}
+
+/* -b pool: buffers of one size, used in turn, spread over `bytes` of memory. */
+typedef struct {
+    char *base;
+    size_t bytes, next;
+} bench_pool_t;
+
+static void bench_pool_init(bench_pool_t *p, size_t bytes, size_t max_size)
+{
+    p->bytes = bytes > 2 * max_size ? bytes : 2 * max_size;
+    p->base = bench_alloc(p->bytes);
+    p->next = 0;
+}
+
+/* The next buffer of `size` bytes (page-aligned; the pool wraps). */
+static char *bench_pool_get(bench_pool_t *p, size_t size)
+{
+    size_t stride = size < 4096 ? 4096 : (size + 4095) / 4096 * 4096;
+    size_t n = p->bytes / stride;
+    return p->base + (p->next++ % n) * stride;
 }
 
 /* Deterministic, position- and seed-dependent pattern; detects shifts and truncation. */

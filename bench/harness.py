@@ -62,10 +62,11 @@ BENCHES = {
 }
 
 # Collective latency (bench/coll.c -c NAME): one table per collective, one program.
-COLLS = ["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"]
+COLLS = ["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "reduce_scatter"]
 for _c in COLLS:
     BENCHES[_c] = dict(src="coll.c", prog="coll", args=["-c", _c],
-                       title="MPI_%s latency, 2 ranks (avg over ranks)" % _c.capitalize(),
+                       title="MPI_%s latency, 2 ranks (avg over ranks)"
+                             % ("Reduce_scatter_block" if _c == "reduce_scatter" else _c.capitalize()),
                        unit="us", col=1, better="lower")
 # Oversubscribed: 4 ranks on this machine's cores (2 here), 8-byte Allreduce. MPICH over TCP
 # needs one namespace per rank and is not run for it.
@@ -84,7 +85,22 @@ for _r in RMAS:
                                                      "bandwidth" if _bw else "latency"),
                        unit="MB/s" if _bw else "us", col=1,
                        better="higher" if _bw else "lower")
-BENCH_ORDER = ["lat", "bw", "bibw", "mr"] + COLLS + ["allreduce4"] + RMAS
+# Where the message buffers come from (bench/common.h -b): a cyclic pool larger than the
+# last-level cache (each message uses the next buffer), and MPI_Alloc_mem memory (which IVC
+# places in its shared heap). IVC and MPICH's shared memory only.
+BUFMODES = {"pool": "cyclic buffer pool (2x LLC, >= 64 MiB)", "am": "MPI_Alloc_mem buffers"}
+for _b in ("lat", "bw"):
+    for _m, _what in BUFMODES.items():
+        BENCHES["%s_%s" % (_b, _m)] = dict(
+            src=BENCHES[_b]["src"], prog=_b,
+            args=["-b", "pool" if _m == "pool" else "allocmem"],
+            title="%s, %s" % (BENCHES[_b]["title"], _what), unit=BENCHES[_b]["unit"],
+            col=1, better=BENCHES[_b]["better"], configs=["ivc", "mpich-shm"])
+BUF_BENCHES = ["lat_pool", "lat_am", "bw_pool", "bw_am"]
+BENCH_ORDER = ["lat", "bw"] + BUF_BENCHES + ["bibw", "mr"] + COLLS + ["allreduce4"] + RMAS
+# Which rendezvous path IVC took per size (IVC_REPORT_PATH, printed by each rank at
+# MPI_Finalize): bench -> {size: "read" | "write" | "pipe" | "eager" | mixes}.
+PATHS = {}
 
 # --quick: smaller size range per benchmark, and -i QUICK_ITER_SCALE.
 QUICK_ARGS = {
@@ -96,6 +112,8 @@ QUICK_ARGS = {
 for _c in COLLS:
     QUICK_ARGS[_c] = ["-m", "8:64K"]
 QUICK_ARGS["allreduce4"] = []
+for _b in BUF_BENCHES:
+    QUICK_ARGS[_b] = QUICK_ARGS[_b.split("_")[0]]
 for _r in RMAS:
     QUICK_ARGS[_r] = ["-m", "64K"]
 # Arguments of a full run where the program's own defaults are not wanted.
@@ -422,8 +440,42 @@ def parse_output(bench, text):
     return vals, extra, payload
 
 
+PATH_RE = re.compile(r"^ivc: rank (\d+) path (\d+)([KMGTPE]?): sent (\d+)/(\d+)/(\d+) "
+                     r"received (\d+)/(\d+)/(\d+)")
+
+
+def parse_paths(err):
+    """{bucket bytes: (read, write, pipe)} messages received, summed over the ranks."""
+    got = {}
+    for line in err.splitlines():
+        m = PATH_RE.match(line.strip())
+        if not m:
+            continue
+        b = int(m.group(2)) << (10 * " KMGTPE".index(m.group(3) or " "))
+        r = got.get(b, (0, 0, 0))
+        got[b] = tuple(r[i] + int(m.group(7 + i)) for i in range(3))
+    return got
+
+
+def path_label(paths, size):
+    """The path messages of `size` bytes took: bucket floor(log2(size))."""
+    if size <= 0:
+        return "eager"
+    b = 1 << (size.bit_length() - 1)
+    n = paths.get(b)
+    if not n or not sum(n):
+        return "eager"
+    names = ("one-copy", "one-copy(w)", "two-copy")
+    parts = [(c, names[i]) for i, c in enumerate(n) if c]
+    if len(parts) == 1:
+        return parts[0][1]
+    return "/".join("%s %d%%" % (nm, round(100.0 * c / sum(n))) for c, nm in parts)
+
+
 def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
     env = clean_env(strip_mpi=config.startswith("mpich"))
+    if config == "ivc":
+        env["IVC_REPORT_PATH"] = "1"
     argv = launch_argv(config, exe, args, opts, wrap, BENCHES[bench].get("np", 2))
     before = _netns.counters(0) if config in TCP_CONFIGS else None
     rc, out, err, secs, how = run_capture(argv, env=env, timeout=opts.timeout,
@@ -467,6 +519,10 @@ def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
                 res["fatal_tcp"] = True
                 return res
         res.update(ok=True, vals=vals, extra=extra, payload=payload)
+        if config == "ivc":
+            paths = parse_paths(err)
+            if paths:
+                PATHS[bench] = {sz: path_label(paths, sz) for sz in vals}
     return res
 
 
@@ -498,8 +554,11 @@ def print_table(bench, best, configs, reps):
     log("")
     log("== %s: %s, %s, best of %d (%s is better)" % (bench, spec["title"], unit, reps,
                                                      spec["better"]))
+    paths = PATHS.get(bench, {})
     hdr = "%-10s%14s%14s%14s%14s%14s" % ("Size", "ivc", "mpich-shm", "mpich-tcp",
                                          "ivc/shm", "tcp/ivc")
+    if paths:
+        hdr += "  %s" % "ivc path"
     log(hdr)
     sizes = sorted({s for c in configs for s in best.get(c, {})})
     if not sizes:
@@ -510,7 +569,7 @@ def print_table(bench, best, configs, reps):
         log("%-10d%14s%14s%14s%14s%14s" % (
             s, fmt_val(v["ivc"], unit), fmt_val(v["mpich-shm"], unit),
             fmt_val(v["mpich-tcp"], unit), fmt_ratio(v["ivc"], v["mpich-shm"]),
-            fmt_ratio(v["mpich-tcp"], v["ivc"])))
+            fmt_ratio(v["mpich-tcp"], v["ivc"])) + ("  %s" % paths.get(s, "") if paths else ""))
     if best.get("ivc-net"):
         log("-- %s between two simulated hosts (same veth): IVC network channel vs MPICH"
             % bench)

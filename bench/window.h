@@ -25,6 +25,8 @@ typedef struct {
     char **rbufs;      /* rank 1: window receive buffers, max_size bytes each */
     MPI_Request *reqs; /* window requests */
     int window;
+    int use_pool;      /* -b pool: timed messages use the next buffer of `pool` */
+    bench_pool_t pool;
 } window_ctx_t;
 
 static void window_setup(window_ctx_t *w, const bench_opts_t *o)
@@ -35,6 +37,9 @@ static void window_setup(window_ctx_t *w, const bench_opts_t *o)
     if (!w->reqs || !w->rbufs)
         bench_die("out of memory");
     w->sbuf = NULL;
+    w->use_pool = o->bufmode == BENCH_BUF_POOL;
+    if (w->use_pool) /* first: see lat.c */
+        bench_pool_init(&w->pool, o->pool, o->max_size);
     if (o->rank == 0) {
         w->sbuf = bench_alloc(o->max_size);
         bench_fill(w->sbuf, o->max_size, 1);
@@ -44,10 +49,13 @@ static void window_setup(window_ctx_t *w, const bench_opts_t *o)
     }
 }
 
-static void window_post_recvs(window_ctx_t *w, size_t size)
+/* Timed receives may come from the pool; the validation iteration's never do. */
+static void window_post_recvs(window_ctx_t *w, size_t size, int timed)
 {
-    for (int k = 0; k < w->window; k++)
-        MPI_Irecv(w->rbufs[k], (int)size, MPI_CHAR, 0, TAG_DATA, MPI_COMM_WORLD, &w->reqs[k]);
+    for (int k = 0; k < w->window; k++) {
+        char *r = timed && w->use_pool ? bench_pool_get(&w->pool, size) : w->rbufs[k];
+        MPI_Irecv(r, (int)size, MPI_CHAR, 0, TAG_DATA, MPI_COMM_WORLD, &w->reqs[k]);
+    }
 }
 
 /*
@@ -62,15 +70,17 @@ static double window_run(window_ctx_t *w, const bench_opts_t *o, size_t size, in
     double t0 = 0.0, t = 0.0;
 
     if (o->rank == 1)
-        window_post_recvs(w, size);
+        window_post_recvs(w, size, 1);
     MPI_Barrier(MPI_COMM_WORLD);
 
     if (o->rank == 0) {
         for (int i = 0; i < total; i++) {
             if (i == warmup)
                 t0 = MPI_Wtime();
-            for (int k = 0; k < w->window; k++)
-                MPI_Isend(w->sbuf, (int)size, MPI_CHAR, 1, TAG_DATA, MPI_COMM_WORLD, &w->reqs[k]);
+            for (int k = 0; k < w->window; k++) {
+                char *sb = w->use_pool ? bench_pool_get(&w->pool, size) : w->sbuf;
+                MPI_Isend(sb, (int)size, MPI_CHAR, 1, TAG_DATA, MPI_COMM_WORLD, &w->reqs[k]);
+            }
             MPI_Waitall(w->window, w->reqs, MPI_STATUSES_IGNORE);
             MPI_Recv(&ack, 1, MPI_INT, 1, TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
@@ -95,7 +105,7 @@ static double window_run(window_ctx_t *w, const bench_opts_t *o, size_t size, in
         for (int i = 0; i < total; i++) {
             MPI_Waitall(w->window, w->reqs, MPI_STATUSES_IGNORE);
             if (i + 1 < total)
-                window_post_recvs(w, size); /* pre-post before the ack releases rank 0 */
+                window_post_recvs(w, size, 1); /* pre-post before the ack releases rank 0 */
             MPI_Send(&ack, 1, MPI_INT, 0, TAG_ACK, MPI_COMM_WORLD);
         }
 
@@ -103,7 +113,7 @@ static double window_run(window_ctx_t *w, const bench_opts_t *o, size_t size, in
         uint32_t seed = bench_seed(size, 0);
         for (int k = 0; k < w->window; k++)
             memset(w->rbufs[k], BENCH_POISON, size);
-        window_post_recvs(w, size);
+        window_post_recvs(w, size, 0);
         MPI_Waitall(w->window, w->reqs, MPI_STATUSES_IGNORE);
         int nbad = 0;
         for (int k = 0; k < w->window; k++) {

@@ -42,6 +42,7 @@ struct ivc_chan_op {
     uint64_t off;    /* bytes moved so far */
     uint64_t total;  /* bytes to move */
     uint64_t cookie; /* sender's handle, as carried on the wire */
+    uint64_t chan_off; /* one copy: region offset of the peer's buffer */
     int state;
 };
 
@@ -52,6 +53,8 @@ typedef struct ivc_inmsg {
     const void *data; /* eager: the payload, valid only during on_message(); NULL otherwise */
     uint64_t cookie;  /* sender's handle: for recv_rndv() and send_ack(); opaque */
     int rndv;         /* 1: the payload must be pulled with recv_rndv() */
+    uint64_t chan_arg; /* private to the channel, handed back to recv_rndv() (shm: the
+                        * region offset of a sender's buffer it may copy from; 0 = none) */
 } ivc_inmsg_t;
 
 /* Calls from a channel up to the layer above, registered once at start-up. */

@@ -10,6 +10,7 @@
 #include "../ivc/lib_config.h"
 
 #include "../base/ivc_log.h"
+#include "../base/ivc_topo.h"
 #include "../base/ivc_wait.h"
 
 #include <errno.h>
@@ -494,6 +495,14 @@ int ivc_coord_print_config(FILE *f)
         ivc_cfg_print(f, &ivc_shm_config_table, &sc);
     else
         rc = -EINVAL;
+    /* issue 14: the run-time choice of streaming stores, explained (base/ivc_topo.h). */
+    {
+        char why[256];
+        uint64_t v = ivc_topo_stream_min(0, why, sizeof(why));
+        fprintf(f, "#   IVC_STREAM_MIN=auto is %llu here (IVC_COLL_STREAM_MIN=auto: %llu): %s\n",
+                (unsigned long long)v, (unsigned long long)ivc_topo_stream_min(16u << 10, NULL, 0),
+                why);
+    }
     ivc_coll_config_t lc;
     if (ivc_coll_config_load(&lc) == 0)
         ivc_cfg_print(f, &ivc_coll_config_table, &lc);

@@ -349,8 +349,16 @@ int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region
 
 void ivc_region_detach(ivc_region_t *r, int unlink_file)
 {
-    if (r->base != NULL)
-        munmap(r->base, r->size);
+    if (r->base != NULL) {
+        if (r->keep_len != 0 && r->keep_off <= r->size && r->keep_len <= r->size - r->keep_off) {
+            munmap(r->base, r->keep_off);
+            uint64_t end = r->keep_off + r->keep_len;
+            if (end < r->size)
+                munmap(r->base + end, r->size - end);
+        } else {
+            munmap(r->base, r->size);
+        }
+    }
     if (r->base != NULL && r->fd >= 0)
         close(r->fd); /* releases this process's lock */
     r->fd = -1;

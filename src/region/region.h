@@ -20,6 +20,9 @@ typedef struct ivc_region {
     uint64_t heap_off, heap_end;
     int fd;     /* the open region file (locks), -1 once detached */
     int locked; /* this process holds a rank's lock (ivc_region_lock) */
+    /* A range detach leaves mapped: the shared heap's live blocks, which it replaced by
+     * private pages that outlive the region (shm/shm_heap.h). 0, 0 for none. */
+    uint64_t keep_off, keep_len;
     char path[PATH_MAX];
 } ivc_region_t;
 

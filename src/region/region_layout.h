@@ -12,7 +12,8 @@
  *   0                 ivc_region_hdr_t (one page): identity, allocator, job control, barrier,
  *                     where libivc's directory is
  *   members_off       ivc_member_t[world_size]: the locality detector's membership table
- *   heap_off..heap_end  bump-allocated blocks: one receive block per rank (shm channel);
+ *   heap_off..heap_end  bump-allocated blocks: one receive block per rank (shm channel),
+ *                       one shared heap per rank (shm/shm_heap.h), collective areas;
  *                       libivc's directory and its rings, lanes and shared blocks
  *
  * A receive block, allocated and owned by its receiving rank R:
@@ -187,7 +188,13 @@ typedef struct ivc_rxblock {
     uint32_t nchunks;    /* power of two */
     uint64_t inbox_stride;
     uint64_t block_size;
-    uint8_t pad[IVC_CACHE_LINE - 40];
+    /* The owner's shared heap (shm/shm_heap.h): region offset and bytes, 0 and 0 when it
+     * has none. Offsets the owner publishes for one-copy rendezvous (IVC_REC_RTS_HEAP,
+     * IVC_REC_CTS_HEAP) must lie inside it; readers check that it lies in the region's heap
+     * and overlaps none of their own blocks. */
+    uint64_t heap_off;
+    uint64_t heap_len;
+    uint8_t pad[IVC_CACHE_LINE - 56];
 } ivc_rxblock_t;
 _Static_assert(sizeof(ivc_rxblock_t) == IVC_CACHE_LINE, "rxblock header is one line");
 
@@ -212,6 +219,17 @@ enum {
     IVC_REC_RTS = 2,   /* envelope; arg = message length; cookie = sender's handle */
     IVC_REC_CTS = 3,   /* cookie = sender's handle; arg = bytes the receiver accepts */
     IVC_REC_ACK = 4,   /* synchronous-send acknowledgement; cookie = sender's handle */
+    /* One copy (shm_chan.c "One copy"). RTS_HEAP: an RTS whose 8-byte payload is the region
+     * offset of the sender's contiguous buffer, inside its shared heap; the receiver may
+     * copy straight out of it and answer RDONE, or answer CTS and have it streamed. */
+    IVC_REC_RTS_HEAP = 5,
+    IVC_REC_RDONE = 6, /* receiver has copied the sender's buffer; cookie = sender's handle,
+                        * arg = bytes copied */
+    /* CTS_HEAP: a CTS whose 8-byte payload is the region offset of the receiver's
+     * contiguous buffer, inside its shared heap: the sender copies straight into it, then
+     * sends WDONE. */
+    IVC_REC_CTS_HEAP = 7,
+    IVC_REC_WDONE = 8, /* sender has written the receiver's buffer; arg = bytes written */
 };
 
 /* One record of an eager ring, starting on a cache line at ring position `pos`.

@@ -1,13 +1,34 @@
+/* One copy. A rendezvous whose sender's buffer lies in the sender's shared heap
+ * (shm_heap.h) goes out as IVC_REC_RTS_HEAP, naming the buffer's region offset; the
+ * receiver, once it matches, checks the offset against the heap the sender published at
+ * connect, copies straight out of the buffer into its receive (any datatype), and answers
+ * IVC_REC_RDONE, which completes the send. Otherwise, when the receiver's buffer lies in its
+ * own heap and is contiguous, its clear-to-send is IVC_REC_CTS_HEAP, naming that buffer; the
+ * sender checks it the same way, copies (packs) straight into it and answers IVC_REC_WDONE,
+ * which completes the receive. Both take as many records as the pipeline (RTS, CTS or
+ * RDONE, then the data) and move the data once. WDONEs are matched to receives by order:
+ * the sender serves clear-to-sends in the order they came, as the pipeline does.
+ *
+ * What a peer names is only ever an offset checked against bounds read once: a forged one
+ * is reported as the peer breaking the protocol, never followed. Check words
+ * (IVC_CHECKSUM) do not cover these copies: the data never rests in a buffer of the
+ * channel, only in the user's own memory, which a writer of the region could change before
+ * any copy anyway. A peer that dies mid-copy leaves its heap mapped (it is region memory),
+ * so the copy ends and its operation fails with the peer, as any other. */
 #include "shm_chan.h"
 
 #include "shm_csum.h"
+#include "shm_heap.h"
 #include "shm_pipe.h"
 #include "shm_ring.h"
+#include "shm_coll_config.h"
+#include "shm_rma_config.h"
 
 #include "../base/ivc_log.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,10 +38,24 @@ enum {
     OP_SYNC_WAIT,  /* eager synchronous send written; waiting for the ACK */
     OP_RTS_WAIT,   /* request-to-send written; waiting for clear-to-send */
     OP_STREAM,     /* clear to send: streaming through the pipeline */
+    OP_PUSH,       /* one copy: writing straight into the receiver's buffer (chan_off) */
+};
+/* Receive op states (rendezvous; 0 = draining the pipeline). */
+enum {
+    OP_WAIT_WDONE = 16, /* one copy: the sender writes our buffer; waiting for WDONE */
+    OP_PULL,            /* one copy: to copy out of the sender's buffer (chan_off) */
 };
 /* Flag in the state of a streaming send or a rendezvous receive: its chunks carry check
  * words (the receiver's clear-to-send decided). */
 #define OP_CSUM 0x100
+/* Flag in the state of a send waiting for clear-to-send: its RTS offered its buffer
+ * (IVC_REC_RTS_HEAP), so an RDONE may complete it. */
+#define OP_OFFER 0x200
+#define OP_FLAGS (OP_CSUM | OP_OFFER)
+
+/* Rendezvous paths, for IVC_REPORT_PATH. */
+enum { PATH_PIPE, PATH_READ, PATH_WRITE, PATH_N };
+#define PATH_BUCKETS 64 /* floor(log2(bytes)) */
 
 /* Records handled per inbox per progress call, so that one busy peer cannot starve the
  * others. */
@@ -34,6 +69,7 @@ typedef struct shm_ctl {
     uint8_t kind;
     uint64_t cookie;
     uint64_t arg;
+    uint64_t off; /* IVC_REC_CTS_HEAP: the 8-byte payload */
 } shm_ctl_t;
 
 typedef struct shm_peer {
@@ -49,6 +85,11 @@ typedef struct shm_peer {
     op_queue_t sendq;   /* sends waiting for ring room, in send order */
     op_queue_t streamq; /* cleared sends, streaming in clear-to-send order */
     op_queue_t drainq;  /* rendezvous receives, in clear-to-send order */
+    op_queue_t pullq;   /* one-copy receives to copy out of the peer's heap */
+    uint64_t heap_off, heap_len; /* the peer's shared heap, checked at connect; 0 = none */
+    uint32_t wdone_due;  /* WDONEs received, not yet given to a receive in drainq */
+    uint32_t wdone_wait; /* receives in drainq waiting for a WDONE */
+    int no_offer;        /* the peer shares this process's heap: no one copy with it */
     shm_ctl_t *ctlq;    /* control records waiting for ring room (FIFO) */
     uint32_t ctl_head, ctl_tail, ctl_cap;
 } shm_peer_t;
@@ -79,6 +120,10 @@ struct ivc_shm_chan {
      * delivered or sent, whatever the region says meanwhile. rx: a record's payload or a
      * chunk of this rank's block; tx: non-contiguous data packed for a peer's block. */
     uint8_t *rx_bounce, *tx_bounce;
+    uint64_t heap_off, heap_len; /* this rank's shared heap (as published) */
+    uint64_t rx_bytes;           /* size of this rank's receive block */
+    /* IVC_REPORT_PATH: rendezvous messages [sent, received][path][log2 bytes]. */
+    uint64_t paths[2][PATH_N][PATH_BUCKETS];
 };
 
 #define HANDLE_NONE UINT32_MAX
@@ -107,6 +152,12 @@ static ivc_chan_op_t *q_pop(op_queue_t *q)
             q->tail = NULL;
     }
     return op;
+}
+
+static void path_count(ivc_shm_chan_t *ch, int recv, int path, uint64_t bytes)
+{
+    int b = bytes ? 63 - __builtin_clzll(bytes) : 0;
+    ch->paths[recv][path][b]++;
 }
 
 static int peer_has_tx_work(const shm_peer_t *p)
@@ -150,7 +201,7 @@ static ivc_chan_op_t *handle_take(ivc_shm_chan_t *ch, shm_peer_t *p, uint64_t co
     if (slot >= ch->nhandles)
         return NULL;
     shm_handle_t *h = &ch->handles[slot];
-    if (h->op == NULL || h->gen != gen || h->peer != p || (h->op->state & ~OP_CSUM) != state)
+    if (h->op == NULL || h->gen != gen || h->peer != p || (h->op->state & ~OP_FLAGS) != state)
         return NULL;
     ivc_chan_op_t *op = h->op;
     h->op = NULL;
@@ -187,11 +238,13 @@ static void peer_fail(shm_peer_t *p, int err, const char *why)
     fail_queue(&p->sendq, err);
     fail_queue(&p->streamq, err);
     fail_queue(&p->drainq, err);
+    fail_queue(&p->pullq, err);
+    p->wdone_due = p->wdone_wait = 0;
     for (uint32_t i = 0; i < ch->nhandles; i++) {
         shm_handle_t *h = &ch->handles[i];
         if (h->op != NULL && h->peer == p) {
             ivc_chan_op_t *op = h->op;
-            handle_take(ch, p, ((uint64_t)h->gen << 32) | i, op->state & ~OP_CSUM);
+            handle_take(ch, p, ((uint64_t)h->gen << 32) | i, op->state & ~OP_FLAGS);
             op->done(op, err);
         }
     }
@@ -238,7 +291,11 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
 {
     uint64_t len = op->data.bytes;
     int eager = len <= p->eager_limit;
-    uint64_t bytes = shm_ring_record_bytes_x(eager ? len : 0, p->ch->cfg.checksum);
+    /* One copy: a contiguous buffer in our heap is offered to the receiver. */
+    uint64_t heap_at = 0;
+    int offer = !eager && p->ch->cfg.one_copy && !p->no_offer && ivc_data_contig(&op->data) &&
+                ivc_shm_heap_offset(op->data.buf, len, &heap_at);
+    uint64_t bytes = shm_ring_record_bytes_x(eager ? len : offer ? 8 : 0, p->ch->cfg.checksum);
     int err = 0;
     ivc_rec_t *rec = shm_ring_reserve(&p->tx, bytes, &err);
     if (rec == NULL)
@@ -257,31 +314,35 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
             src = p->ch->tx_bounce;
         }
     }
-    rec_write(p, rec, eager ? IVC_REC_EAGER : IVC_REC_RTS, eager ? (uint32_t)len : 0, &op->env, len,
-              cookie, src);
+    if (offer)
+        src = &heap_at;
+    rec_write(p, rec, eager ? IVC_REC_EAGER : offer ? IVC_REC_RTS_HEAP : IVC_REC_RTS,
+              eager ? (uint32_t)len : offer ? 8 : 0, &op->env, len, cookie, src);
     shm_ring_commit(&p->tx, rec, bytes);
     if (!wait)
         return 1;
-    op->state = eager ? OP_SYNC_WAIT : OP_RTS_WAIT;
+    op->state = eager ? OP_SYNC_WAIT : OP_RTS_WAIT | (offer ? OP_OFFER : 0);
     return 0;
 }
 
 static int peer_write_ctl(shm_peer_t *p, const shm_ctl_t *c)
 {
-    uint64_t bytes = shm_ring_record_bytes_x(0, p->ch->cfg.checksum);
+    uint32_t paylen = c->kind == IVC_REC_CTS_HEAP ? 8 : 0;
+    uint64_t bytes = shm_ring_record_bytes_x(paylen, p->ch->cfg.checksum);
     int err = 0;
     ivc_rec_t *rec = shm_ring_reserve(&p->tx, bytes, &err);
     if (rec == NULL)
         return err ? err : -EAGAIN;
-    rec_write(p, rec, c->kind, 0, NULL, c->arg, c->cookie, NULL);
+    rec_write(p, rec, c->kind, paylen, NULL, c->arg, c->cookie, paylen ? &c->off : NULL);
     shm_ring_commit(&p->tx, rec, bytes);
     return 0;
 }
 
 /* Sends a control record now, or queues it behind earlier ones. */
-static int peer_send_ctl(shm_peer_t *p, uint8_t kind, uint64_t cookie, uint64_t arg)
+static int peer_send_ctl(shm_peer_t *p, uint8_t kind, uint64_t cookie, uint64_t arg,
+                         uint64_t off)
 {
-    shm_ctl_t c = {kind, cookie, arg};
+    shm_ctl_t c = {kind, cookie, arg, off};
     if (p->ctl_head == p->ctl_tail) {
         int rc = peer_write_ctl(p, &c);
         if (rc != -EAGAIN)
@@ -341,9 +402,29 @@ static int shm_recv_rndv(void *ep, const ivc_inmsg_t *m, ivc_chan_op_t *op)
     op->total = accept;
     op->off = 0;
     op->xfer = 0;
+    if (m->chan_arg != 0 && p->ch->cfg.one_copy) {
+        /* One copy out of the sender's buffer (checked on arrival, in peer_poll). */
+        op->state = OP_PULL;
+        op->chan_off = m->chan_arg;
+        op->cookie = m->cookie;
+        q_push(&p->pullq, op);
+        return 0;
+    }
+    uint64_t heap_at = 0;
+    if (accept > 0 && p->ch->cfg.one_copy && !p->no_offer && ivc_data_contig(&op->data) &&
+        ivc_shm_heap_offset(op->data.buf, accept, &heap_at)) {
+        /* One copy into our buffer, by the sender. */
+        int rc = peer_send_ctl(p, IVC_REC_CTS_HEAP, m->cookie, accept, heap_at);
+        if (rc != 0)
+            return rc;
+        op->state = OP_WAIT_WDONE;
+        p->wdone_wait++;
+        q_push(&p->drainq, op);
+        return 0;
+    }
     /* The receiver decides whether the chunks carry check words: the flag of its CTS. */
     op->state = p->ch->cfg.checksum ? OP_CSUM : 0;
-    int rc = peer_send_ctl(p, IVC_REC_CTS, m->cookie, accept);
+    int rc = peer_send_ctl(p, IVC_REC_CTS, m->cookie, accept, 0);
     if (rc != 0)
         return rc;
     q_push(&p->drainq, op);
@@ -355,7 +436,7 @@ static int shm_send_ack(void *ep, uint64_t cookie)
     shm_peer_t *p = ep;
     if (p->failed)
         return p->failed;
-    return peer_send_ctl(p, IVC_REC_ACK, cookie, 0);
+    return peer_send_ctl(p, IVC_REC_ACK, cookie, 0, 0);
 }
 
 /* Queued control records, then queued sends, then streams: as far as room allows. */
@@ -384,6 +465,16 @@ static int peer_tx_work(shm_peer_t *p)
             op->done(op, 0);
     }
     while ((op = p->streamq.head) != NULL) {
+        if (op->state == OP_PUSH) {
+            /* One copy into the receiver's buffer, checked in on_cts(). */
+            ivc_data_pack(&op->data, 0, p->ch->region->base + op->chan_off, op->total);
+            rc = peer_send_ctl(p, IVC_REC_WDONE, 0, op->total, 0);
+            q_pop(&p->streamq);
+            n++;
+            path_count(p->ch, 0, PATH_WRITE, op->total);
+            op->done(op, rc);
+            continue;
+        }
         rc = shm_pipe_fill(&p->txpipe, &op->data, &op->off, op->total, op->state & OP_CSUM,
                            p->ch->tx_bounce);
         if (rc < 0)
@@ -393,12 +484,22 @@ static int peer_tx_work(shm_peer_t *p)
             break;
         q_pop(&p->streamq);
         n++;
+        path_count(p->ch, 0, PATH_PIPE, op->total);
         op->done(op, 0);
     }
     return n;
 }
 
-static void on_cts(shm_peer_t *p, uint64_t cookie, uint64_t accept, int csum)
+/* Whether [off, off + len) lies inside the peer's heap (bounds checked at connect). */
+static int peer_heap_has(const shm_peer_t *p, uint64_t off, uint64_t len)
+{
+    return p->heap_len != 0 && off >= p->heap_off && len <= p->heap_len &&
+           off - p->heap_off <= p->heap_len - len;
+}
+
+/* A clear-to-send; `heap` with the region offset of the receiver's buffer (CTS_HEAP). */
+static void on_cts(shm_peer_t *p, uint64_t cookie, uint64_t accept, int csum, int heap,
+                   uint64_t dst)
 {
     ivc_chan_op_t *op = handle_take(p->ch, p, cookie, OP_RTS_WAIT);
     if (op == NULL) {
@@ -410,13 +511,33 @@ static void on_cts(shm_peer_t *p, uint64_t cookie, uint64_t accept, int csum)
         peer_fail(p, -EPROTO, "clear-to-send for more bytes than the message has");
         return;
     }
+    if (heap && !peer_heap_has(p, dst, accept)) {
+        op->done(op, -EPROTO);
+        peer_fail(p, -EPROTO, "clear-to-send naming memory outside its shared heap");
+        return;
+    }
     int had_work = peer_has_tx_work(p);
-    op->state = OP_STREAM | (csum ? OP_CSUM : 0);
+    op->chan_off = dst;
+    op->state = heap ? OP_PUSH : OP_STREAM | (csum ? OP_CSUM : 0);
     op->total = accept;
     op->off = 0;
     q_push(&p->streamq, op);
     if (!had_work)
         p->ch->tx_work++;
+}
+
+/* The receiver copied `bytes` out of the buffer the send offered. */
+static void on_rdone(shm_peer_t *p, uint64_t cookie, uint64_t bytes)
+{
+    ivc_chan_op_t *op = handle_take(p->ch, p, cookie, OP_RTS_WAIT);
+    if (op == NULL || !(op->state & OP_OFFER) || bytes > op->data.bytes) {
+        if (op != NULL)
+            op->done(op, -EPROTO);
+        peer_fail(p, -EPROTO, "read-done for a send that offered no such buffer");
+        return;
+    }
+    path_count(p->ch, 0, PATH_READ, bytes);
+    op->done(op, 0);
 }
 
 static void on_ack(shm_peer_t *p, uint64_t cookie)
@@ -475,7 +596,16 @@ static int peer_poll(shm_peer_t *p)
             return n;
         }
         p->rx_seq++;
-        if (h.kind == IVC_REC_EAGER || h.kind == IVC_REC_RTS) {
+        /* The 8-byte payload of RTS_HEAP and CTS_HEAP: a region offset. */
+        uint64_t at = 0;
+        if (h.kind == IVC_REC_RTS_HEAP || h.kind == IVC_REC_CTS_HEAP) {
+            if (h.paylen != 8) {
+                peer_fail(p, -EPROTO, "one-copy record without its offset");
+                return n;
+            }
+            memcpy(&at, payload, 8);
+        }
+        if (h.kind == IVC_REC_EAGER || h.kind == IVC_REC_RTS || h.kind == IVC_REC_RTS_HEAP) {
             ivc_inmsg_t m;
             m.env.ctx = h.ctx;
             m.env.src = h.src;
@@ -484,7 +614,16 @@ static int peer_poll(shm_peer_t *p)
             m.env.len = h.arg;
             m.peer = (int)p->rank;
             m.cookie = h.cookie;
-            if (h.kind == IVC_REC_EAGER) {
+            m.chan_arg = 0;
+            if (h.kind == IVC_REC_RTS_HEAP) {
+                if (!peer_heap_has(p, at, h.arg) || at == 0) {
+                    peer_fail(p, -EPROTO, "request-to-send naming memory outside its shared heap");
+                    return n;
+                }
+                m.rndv = 1;
+                m.data = NULL;
+                m.chan_arg = at;
+            } else if (h.kind == IVC_REC_EAGER) {
                 if (h.arg != h.paylen) {
                     peer_fail(p, -EPROTO, "eager record whose length disagrees with itself");
                     return n;
@@ -501,7 +640,17 @@ static int peer_poll(shm_peer_t *p)
             }
             ch->up.on_message(ch->up.arg, &m);
         } else if (h.kind == IVC_REC_CTS && h.paylen == 0) {
-            on_cts(p, h.cookie, h.arg, csum);
+            on_cts(p, h.cookie, h.arg, csum, 0, 0);
+        } else if (h.kind == IVC_REC_CTS_HEAP) {
+            on_cts(p, h.cookie, h.arg, 0, 1, at);
+        } else if (h.kind == IVC_REC_RDONE && h.paylen == 0) {
+            on_rdone(p, h.cookie, h.arg);
+        } else if (h.kind == IVC_REC_WDONE && h.paylen == 0) {
+            if (p->wdone_due >= p->wdone_wait) {
+                peer_fail(p, -EPROTO, "write-done for no receive");
+                return n;
+            }
+            p->wdone_due++;
         } else if (h.kind == IVC_REC_ACK && h.paylen == 0) {
             on_ack(p, h.cookie);
         } else {
@@ -523,6 +672,18 @@ static int peer_drain(shm_peer_t *p)
     int n = 0;
     ivc_chan_op_t *op;
     while ((op = p->drainq.head) != NULL) {
+        if (op->state == OP_WAIT_WDONE) {
+            if (p->wdone_due == 0)
+                break;
+            p->wdone_due--;
+            p->wdone_wait--;
+            q_pop(&p->drainq);
+            op->xfer = op->total;
+            path_count(p->ch, 1, PATH_WRITE, op->total);
+            op->done(op, 0);
+            n++;
+            continue;
+        }
         int rc = shm_pipe_drain(&p->rxpipe, &op->data, &op->off, op->total, op->state & OP_CSUM,
                                 p->ch->rx_bounce);
         if (rc == -EBADMSG) {
@@ -543,7 +704,24 @@ static int peer_drain(shm_peer_t *p)
             break;
         q_pop(&p->drainq);
         op->xfer = op->total;
+        path_count(p->ch, 1, PATH_PIPE, op->total);
         op->done(op, 0);
+        n++;
+    }
+    return n;
+}
+
+/* One-copy receives: copy out of the sender's buffer (checked in peer_poll), then RDONE. */
+static int peer_pull(shm_peer_t *p)
+{
+    int n = 0;
+    ivc_chan_op_t *op;
+    while ((op = q_pop(&p->pullq)) != NULL) {
+        ivc_data_unpack(&op->data, 0, p->ch->region->base + op->chan_off, op->total);
+        int rc = peer_send_ctl(p, IVC_REC_RDONE, op->cookie, op->total, 0);
+        op->xfer = op->total;
+        path_count(p->ch, 1, PATH_READ, op->total);
+        op->done(op, rc);
         n++;
     }
     return n;
@@ -559,6 +737,8 @@ int ivc_shm_chan_progress(void *c)
         if (p->failed)
             continue;
         events += peer_poll(p);
+        if (p->pullq.head && !p->failed)
+            events += peer_pull(p);
         if (p->drainq.head && !p->failed)
             events += peer_drain(p);
     }
@@ -589,6 +769,20 @@ const ivc_chan_ops_t ivc_shm_chan_ops = {
 };
 
 /* ---- start-up ---- */
+
+/* A rank's fair share of the region for its heap: what is left of the region's heap area
+ * once every co-located rank has its receive block and collective area (allocated before or
+ * after ours, in any order), divided among them, less a little slack. */
+static uint64_t heap_share(const ivc_region_t *r, const ivc_shm_geometry_t *geo, uint32_t nlocal)
+{
+    ivc_coll_config_t ccfg;
+    uint64_t coll = 0;
+    if (ivc_coll_config_load(&ccfg) == 0 && ccfg.shm)
+        coll = ivc_coll_area_bytes(&ccfg, r->world_size) + 4096;
+    uint64_t others = (uint64_t)nlocal * (geo->block_bytes + 4096 + coll) + (1u << 20);
+    uint64_t area = r->heap_end - r->heap_off;
+    return area > others ? (area - others) / nlocal : 1; /* 1: no room (below 1 MiB) */
+}
 
 int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint32_t my_rank,
                         const uint32_t *local, uint32_t nlocal, const ivc_chan_upcalls_t *up,
@@ -644,6 +838,7 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
         return rc;
     }
     ivc_rxblock_t *blk = ivc_region_at(region, ch->rx_off, geo.block_bytes);
+    ch->rx_bytes = geo.block_bytes;
     blk->magic = IVC_RXBLOCK_MAGIC;
     blk->nsenders = nlocal - 1;
     blk->ring_size = (uint32_t)geo.ring_size;
@@ -652,6 +847,17 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
     blk->nchunks = (uint32_t)geo.nchunks;
     blk->inbox_stride = geo.inbox_stride;
     blk->block_size = geo.block_bytes;
+    /* This rank's shared heap, before R5 publishes it with the block. */
+    ivc_rma_config_t rcfg;
+    if ((rc = ivc_rma_config_load(&rcfg)) != 0 ||
+        (rc = ivc_shm_heap_init(region, ivc_rma_arena_bytes(&rcfg),
+                                heap_share(region, &geo, nlocal))) != 0) {
+        ivc_shm_chan_destroy(ch);
+        return rc;
+    }
+    ivc_shm_heap_bounds(&ch->heap_off, &ch->heap_len);
+    blk->heap_off = ch->heap_off;
+    blk->heap_len = ch->heap_len;
     for (uint32_t i = 0; i + 1 < nlocal; i++) {
         uint8_t *inbox = (uint8_t *)blk + 4096 + i * geo.inbox_stride;
         ivc_inbox_ctl_t *ctl = (ivc_inbox_ctl_t *)inbox;
@@ -672,6 +878,18 @@ err_nomem:
     free(ch->peer_of);
     free(ch);
     return -ENOMEM;
+}
+
+static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+    return alen != 0 && blen != 0 && a < b + blen && b < a + alen;
+}
+
+/* A peer that publishes exactly this rank's heap is a channel of this process (unit tests
+ * drive two in one): neither offers the other its buffers. */
+static int same_heap(const ivc_shm_chan_t *ch, const ivc_rxblock_t *geo)
+{
+    return geo->heap_len != 0 && geo->heap_off == ch->heap_off && geo->heap_len == ch->heap_len;
 }
 
 /* Copies a peer's block geometry once and checks it against the region and sane limits. */
@@ -705,6 +923,14 @@ static int peer_block(ivc_shm_chan_t *ch, uint32_t rank, ivc_rxblock_t *geo, uin
     else if (geo->block_size != 4096 + (uint64_t)geo->nsenders * geo->inbox_stride ||
              ivc_region_at(ch->region, off, geo->block_size) == NULL)
         bad = "block size";
+    else if (geo->heap_len != 0 &&
+             (geo->heap_off % 4096 || geo->heap_off < ch->region->heap_off ||
+              geo->heap_off > ch->region->heap_end ||
+              geo->heap_len > ch->region->heap_end - geo->heap_off ||
+              (rank != ch->my_rank && !same_heap(ch, geo) &&
+               (overlaps(geo->heap_off, geo->heap_len, ch->rx_off, ch->rx_bytes) ||
+                overlaps(geo->heap_off, geo->heap_len, ch->heap_off, ch->heap_len)))))
+        bad = "shared heap";
     if (bad != NULL) {
         ivc_error("rank %u's receive block at offset %" PRIu64 " has an invalid %s", rank, off,
                   bad);
@@ -767,6 +993,11 @@ int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
         p->rx.ctl = p->rxpipe.ctl;
         p->rx.size = mine.ring_size;
         p->rx.max_record = mine.ring_slack;
+        p->heap_off = geo.heap_off;
+        p->heap_len = geo.heap_len;
+        p->no_offer = same_heap(ch, &geo);
+        if (p->no_offer)
+            p->heap_off = p->heap_len = 0;
         tx_bounce = max_u64(tx_bounce, max_u64(geo.ring_slack, geo.chunk_size));
     }
     free(ch->rx_bounce);
@@ -794,15 +1025,51 @@ void ivc_shm_chan_fail_peer(ivc_shm_chan_t *ch, uint32_t rank, int err)
         peer_fail(p, err, NULL);
 }
 
+int ivc_shm_chan_peer_heap(ivc_shm_chan_t *ch, uint32_t rank, uint64_t *off, uint64_t *len)
+{
+    shm_peer_t *p = ch != NULL ? ivc_shm_chan_endpoint(ch, rank) : NULL;
+    if (p == NULL || p->heap_len == 0)
+        return 0;
+    *off = p->heap_off;
+    *len = p->heap_len;
+    return 1;
+}
+
 uint64_t ivc_shm_chan_eager_limit(const void *ep)
 {
     return ((const shm_peer_t *)ep)->eager_limit;
+}
+
+/* IVC_REPORT_PATH: one line per size class in which rendezvous messages moved. */
+static void report_paths(const ivc_shm_chan_t *ch)
+{
+    static const char *const unit[] = {"", "K", "M", "G", "T", "P", "E"};
+    uint64_t hlive, hpeak, hrefused;
+    ivc_shm_heap_stats(&hlive, &hpeak, &hrefused);
+    fprintf(stderr,
+            "ivc: rank %u rendezvous paths (messages sent/received: one-copy read, one-copy "
+            "write, pipeline); shared heap %llu bytes, peak use %llu, refused %llu\n",
+            ch->my_rank, (unsigned long long)ch->heap_len, (unsigned long long)hpeak,
+            (unsigned long long)hrefused);
+    for (int b = 0; b < PATH_BUCKETS; b++) {
+        const uint64_t(*s)[PATH_BUCKETS] = ch->paths[0], (*r)[PATH_BUCKETS] = ch->paths[1];
+        if (!(s[0][b] | s[1][b] | s[2][b] | r[0][b] | r[1][b] | r[2][b]))
+            continue;
+        fprintf(stderr,
+                "ivc: rank %u path %llu%s: sent %llu/%llu/%llu received %llu/%llu/%llu\n",
+                ch->my_rank, 1ull << (b % 10), unit[b / 10], (unsigned long long)s[PATH_READ][b],
+                (unsigned long long)s[PATH_WRITE][b], (unsigned long long)s[PATH_PIPE][b],
+                (unsigned long long)r[PATH_READ][b], (unsigned long long)r[PATH_WRITE][b],
+                (unsigned long long)r[PATH_PIPE][b]);
+    }
 }
 
 void ivc_shm_chan_destroy(ivc_shm_chan_t *ch)
 {
     if (ch == NULL)
         return;
+    if (ch->cfg.report_path)
+        report_paths(ch);
     for (uint32_t i = 0; i + 1 < ch->nlocal; i++)
         free(ch->peers[i].ctlq);
     free(ch->handles);

@@ -44,6 +44,11 @@ void ivc_shm_chan_fail_peer(ivc_shm_chan_t *ch, uint32_t rank, int err);
 /* The endpoint for a co-located global rank, or NULL if `rank` is not co-located. */
 void *ivc_shm_chan_endpoint(ivc_shm_chan_t *ch, uint32_t rank);
 
+/* The shared heap co-located `rank` published (region offset and bytes, checked at
+ * connect against the region and this rank's own blocks): 1, or 0 when it has none (or
+ * none this rank may read: a channel of this same process). */
+int ivc_shm_chan_peer_heap(ivc_shm_chan_t *ch, uint32_t rank, uint64_t *off, uint64_t *len);
+
 /* Largest message this rank sends eagerly to the endpoint's peer. */
 uint64_t ivc_shm_chan_eager_limit(const void *ep);
 

@@ -1,4 +1,5 @@
 #include "shm_coll_config.h"
+#include "shm_config.h"
 
 #include "../base/ivc_atomic.h"
 #include "../base/ivc_log.h"
@@ -27,10 +28,12 @@ static const ivc_cfg_entry_t coll_entries[] = {
      "broadcasts of at least this many bytes use the point-to-point tree instead of the "
      "shared area; 0 = never",
      IVC_CFG_SIZE, 0, UINT64_MAX, offsetof(ivc_coll_config_t, bcast_p2p)},
-    {"COLL_STREAM_MIN", "16K",
+    {"COLL_STREAM_MIN", "auto",
      "contiguous data of at least this many bytes is written into a collective area with "
-     "non-temporal stores, so that readers on other cores fetch it from memory",
-     IVC_CFG_SIZE, 0, UINT64_MAX, offsetof(ivc_coll_config_t, stream_min)},
+     "non-temporal stores, so that readers on other cores fetch it from memory; auto = a "
+     "quarter of the last-level cache when one of at least 64 MiB is shared by at least 8 "
+     "CPUs, else 16K (base/ivc_topo.h); or a size",
+     IVC_CFG_STRING, 0, 0, offsetof(ivc_coll_config_t, stream_text)},
     {"COLL_ROOTED_P2P", "auto",
      "Bcast, Reduce, Gather and Scatter of at most this many bytes use point-to-point, whose "
      "eager messages let a root run ahead instead of waiting for its readers to release its "
@@ -47,6 +50,9 @@ int ivc_coll_config_load(ivc_coll_config_t *cfg)
     int rc = ivc_cfg_load(&ivc_coll_config_table, cfg);
     if (rc != 0)
         return rc;
+    if (ivc_shm_parse_stream_min("COLL_STREAM_MIN", cfg->stream_text, 16u << 10,
+                                 &cfg->stream_min) != 0)
+        return -EINVAL;
     if (cfg->chunk % IVC_CACHE_LINE) {
         ivc_error("IVC_COLL_CHUNK=%llu must be a multiple of %d", (unsigned long long)cfg->chunk,
                   IVC_CACHE_LINE);

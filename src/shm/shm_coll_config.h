@@ -15,7 +15,8 @@ typedef struct ivc_coll_config {
     uint64_t chunk;      /* IVC_COLL_CHUNK: pipeline unit of large broadcasts */
     uint64_t split_min;  /* IVC_COLL_SPLIT_MIN: partitioned allreduce from this size */
     uint64_t bcast_p2p;  /* IVC_COLL_BCAST_P2P: broadcasts from this size use point-to-point */
-    uint64_t stream_min; /* IVC_COLL_STREAM_MIN: publications from this size use streaming
+    const char *stream_text; /* IVC_COLL_STREAM_MIN as written: auto or a size */
+    uint64_t stream_min; /* IVC_COLL_STREAM_MIN resolved: publications from this size use streaming
                           * stores */
     const char *rooted;  /* IVC_COLL_ROOTED_P2P as given: auto, off or a size */
     uint64_t rooted_p2p; /* ...parsed: rooted operations up to this size use point-to-point;

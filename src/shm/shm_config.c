@@ -4,11 +4,13 @@
 #include "shm_rma_config.h"
 
 #include "../base/ivc_log.h"
+#include "../base/ivc_topo.h"
 #include "../region/region.h"
 
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Checksums are on by default where a build looks for bugs (ASan, as IVC_SANITIZE builds
  * with) and off otherwise, by measured cost (shm_csum.h; README "Tunables"). */
@@ -37,15 +39,27 @@ static const ivc_cfg_entry_t shm_entries[] = {
      "rendezvous pipeline chunks per ordered pair (power of two); 0 = auto: "
      "1 MiB of chunks while at most 16 ranks share the region, 256 KiB beyond",
      IVC_CFG_UINT, 0, 1024, offsetof(ivc_shm_config_t, nchunks)},
-    {"STREAM_MIN", "0",
+    {"STREAM_MIN", "auto",
      "rendezvous messages at least this large are copied into the "
-     "pipeline with non-temporal stores, which do not leave the data in the sender's cache",
-     IVC_CFG_SIZE, 0, UINT64_MAX, offsetof(ivc_shm_config_t, stream_min)},
+     "pipeline with non-temporal stores, which do not leave the data in the sender's cache; "
+     "auto = a quarter of the last-level cache when one of at least 64 MiB is shared by at "
+     "least 8 CPUs (the reader finds the data there), else 0 (base/ivc_topo.h); or a size",
+     IVC_CFG_STRING, 0, 0, offsetof(ivc_shm_config_t, stream_text)},
     {"CHECKSUM", CHECKSUM_DEFAULT,
      "eager records and rendezvous chunks carry a CRC32C check word, so that data corrupted "
      "in the region is reported (the sender is failed), never delivered; must be alike on "
      "every rank",
      IVC_CFG_BOOL, 0, 0, offsetof(ivc_shm_config_t, checksum)},
+    {"ONE_COPY", "yes",
+     "a rendezvous whose send or receive buffer lies in the shared heap (MPI_Alloc_mem, "
+     "IVC_SHARED_HEAP) is copied once, straight between the two buffers, instead of twice "
+     "through the pipeline",
+     IVC_CFG_BOOL, 0, 0, offsetof(ivc_shm_config_t, one_copy)},
+    {"REPORT_PATH", "no",
+     "at MPI_Finalize each rank prints, per message size (powers of two), how many "
+     "rendezvous messages it sent and received by each path: one-copy read, one-copy write, "
+     "pipeline",
+     IVC_CFG_BOOL, 0, 0, offsetof(ivc_shm_config_t, report_path)},
 };
 
 const ivc_cfg_table_t ivc_shm_config_table = {"shared-memory channel", shm_entries,
@@ -67,11 +81,27 @@ static uint64_t max_record(const ivc_shm_config_t *cfg)
     return align_up(sizeof(ivc_rec_t) + cfg->eager_limit, IVC_CACHE_LINE);
 }
 
+int ivc_shm_parse_stream_min(const char *name, const char *text, uint64_t small, uint64_t *out)
+{
+    if (strcmp(text, "auto") == 0) {
+        *out = ivc_topo_stream_min(small, NULL, 0);
+        return 0;
+    }
+    ivc_cfg_entry_t e = {name, "", "", IVC_CFG_SIZE, 0, UINT64_MAX, 0};
+    if (ivc_cfg_parse_value(&e, text, out) != 0) {
+        ivc_error("IVC_%s=%s must be auto or a size (%s)", name, text, ivc_cfg_size_syntax());
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int ivc_shm_config_load(ivc_shm_config_t *cfg)
 {
     int rc = ivc_cfg_load(&ivc_shm_config_table, cfg);
     if (rc != 0)
         return rc;
+    if (ivc_shm_parse_stream_min("STREAM_MIN", cfg->stream_text, 0, &cfg->stream_min) != 0)
+        return -EINVAL;
     if (cfg->eager_limit < IVC_SHM_EAGER_MIN) {
         ivc_error("IVC_EAGER_LIMIT=%llu is too small: the smallest eager limit is %u bytes "
                   "(larger messages go by rendezvous anyway)",

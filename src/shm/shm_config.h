@@ -11,9 +11,12 @@ typedef struct ivc_shm_config {
     uint64_t ring_size;   /* IVC_RING_SIZE: eager ring bytes per ordered pair */
     uint64_t chunk_size;  /* IVC_CHUNK_SIZE: rendezvous pipeline chunk bytes */
     uint64_t nchunks;     /* IVC_CHUNKS: pipeline chunks per ordered pair; 0 = auto */
-    uint64_t stream_min;  /* IVC_STREAM_MIN: rendezvous messages from this size are copied
-                           * into the pipeline with streaming stores */
+    uint64_t stream_min;  /* IVC_STREAM_MIN resolved: rendezvous messages from this size are
+                           * copied into the pipeline with streaming stores */
+    const char *stream_text; /* IVC_STREAM_MIN as written: auto or a size */
     int checksum;         /* IVC_CHECKSUM: records and chunks carry check words (shm_csum.h) */
+    int one_copy;         /* IVC_ONE_COPY: rendezvous copies once through the shared heap */
+    int report_path;      /* IVC_REPORT_PATH: print the rendezvous path counters at the end */
 } ivc_shm_config_t;
 
 /* Smallest IVC_EAGER_LIMIT: a receive block's largest record must span two cache lines
@@ -33,6 +36,10 @@ typedef struct ivc_shm_geometry {
 } ivc_shm_geometry_t;
 
 extern const ivc_cfg_table_t ivc_shm_config_table;
+
+/* Resolves a streaming-store threshold written as "auto" (base/ivc_topo.h; `small` on small
+ * or unknown machines) or a size, for IVC_<name>. Returns 0 or -EINVAL (logged). */
+int ivc_shm_parse_stream_min(const char *name, const char *text, uint64_t small, uint64_t *out);
 
 /* Loads and cross-checks the table (e.g. a ring must hold two eager records).
  * Returns 0 or -EINVAL after logging which variables disagree. */

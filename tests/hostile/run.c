@@ -9,7 +9,8 @@
  *   AREA: header | members | rings | counters | chunks | coll | rma
  * Areas are found the way a co-tenant would find them: the header's offsets, each
  * membership slot's receive block and that block's geometry; collective areas are the heap
- * outside receive blocks (the job runs with IVC_RMA_ARENA=0, so nothing else lies there);
+ * outside receive blocks (the job runs with IVC_RMA_ARENA=0 and IVC_SHARED_HEAP=off, so
+ * nothing else lies there);
  * a window's control block follows its memory in its owner's arena (work.c reports where
  * the memory is). Every value read from the region is checked before it is used. */
 #define _GNU_SOURCE
@@ -220,6 +221,10 @@ int main(int argc, char **argv)
     fprintf(stderr, "hostile %s: seed %llx\n", area, (unsigned long long)rng);
     if (!strcmp(mode, "coll"))
         setenv("IVC_RMA_ARENA", "0", 1); /* the heap outside receive blocks: collective areas */
+    /* The program's own buffers stay out of the region: what lies in the shared heap is
+     * user memory, which a co-tenant can change unseen (README, "Security"), and the
+     * areas above are found by where the library's own blocks lie. */
+    setenv("IVC_SHARED_HEAP", "off", 1);
     int pfd[2];
     if (pipe(pfd) != 0)
         return 1;

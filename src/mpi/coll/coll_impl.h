@@ -28,7 +28,10 @@
  *
  *   ivc_coll_ctl_t   tag, filled: what P publishes now                    (bytes 0-15)
  *   ack[nlocal]      ack[q]: units of Q's publications that P has consumed (from byte 16)
- *   data[area]       P's publication: contributions, blocks, or a ring of chunks
+ *   data[area]       P's publication: contributions, blocks, or a ring of chunks; for
+ *                    Alltoall and Reduce_scatter, a descriptor line first: the data
+ *                    follows, or it lies in P's shared heap at a region offset
+ *                    (coll_shm.c, "operands in the shared heap")
  * The acknowledgements share the tag's cache line (for up to 6 ranks): a peer that polls
  * P's tag gets P's acknowledgements with the same miss, which halves the line transfers of
  * a barrier between two ranks. All of it has the one writer P.
@@ -117,6 +120,8 @@ typedef struct ivc_coll_shm {
     uint64_t csum_off;   /* offset in an area of its check words */
     int csum;            /* publications carry check words: some co-located rank asked */
     int verify;          /* this rank checks what it reads (IVC_CHECKSUM set here) */
+    int direct;          /* operands in the shared heap are read where they lie
+                          * (IVC_ONE_COPY; coll_shm.c "operands in the shared heap") */
     int last_ctx;        /* context id of this rank's last publication */
     /* What this rank last wrote into the control words of its own area: the audit puts
      * back what another writer overwrote (coll_shm.c, "audit"). */
@@ -211,6 +216,11 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
 enum { COLL_REDUCE, COLL_ALLREDUCE, COLL_SCAN, COLL_EXSCAN };
 int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
                     int root, int mode, MPI_Comm comm, ivc_coll_comm_t *cc);
+/* Reduce-scatter of packed contributions `mine` (total elements of dt): rank r gets the
+ * result's elements [first[r], first[r] + counts[r]) in `out` (contiguous). */
+int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
+                            const uint64_t *counts, uint64_t total, MPI_Datatype dt, MPI_Op op,
+                            MPI_Comm comm, ivc_coll_comm_t *cc);
 /* Block exchanges of packed bytes: every rank publishes `sbytes` of its data and reads
  * what it needs. blk = bytes of one rank's block (equal at every rank). */
 int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root, int all,

@@ -12,6 +12,7 @@
 #include "base/ivc_copy.h"
 #include "base/ivc_log.h"
 #include "shm/shm_csum.h"
+#include "shm/shm_heap.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -179,6 +180,7 @@ int ivc_mpi_coll_init(void)
     /* Publications carry check words when any co-located rank checks what it reads. */
     s->csum = 0;
     s->verify = mine[3] != 0;
+    s->direct = c->shm_cfg.one_copy;
     for (uint32_t l = 0; c->local != NULL && l < c->nlocal; l++) {
         uint32_t r = c->local[l];
         s->lidx[r] = (int)l;
@@ -701,6 +703,62 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     return MPI_SUCCESS;
 }
 
+/* ---- operands in the shared heap: read where they lie ----
+ *
+ * Alltoall and reduce-scatter keep the first line of each publication for a descriptor
+ * (written by the area's owner before R10, read by the others after A10): DESC_DATA, the
+ * bytes follow in the area as usual; or DESC_DIRECT, the operand lies in the owner's shared
+ * heap (src/shm/shm_heap.h) at a region offset, and readers copy or reduce their part
+ * straight out of it: one copy instead of two, and no piece is bounded by the area. Every
+ * rank runs the same pieces and publications either way (the tags stay in step); a direct
+ * publisher only skips the copy into its area, and waits at the end of the operation until
+ * every reader acknowledged, since its buffer is the program's again once the call
+ * returns. A descriptor is checked before use: the bytes it names must lie in the heap the
+ * owner published at connect (else the area is reported broken); with check words on, the
+ * bytes read are checked as data from the area would be. */
+#define DESC_BYTES  IVC_CACHE_LINE
+#define DESC_DATA   0x41544144u /* "DATA" */
+#define DESC_DIRECT 0x54434944u /* "DICT" */
+
+typedef struct coll_desc {
+    uint32_t magic, pad;
+    uint64_t off, len; /* DIRECT: the operand's region offset and bytes */
+} coll_desc_t;
+
+/* The region offset of our operand [p, p + len) when it lies in our shared heap. */
+static int direct_ok(const void *p, uint64_t len, uint64_t *off)
+{
+    return ivc_coll.direct && len > 0 && ivc_shm_heap_offset(p, len, off);
+}
+
+static void desc_put(int direct, uint64_t off, uint64_t len)
+{
+    coll_desc_t d = {direct ? DESC_DIRECT : DESC_DATA, 0, off, len};
+    memcpy(data_of(ivc_coll.me), &d, sizeof(d));
+}
+
+/* Where comm rank r's publication holds bytes [at, at + len) of its operand: in its area
+ * at `area_at` (past the descriptor), or in its heap. NULL (reported) for a descriptor
+ * naming anything else. */
+static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t at,
+                               uint64_t len, uint64_t area_at)
+{
+    coll_desc_t d;
+    const uint8_t *area = data_of((uint32_t)cc->lidx[r]);
+    memcpy(&d, area, sizeof(d)); /* once: the area is the owner's to change */
+    if (d.magic == DESC_DATA)
+        return area + DESC_BYTES + area_at;
+    uint64_t hoff, hlen;
+    uint32_t rank = ivc_coord.local[cc->lidx[r]];
+    if (d.magic == DESC_DIRECT && ivc_shm_chan_peer_heap(ivc_coord.shm, rank, &hoff, &hlen) &&
+        d.off >= hoff && d.len <= hlen && d.off - hoff <= hlen - d.len && at <= d.len &&
+        len <= d.len - at)
+        return ivc_coord.region.base + d.off + at;
+    area_broken(comm, (uint32_t)cc->lidx[r], "a descriptor in its collective area names memory "
+                                             "outside its shared heap");
+    return NULL;
+}
+
 /* ---- reductions: contributions are reduced where they lie ---- */
 
 /* out = c_lo op ... op c_hi in rank order, reading c_r at src[r] (NULL: skip nothing).
@@ -802,6 +860,88 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
             ack(cc, r, 1);
         }
     }
+    free(src);
+    free(want);
+    return rc;
+}
+
+/* Reduce-scatter: the first half of allreduce_split alone. Every rank publishes its
+ * contribution (in pieces of a whole area), and rank i folds its own slice, elements
+ * [first[i], first[i] + counts[i]) of the vector, straight out of every area into `out`.
+ * Each rank copies its input once and reads n slices of 1/n: no allreduce of the whole
+ * vector, no second round of publications, no copy of the result. */
+int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
+                            const uint64_t *counts, uint64_t total, MPI_Datatype dt, MPI_Op op,
+                            MPI_Comm comm, ivc_coll_comm_t *cc)
+{
+    SHM_FT_ENTRY(comm);
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
+    uint64_t esz = coll_elem_bytes(dt), bytes = total * dt->map.size;
+    uint64_t step = (ivc_coll.cfg.area - DESC_BYTES) / esz * esz;
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    if (step == 0)
+        return MPI_ERR_INTERN;
+    uint64_t hoff = 0;
+    int direct = direct_ok(mine, bytes, &hoff);
+    const uint8_t **src = malloc((size_t)n * sizeof(*src));
+    uint64_t *want = malloc((size_t)n * sizeof(*want));
+    uint8_t *own = own_buf(); /* see allreduce_split */
+    if (src == NULL || want == NULL || (ivc_coll.verify && own == NULL)) {
+        free(src);
+        free(want);
+        return MPI_ERR_NO_MEM;
+    }
+    for (uint64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += step) {
+        uint64_t len = bytes - off < step ? bytes - off : step;
+        uint64_t plo = off / esz, phi = (off + len) / esz; /* this piece, in elements */
+        uint64_t tag = next_tag(comm, cc);
+        if ((rc = wait_acks(comm)) != MPI_SUCCESS)
+            break;
+        desc_put(direct, hoff, bytes);
+        if (!direct)
+            pub_copy(data_of(ivc_coll.me) + DESC_BYTES, (const uint8_t *)mine + off, len);
+        for (int r = 0; ivc_coll.csum && r < n; r++) { /* rank r's part of the piece */
+            uint64_t a = first[r] > plo ? first[r] : plo;
+            uint64_t b = first[r] + counts[r] < phi ? first[r] + counts[r] : phi;
+            pub_sum((uint64_t)r, (uint64_t)r, tag, (const uint8_t *)mine + a * esz,
+                    b > a ? (b - a) * esz : 0);
+        }
+        publish(tag, 1);
+        owe_all(comm, cc, 1);
+        uint64_t a = first[me] > plo ? first[me] : plo;
+        uint64_t b = first[me] + counts[me] < phi ? first[me] + counts[me] : phi;
+        uint64_t mlen = b > a ? (b - a) * esz : 0;
+        int seen = n; /* ranks [0, seen) published this piece (see coll_shm_reduce) */
+        for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
+            if (r != me && (rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
+                seen = r;
+            want[r] = r != me && rc == MPI_SUCCESS ? sum_want(cc, r, (uint64_t)me) : 0;
+            uint64_t at = b > a ? (a - plo) * esz : 0;
+            if (r == me)
+                src[r] = (const uint8_t *)mine + off + at;
+            else if (rc == MPI_SUCCESS &&
+                     (src[r] = desc_src(comm, cc, r, off + at, mlen, at)) == NULL) {
+                rc = MPI_ERR_PROC_FAILED;
+                seen = r;
+            }
+        }
+        if (own != NULL && mlen) {
+            memcpy(own, (const uint8_t *)mine + a * esz, mlen);
+            src[me] = own;
+        }
+        if (rc == MPI_SUCCESS && mlen)
+            rc = fold(src, 0, n - 1, (uint8_t *)out + (a - first[me]) * esz, b - a, mlen, dt, op);
+        for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
+            if (r != me)
+                rc = read_ok(comm, cc, r, want[r], (uint64_t)me, tag, src[r], mlen);
+        for (int r = 0; r < seen; r++)
+            if (r != me)
+                ack(cc, r, 1);
+    }
+    /* Our input is the program's again when we return: every reader must be done. */
+    if (direct && rc == MPI_SUCCESS)
+        rc = wait_acks(comm);
     free(src);
     free(want);
     return rc;
@@ -915,12 +1055,12 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
 /* ---- block exchanges ---- */
 
 /* Pieces of one rank's block of blk bytes so that `per` of them fit in an area. */
-static uint64_t piece_bytes(uint64_t blk, uint64_t per)
+static uint64_t piece_bytes(uint64_t blk, uint64_t per, uint64_t reserved)
 {
-    uint64_t p = ivc_coll.cfg.area / (per ? per : 1);
+    uint64_t p = (ivc_coll.cfg.area - reserved) / (per ? per : 1);
     p = p / IVC_CACHE_LINE * IVC_CACHE_LINE;
     if (p == 0)
-        p = ivc_coll.cfg.area / (per ? per : 1);
+        p = (ivc_coll.cfg.area - reserved) / (per ? per : 1);
     return p < blk ? p : blk;
 }
 
@@ -932,7 +1072,7 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
     int reader = all || me == root;
     if (blk == 0)
         return MPI_SUCCESS;
-    uint64_t step = piece_bytes(blk, 1);
+    uint64_t step = piece_bytes(blk, 1, 0);
     int pub = all || me != root;
     for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
         uint64_t len = blk - off < step ? blk - off : step;
@@ -978,7 +1118,7 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
         return MPI_SUCCESS;
     if (me == root && rd != NULL && (rc = data_copy(sd, (uint64_t)me * blk, rd, 0, blk)) != 0)
         return rc;
-    uint64_t step = piece_bytes(blk, (uint64_t)n);
+    uint64_t step = piece_bytes(blk, (uint64_t)n, 0);
     for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);
@@ -1011,7 +1151,10 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
     int inplace = sd->buf == rd->buf;
     if (blk == 0)
         return MPI_SUCCESS;
-    uint64_t step = piece_bytes(blk, (uint64_t)n);
+    /* Our send buffer, when it lies in our heap, is read where it lies. */
+    uint64_t hoff = 0;
+    int direct = !inplace && ivc_data_contig(sd) && direct_ok(sd->buf, (uint64_t)n * blk, &hoff);
+    uint64_t step = piece_bytes(blk, (uint64_t)n, DESC_BYTES);
     for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);
@@ -1019,15 +1162,21 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
             break;
         /* Our blocks for the others; in place our own goes through the area too, since
          * the receive buffer is about to be overwritten. */
+        uint8_t *area = data_of(ivc_coll.me) + DESC_BYTES;
+        desc_put(direct, hoff, (uint64_t)n * blk);
         for (int r = 0; r < n; r++)
             if (r != me || inplace) {
-                pub_pack(sd, (uint64_t)r * blk + off, data_of(ivc_coll.me) + r * len, len);
-                pub_sum((uint64_t)r, (uint64_t)r, tag, data_of(ivc_coll.me) + r * len, len);
+                const uint8_t *p = (const uint8_t *)sd->buf + (uint64_t)r * blk + off;
+                if (!direct) {
+                    pub_pack(sd, (uint64_t)r * blk + off, area + r * len, len);
+                    p = area + r * len;
+                }
+                pub_sum((uint64_t)r, (uint64_t)r, tag, p, len);
             }
         publish(tag, 1);
         owe_all(comm, cc, 1);
         if (inplace)
-            ivc_data_unpack(rd, (uint64_t)me * blk + off, data_of(ivc_coll.me) + me * len, len);
+            ivc_data_unpack(rd, (uint64_t)me * blk + off, area + me * len, len);
         else if ((rc = data_copy(sd, (uint64_t)me * blk + off, rd, (uint64_t)me * blk + off,
                                  len)) != MPI_SUCCESS)
             break;
@@ -1035,10 +1184,19 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
             int r = (me + i) % n;
             if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
                 break;
+            const uint8_t *from =
+                desc_src(comm, cc, r, (uint64_t)me * blk + off, len, (uint64_t)me * len);
+            if (from == NULL) {
+                rc = MPI_ERR_PROC_FAILED;
+                break;
+            }
             rc = read_copy(comm, cc, r, (uint64_t)me, (uint64_t)me, tag, rd, (uint64_t)r * blk + off,
-                           data_of((uint32_t)cc->lidx[r]) + me * len, len);
+                           from, len);
             ack(cc, r, 1);
         }
     }
+    /* Our buffer is the program's again when we return: every reader must be done. */
+    if (direct && rc == MPI_SUCCESS)
+        rc = wait_acks(comm);
     return rc;
 }

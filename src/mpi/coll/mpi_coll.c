@@ -495,13 +495,63 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 }
 IVC_MPI_WEAK(Exscan)
 
-/* Allreduce of the whole input into scratch, then this rank's slice (displacement in
- * elements `first`, `count` elements) goes to recvbuf. */
+/* Reduce_scatter(_block): rank r gets elements [first_r, first_r + counts_r) of the sum
+ * (counts NULL: `count` elements each). Among ranks that share the region, a reduce-scatter
+ * of its own (coll_shm_reduce_scatter): each rank folds only its slice, straight from the
+ * others' areas, into recvbuf when that is contiguous, reading a contiguous sendbuf where it
+ * lies. Otherwise an allreduce of the whole input into scratch, then this rank's slice
+ * (displacement in elements `first`, `count` elements) goes to recvbuf. */
 static int reduce_scatter_x(const void *sendbuf, void *recvbuf, int64_t total, int64_t first,
-                            int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+                            int count, const int *counts, MPI_Datatype dt, MPI_Op op,
+                            MPI_Comm comm)
 {
     uint64_t esz = dt->map.size, bytes = (uint64_t)total * esz;
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    ivc_coll_comm_t *cc = ivc_coll_comm(comm);
+    int n = comm->size;
+    if (cc != NULL && n > 1 && coll_shm_usable(comm, cc)) {
+        uint64_t *firsts = malloc((size_t)n * 2 * sizeof(uint64_t));
+        if (firsts == NULL)
+            return MPI_ERR_NO_MEM;
+        uint64_t *cnts = firsts + n, at = 0;
+        for (int r = 0; r < n; r++) {
+            firsts[r] = at;
+            cnts[r] = counts != NULL ? (uint64_t)counts[r] : (uint64_t)count;
+            at += cnts[r];
+        }
+        /* In place the input is recvbuf, which the result overwrites: staged, as are
+         * buffers that are not contiguous. */
+        int direct_in = sendbuf != MPI_IN_PLACE && dt->map.contig;
+        int direct_out = dt->map.contig && sendbuf != MPI_IN_PLACE;
+        uint8_t *tmp = NULL;
+        if (!direct_in || !direct_out) {
+            tmp = malloc(bytes + (uint64_t)count * esz + 1);
+            if (tmp == NULL) {
+                free(firsts);
+                return MPI_ERR_NO_MEM;
+            }
+        }
+        const void *mine = in;
+        if (!direct_in) {
+            ivc_data_t d;
+            ivc_mpi_data(&d, in, 0, dt);
+            d.count = (uint64_t)total;
+            d.bytes = bytes;
+            ivc_data_pack(&d, 0, tmp, bytes);
+            mine = tmp;
+        }
+        void *out = direct_out ? recvbuf : tmp + bytes;
+        int rc = coll_shm_reduce_scatter(mine, out, firsts, cnts, (uint64_t)total, dt, op, comm,
+                                         cc);
+        if (rc == MPI_SUCCESS && !direct_out) {
+            ivc_data_t o;
+            ivc_mpi_data(&o, recvbuf, count, dt);
+            ivc_data_unpack(&o, 0, out, o.bytes);
+        }
+        free(tmp);
+        free(firsts);
+        return rc;
+    }
     uint8_t *tmp = malloc(bytes ? 2 * bytes : 1);
     if (tmp == NULL)
         return MPI_ERR_NO_MEM;
@@ -539,7 +589,8 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
         return rc;
     int64_t total = (int64_t)recvcount * comm->size, first = (int64_t)recvcount * comm->rank;
     return coll_done(
-        comm, reduce_scatter_x(sendbuf, recvbuf, total, first, recvcount, datatype, op, comm), fn);
+        comm,
+        reduce_scatter_x(sendbuf, recvbuf, total, first, recvcount, NULL, datatype, op, comm), fn);
 }
 IVC_MPI_WEAK(Reduce_scatter_block)
 
@@ -567,8 +618,8 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
         total += recvcounts[r];
     }
     return coll_done(comm,
-                reduce_scatter_x(sendbuf, recvbuf, total, first, recvcounts[comm->rank], datatype,
-                                 op, comm),
+                reduce_scatter_x(sendbuf, recvbuf, total, first, recvcounts[comm->rank],
+                                 recvcounts, datatype, op, comm),
                 fn);
 }
 IVC_MPI_WEAK(Reduce_scatter)

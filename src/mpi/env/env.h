@@ -81,6 +81,10 @@ void *ivc_mpi_mem_arena_alloc(uint64_t size);
 int ivc_mpi_mem_arena_free(void *p);
 /* Region offset of [p, p + len) if it lies inside the region mapping: returns 1, else 0. */
 int ivc_mpi_mem_region_off(const void *p, uint64_t len, uint64_t *off);
+/* The shared heap starts / stops taking the program's allocations of at least `min` bytes
+ * (mpi_malloc.c; IVC_SHARED_HEAP). */
+void ivc_mpi_malloc_start(uint64_t min);
+void ivc_mpi_malloc_stop(void);
 
 /* The runtime is up / has been torn down (by MPI_Finalize or the last MPI_Session_finalize). */
 extern int ivc_mpi_initialized, ivc_mpi_finalized;

@@ -87,10 +87,11 @@ int ivc_mpi_runtime_stop(void)
     ivc_mpi_rma_finalize();
     /* Sends still in flight (e.g. a freed Isend) finish before the barrier. */
     ivc_mpi_coll_finalize();
+    /* Before the region goes: the heap's live blocks get private pages (shm_heap.h). */
+    ivc_mpi_mem_finalize();
     int rc = ivc_coord_finalize();
     ivc_mpi_match_finalize();
     ivc_mpi_comm_finalize();
-    ivc_mpi_mem_finalize();
     ivc_mpi_finalized = 1;
     return rc != 0 ? ivc_mpi_errno_class(rc) : MPI_SUCCESS;
 }

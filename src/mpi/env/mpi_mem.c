@@ -1,15 +1,18 @@
-/* MPI_Alloc_mem / MPI_Free_mem and this rank's arena in the region.
+/* MPI_Alloc_mem / MPI_Free_mem, and this rank's shared heap in the region.
  *
- * The region's allocator is a shared bump pointer with no free, so at MPI_Init each rank
- * reserves one arena of IVC_RMA_ARENA bytes from it and manages that privately: a list of
- * extents sorted by offset, first fit, neighbours merged on free. The arena belongs to this
- * rank alone and its bookkeeping lives in private memory, so nothing a peer writes into the
- * region can corrupt it (peers may write the arena's data through windows, which is what it
- * is for). Memory from the arena is reachable by every co-located rank, in any VM, at the
- * same region offset: windows over it need no target involvement (mpi_win.c). */
+ * The heap (shm/shm_heap.h) is one block of the region per rank with private bookkeeping,
+ * reserved when the shm channel starts (or here, for a rank with no co-located peer):
+ * IVC_RMA_ARENA bytes for MPI_Alloc_mem and window memory, plus IVC_SHARED_HEAP_SIZE for the
+ * program's own large allocations when IVC_SHARED_HEAP is on (mpi_malloc.c). Memory from it
+ * is reachable by every co-located rank, in any VM, at the same region offset: windows over
+ * it need no target involvement (mpi_win.c) and messages from or into it are copied once
+ * (shm_chan.c). With IVC_RMA_ARENA=0, MPI_Alloc_mem and windows use private memory even
+ * when the shared heap is on (windows are then reached through the target, which is what
+ * that setting is for). */
 #include "mpi_impl.h"
 
 #include "base/ivc_log.h"
+#include "shm/shm_heap.h"
 #include "shm/shm_rma_config.h"
 
 #include <errno.h>
@@ -18,110 +21,54 @@
 
 #define GRAIN 64 /* cache line: blocks never share a line */
 
-typedef struct extent {
-    struct extent *next;
-    uint64_t off, len; /* relative to the arena */
-    int used;
-} extent_t;
+static int rma_arena; /* MPI_Alloc_mem and windows take heap memory */
 
-static struct {
-    uint8_t *base; /* NULL: no arena */
-    uint64_t size;
-    extent_t *head; /* every extent, free or used, by offset */
-} arena;
-
-/* Returns 0 (also when there is no arena: then everything uses malloc), -EINVAL for an
- * invalid IVC_RMA_ARENA, or -ENOMEM. */
+/* Returns 0 (also when there is no heap: then everything uses malloc), -EINVAL for an
+ * invalid tunable, or -ENOMEM. */
 int ivc_mpi_mem_init(void)
 {
     ivc_rma_config_t cfg;
-    memset(&arena, 0, sizeof(arena));
+    rma_arena = 0;
     int rc = ivc_rma_config_load(&cfg); /* logs the variable that is wrong */
     if (rc != 0)
         return rc;
     if (!ivc_coord.have_region)
         return 0;
-    uint64_t bytes = ivc_rma_arena_bytes(&cfg), off;
-    if (bytes == 0)
-        return 0;
-    /* A region sized by another tool may lack room: then everything uses private memory. */
-    if (ivc_region_alloc(&ivc_coord.region, bytes, 4096, &off) != 0) {
-        ivc_debug("no room for a %llu-byte RMA arena in the region; MPI_Alloc_mem uses malloc",
-                  (unsigned long long)bytes);
+    /* Done already when the shm channel started; a region sized by another tool may lack
+     * room: then everything uses private memory. */
+    if ((rc = ivc_shm_heap_init(&ivc_coord.region, ivc_rma_arena_bytes(&cfg), 0)) != 0)
+        return rc;
+    uint64_t off, len;
+    ivc_shm_heap_bounds(&off, &len);
+    if (len == 0) {
+        ivc_debug("no shared heap in the region; MPI_Alloc_mem uses malloc");
         return 0;
     }
-    uint8_t *p = ivc_region_at(&ivc_coord.region, off, bytes);
-    if (p == NULL)
-        return 0;
-    extent_t *e = malloc(sizeof(*e));
-    if (e == NULL)
-        return -ENOMEM;
-    *e = (extent_t){NULL, 0, bytes, 0};
-    arena.base = p;
-    arena.size = bytes;
-    arena.head = e;
+    rma_arena = cfg.arena != 0;
+    if (cfg.heap_on)
+        ivc_mpi_malloc_start(cfg.heap_min);
     return 0;
 }
 
 void ivc_mpi_mem_finalize(void)
 {
-    while (arena.head != NULL) {
-        extent_t *e = arena.head;
-        arena.head = e->next;
-        free(e);
-    }
-    arena.base = NULL;
+    ivc_mpi_malloc_stop();
+    /* Blocks the program still holds keep their contents in private pages. */
+    int64_t rc = ivc_shm_heap_close(1);
+    if (rc < 0)
+        ivc_warn("the shared heap's blocks stay in the region after MPI_Finalize (%s)",
+                 strerror((int)-rc));
+    rma_arena = 0;
 }
 
 void *ivc_mpi_mem_arena_alloc(uint64_t size)
 {
-    if (arena.base == NULL)
-        return NULL;
-    uint64_t len = size == 0 ? GRAIN : (size + GRAIN - 1) / GRAIN * GRAIN;
-    if (len < size) /* overflow */
-        return NULL;
-    for (extent_t *e = arena.head; e != NULL; e = e->next) {
-        if (e->used || e->len < len)
-            continue;
-        if (e->len > len) {
-            extent_t *rest = malloc(sizeof(*rest));
-            if (rest == NULL)
-                return NULL;
-            *rest = (extent_t){e->next, e->off + len, e->len - len, 0};
-            e->next = rest;
-            e->len = len;
-        }
-        e->used = 1;
-        return arena.base + e->off;
-    }
-    return NULL;
+    return rma_arena ? ivc_shm_heap_alloc(size, GRAIN) : NULL;
 }
 
 int ivc_mpi_mem_arena_free(void *p)
 {
-    uint8_t *b = p;
-    if (arena.base == NULL || b < arena.base || b >= arena.base + arena.size)
-        return 0;
-    uint64_t off = (uint64_t)(b - arena.base);
-    extent_t *prev = NULL;
-    for (extent_t *e = arena.head; e != NULL; prev = e, e = e->next) {
-        if (e->off != off || !e->used)
-            continue;
-        e->used = 0;
-        extent_t *n = e->next;
-        if (n != NULL && !n->used) {
-            e->len += n->len;
-            e->next = n->next;
-            free(n);
-        }
-        if (prev != NULL && !prev->used) {
-            prev->len += e->len;
-            prev->next = e->next;
-            free(e);
-        }
-        return 1;
-    }
-    return 0;
+    return ivc_shm_heap_free(p) == 1;
 }
 
 int ivc_mpi_mem_region_off(const void *p, uint64_t len, uint64_t *off)

@@ -107,7 +107,9 @@ int main(int argc, char **argv)
         CHECK_TRUE(verb >= MPI_T_VERBOSITY_USER_BASIC && verb <= MPI_T_VERBOSITY_MPIDEV_ALL,
                    t_fmt(w, sizeof w, "%s: verbosity", names[i]));
         int is_bool = strcmp(names[i], "IVC_COLL_SHM") == 0;
-        int is_text = strcmp(names[i], "IVC_COLL_ROOTED_P2P") == 0;
+        int is_text = strcmp(names[i], "IVC_COLL_ROOTED_P2P") == 0 ||
+                      strcmp(names[i], "IVC_STREAM_MIN") == 0 ||
+                      strcmp(names[i], "IVC_COLL_STREAM_MIN") == 0;
         MPI_Datatype want = is_bool ? MPI_INT : is_text ? MPI_CHAR : MPI_UNSIGNED_LONG_LONG;
         CHECK_TRUE(dt == want, t_fmt(w, sizeof w, "%s: datatype", names[i]));
         CHECK_TRUE(is_bool ? en != MPI_T_ENUM_NULL : en == MPI_T_ENUM_NULL,
