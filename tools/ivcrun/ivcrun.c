@@ -141,6 +141,7 @@ int main(int argc, char **argv)
         if (size == 0 || job_region_create(&job, size) != 0)
             goto out;
     }
+    job_doors_create(&job.doors, opts.first_rank, opts.nranks);
     job.mode = choose_mode(&job);
     if (job.mode == JOB_MODE_PLAIN && opts.nhostv > 0 && opts.nvms > 1)
         fprintf(stderr, "ivcrun: note: plain processes: the host names of -host/-f do not "
