@@ -47,6 +47,7 @@ extern uint32_t ivc_wait_spin;
 extern uint32_t ivc_wait_mode;
 extern uint64_t ivc_wait_yield_ns;
 extern int ivc_wait_can_sleep; /* doorbells usable: every co-located rank can be rung */
+extern int ivc_wait_doors_known; /* whether they are has been decided (after start-up) */
 
 /* Says once (per process) that the policy would sleep but has no doorbell, and why. */
 void ivc_wait_no_doorbell(void);

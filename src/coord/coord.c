@@ -344,9 +344,11 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
          * channel rings nobody. */
         if (c->nlocal == c->boot.size)
             ivc_door_connect(c->local, c->nlocal, (uint32_t)cpus_online());
-        else
+        else {
             ivc_wait_no_doorbell_why = "ranks on other hosts are reached over the network, "
                                        "which rings no doorbell";
+            ivc_wait_doors_known = 1;
+        }
         if (c->nlocal > 1) {
             rc = ivc_shm_chan_create(&c->region, &c->shm_cfg, c->boot.rank, c->local, c->nlocal, up,
                                      &c->shm);

@@ -131,6 +131,7 @@ void ivc_door_publish(const ivc_region_t *r, uint32_t rank)
 int ivc_door_connect(const uint32_t *local, uint32_t nlocal, uint32_t ncpu)
 {
     ivc_doors_t *d = &ivc_doors;
+    ivc_wait_doors_known = 1;
     /* auto: with a core per rank a short yield stage first, since a peer that is running
      * answers within microseconds; with more ranks than cores sleep at once, since a
      * yielding rank takes time slices that the ranks with work need. */
