@@ -110,8 +110,8 @@ int ivc_door_open(uint32_t rank, uint32_t world)
         d->ring_fd[r] = -1;
     ivc_wait_no_doorbell_why = "this rank has no doorbell (start it with ivcrun, or set "
                                "IVC_DOORBELL_SOCKET to the socket of ivc-host -S)";
-    if (ivc_wait_mode == IVC_WAIT_SPIN || ivc_wait_mode == IVC_WAIT_YIELD)
-        return 0; /* never sleeps: needs no doorbell, but still rings peers that do */
+    /* Opened in every mode: a rank that never sleeps still rings peers that do, and the
+     * job uses doorbells only if every rank has them. */
     const char *fds = getenv("IVC_DOORBELL_FDS");
     const char *sock = getenv("IVC_DOORBELL_SOCKET");
     if (fds != NULL && *fds != '\0')
