@@ -175,6 +175,7 @@ int main(int argc, char **argv)
     status = monitor_run(&job, sigfd, start_failed);
     close(sigfd);
 out:
+    job_doors_close(&job.doors);
     job_fini(&job);
     ivcrun_opts_free(&opts);
     return status;

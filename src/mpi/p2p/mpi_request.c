@@ -242,8 +242,7 @@ void ivc_mpi_poll(ivc_backoff_t *b)
         return;
     if (ivc_backoff_idle(b)) {
         ivc_coord_sleep(poll_recheck, b);
-        ivc_backoff_reset(b);
-        b->rounds = b->spin; /* the checks below, now and then as before */
+        ivc_backoff_reset(b); /* awake: poll again first, what woke it may need more */
         check_abort();
         return;
     }
