@@ -5,7 +5,6 @@
 uint32_t ivc_wait_spin = 1000;
 uint32_t ivc_wait_mode = IVC_WAIT_YIELD;
 uint64_t ivc_wait_yield_ns;
-int ivc_wait_yield_shortcut;
 int ivc_wait_can_sleep;
 int ivc_wait_doors_known;
 /* Why this rank cannot sleep (set where the doorbells are opened), for the one warning. */
