@@ -4,7 +4,8 @@
 
 uint32_t ivc_wait_spin = 1000;
 uint32_t ivc_wait_mode = IVC_WAIT_YIELD;
-uint64_t ivc_wait_yield_ns;
+uint64_t ivc_wait_poll_ns;
+int ivc_wait_poll_spins;
 int ivc_wait_can_sleep;
 int ivc_wait_doors_known;
 /* Why this rank cannot sleep (set where the doorbells are opened), for the one warning. */

@@ -2,9 +2,9 @@
  *
  * A waiting rank goes through up to three stages, chosen by IVC_WAIT (region/door.c reads
  * it and sets the globals below once at start-up):
- *   1. spin: poll with a pause for `ivc_wait_spin` rounds (IVC_SPIN);
- *   2. yield: give the core away with sched_yield() on every round, for at most
- *      `ivc_wait_yield_ns` (IVC_WAIT_YIELD) in the modes that sleep after it;
+ *   1. poll with a pause for `ivc_wait_spin` rounds (IVC_SPIN);
+ *   2. keep polling, spinning or yielding the core on every round, for
+ *      `ivc_wait_poll_ns` (IVC_WAIT_POLL) in the modes that sleep after it;
  *   3. sleep: the caller announces that it sleeps, re-checks what it waits for and blocks
  *      on its doorbell until a peer rings it (region/door.h has the handshake).
  * This header holds only the decision (which stage now); sleeping needs the doorbells of
@@ -14,16 +14,16 @@
  *
  * Modes (ivc_wait_mode):
  *   SPIN   stage 1 forever: lowest latency when every rank has a core of its own;
- *   YIELD  stages 1-2, yielding forever (IVC before doorbells);
- *   BLOCK  stages 1 and 3: spin briefly, then sleep;
- *   AUTO   with a core per rank of this host: stages 1 and 3, like BLOCK. A yield stage
- *          would hand the core to whatever else runs there (another program, a build)
- *          for a whole time slice, while a rank woken from sleep preempts it at once;
- *          measured on 2 loaded cores, 2-rank barriers took 0.12 µs spinning then
- *          sleeping against 150 µs when they yielded first. With more ranks than cores:
- *          stages 1, 2 for 1 ms, then 3: there a yield hands the core to a rank with work
- *          for one system call, where every sleeper costs its waker one, so only longer
- *          waits sleep. IVC_WAIT_YIELD sets the yield time in both cases.
+ *   YIELD  stage 1, then yield forever (IVC before doorbells);
+ *   BLOCK  stages 1 and 3: poll briefly, then sleep;
+ *   AUTO   stages 1, 2 and 3. With a core per rank of this host, stage 2 spins for 2 ms:
+ *          a rank that sleeps or yields while its peer is briefly away gives its core to
+ *          whatever else runs there (another program, a build) for a whole time slice,
+ *          and a rank woken from sleep does not reliably preempt a CPU-bound competitor
+ *          (the scheduler's fairness has used up its credit); a spinning rank keeps its
+ *          slice, as MPICH's ranks do, and only a wait longer than 2 ms sleeps. With more
+ *          ranks than cores, stage 2 yields for 1 ms: a yield hands the core to a rank with
+ *          work for one system call, where every sleeper costs its waker one.
  * Without doorbells (none given to this rank, or not every co-located rank can be rung)
  * BLOCK and AUTO yield instead of sleeping, and say so once. */
 #ifndef IVC_WAIT_H
@@ -40,7 +40,7 @@ enum { IVC_WAIT_SPIN = 0, IVC_WAIT_YIELD = 1, IVC_WAIT_BLOCK = 2, IVC_WAIT_AUTO 
 typedef struct ivc_backoff {
     uint32_t rounds;
     uint32_t spin;
-    uint64_t yield_end; /* stage 2: when yielding stops (0: not yet yielding) */
+    uint64_t poll_end; /* stage 2: when it ends (0: not started) */
     /* What the caller waits for when progress alone cannot tell (a word in the region), for
      * the re-check between announcing a sleep and sleeping; NULL: progress-driven. */
     int (*ready)(void *arg);
@@ -49,10 +49,11 @@ typedef struct ivc_backoff {
 } ivc_backoff_t;
 
 /* Process-wide policy, set once at start-up (coordinator: IVC_SPIN; doorbells: IVC_WAIT,
- * IVC_WAIT_YIELD, and whether this rank can sleep at all). */
+ * IVC_WAIT_POLL, and whether this rank can sleep at all). */
 extern uint32_t ivc_wait_spin;
 extern uint32_t ivc_wait_mode;
-extern uint64_t ivc_wait_yield_ns;
+extern uint64_t ivc_wait_poll_ns;  /* stage 2's length (auto) */
+extern int ivc_wait_poll_spins;     /* stage 2 spins (1) or yields (0) */
 extern int ivc_wait_can_sleep; /* doorbells usable: every co-located rank can be rung */
 extern int ivc_wait_doors_known; /* whether they are has been decided (after start-up) */
 
@@ -64,7 +65,7 @@ static inline void ivc_backoff_init(ivc_backoff_t *b)
 {
     b->rounds = 0;
     b->spin = ivc_wait_spin;
-    b->yield_end = 0;
+    b->poll_end = 0;
     b->ready = NULL;
     b->ready_arg = NULL;
     b->may_sleep = 0;
@@ -83,7 +84,7 @@ static inline void ivc_backoff_init_idle(ivc_backoff_t *b, int (*ready)(void *),
 static inline void ivc_backoff_reset(ivc_backoff_t *b)
 {
     b->rounds = 0;
-    b->yield_end = 0;
+    b->poll_end = 0;
 }
 
 static inline uint64_t ivc_now_ns(void)
@@ -124,12 +125,15 @@ static inline int ivc_backoff_idle(ivc_backoff_t *b)
         sched_yield();
         return 0;
     }
-    if (ivc_wait_mode == IVC_WAIT_AUTO && ivc_wait_yield_ns != 0) {
+    if (ivc_wait_mode == IVC_WAIT_AUTO && ivc_wait_poll_ns != 0) {
         uint64_t now = ivc_now_ns();
-        if (b->yield_end == 0)
-            b->yield_end = now + ivc_wait_yield_ns;
-        if (now < b->yield_end) {
-            sched_yield();
+        if (b->poll_end == 0)
+            b->poll_end = now + ivc_wait_poll_ns;
+        if (now < b->poll_end) {
+            if (ivc_wait_poll_spins)
+                ivc_cpu_relax();
+            else
+                sched_yield();
             return 0;
         }
     }

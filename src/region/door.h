@@ -37,7 +37,7 @@
 
 typedef struct ivc_door_config {
     const char *mode;    /* IVC_WAIT: spin, yield, block, auto */
-    uint64_t yield_us;   /* IVC_WAIT_YIELD: auto: µs of yielding before sleeping */
+    uint64_t poll_us;    /* IVC_WAIT_POLL: auto: µs of polling before sleeping; 0 = auto */
     uint64_t timeout_ms; /* IVC_WAIT_TIMEOUT: longest single sleep */
 } ivc_door_config_t;
 
