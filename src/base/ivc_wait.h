@@ -16,14 +16,14 @@
  *   SPIN   stage 1 forever: lowest latency when every rank has a core of its own;
  *   YIELD  stage 1, then yield forever (IVC before doorbells);
  *   BLOCK  stages 1 and 3: poll briefly, then sleep;
- *   AUTO   stages 1, 2 and 3. With a core per rank of this host, stage 2 spins for 2 ms:
- *          a rank that sleeps or yields while its peer is briefly away gives its core to
- *          whatever else runs there (another program, a build) for a whole time slice,
- *          and a rank woken from sleep does not reliably preempt a CPU-bound competitor
- *          (the scheduler's fairness has used up its credit); a spinning rank keeps its
- *          slice, as MPICH's ranks do, and only a wait longer than 2 ms sleeps. With more
- *          ranks than cores, stage 2 yields for 1 ms: a yield hands the core to a rank with
- *          work for one system call, where every sleeper costs its waker one.
+ *   AUTO   stages 1, 2 (yielding for 1 ms) and 3: busy waits behave as YIELD did, only a
+ *          wait longer than 1 ms sleeps. Measured on the 2 loaded cores of the development
+ *          machine with a 4 KiB ring (mpi.sizes.small): sleeping after the polls took
+ *          20 s where yielding took 1.4-7 s (every sleep costs a wake-up of 20-40 µs
+ *          here), and spinning 2 ms before sleeping took 15-120 s (a spinning rank holds
+ *          the core its descheduled peer needs). Against CPU-bound competitors spinning
+ *          keeps latency closest to MPICH's: IVC_WAIT=spin, or IVC_WAIT_POLL with
+ *          `ivc_wait_poll_spins` (not a tunable).
  * Without doorbells (none given to this rank, or not every co-located rank can be rung)
  * BLOCK and AUTO yield instead of sleeping, and say so once. */
 #ifndef IVC_WAIT_H

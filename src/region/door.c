@@ -21,13 +21,11 @@ static const ivc_cfg_entry_t door_entries[] = {
     {"WAIT", "auto",
      "how a rank with nothing to do waits: spin (poll forever), yield (poll IVC_SPIN times, "
      "then yield the CPU on every poll), block (poll IVC_SPIN times, then sleep on its "
-     "doorbell until a peer rings), auto (poll IVC_WAIT_POLL µs, spinning when this "
-     "host's ranks have a core each, else yielding, then sleep). Without doorbells block "
-     "and auto yield instead",
+     "doorbell until a peer rings), auto (poll IVC_SPIN times, yield for IVC_WAIT_POLL µs, "
+     "then sleep). Without doorbells block and auto yield instead",
      IVC_CFG_STRING, 0, 0, offsetof(ivc_door_config_t, mode)},
     {"WAIT_POLL", "0",
-     "µs a waiting rank polls before it sleeps (IVC_WAIT=auto); 0 = auto: 2000 spinning when "
-     "this host's ranks have a core each, else 1000 yielding",
+     "µs a waiting rank yields before it sleeps (IVC_WAIT=auto); 0 = 1000",
      IVC_CFG_UINT, 0, 10000000, offsetof(ivc_door_config_t, poll_us)},
     {"WAIT_TIMEOUT", "100",
      "ms a sleeping rank sleeps at most before it looks again (a safety net: peers ring "
@@ -133,13 +131,10 @@ int ivc_door_connect(const uint32_t *local, uint32_t nlocal, uint32_t ncpu)
 {
     ivc_doors_t *d = &ivc_doors;
     ivc_wait_doors_known = 1;
-    /* auto (ivc_wait.h): with a core per rank spin 2 ms (keep the time slice), with more
-     * ranks than cores yield 1 ms (hand the core to a rank with work), then sleep. */
-    ivc_wait_poll_spins = nlocal <= ncpu;
-    if (d->cfg.poll_us != 0)
-        ivc_wait_poll_ns = d->cfg.poll_us * 1000;
-    else
-        ivc_wait_poll_ns = nlocal > ncpu ? 1000000 : 2000000;
+    /* auto (ivc_wait.h): yield 1 ms, then sleep. */
+    (void)ncpu;
+    ivc_wait_poll_spins = 0;
+    ivc_wait_poll_ns = d->cfg.poll_us != 0 ? d->cfg.poll_us * 1000 : 1000000;
     if (nlocal < 2 || d->region == NULL)
         return 0;
     /* A rank that has no doorbell, or another domain, can neither be rung by us nor ring
