@@ -7,8 +7,8 @@
 #   door.sh kill          two ranks started by hand with ivc-host's doorbells; rank 0 asleep
 #                         in MPI_Recv (its main thread seen sleeping, state S) when rank 1
 #                         is killed with SIGKILL: it must report MPI_ERR_PROC_FAILED
-#   door.sh nosrv         IVC_DOORBELL_SOCKET names no server: the ranks say once that they
-#                         yield instead of sleeping, and a ping-pong completes
+#   door.sh nosrv         IVC_DOORBELL_SOCKET names no server: a rank that would have slept
+#                         says once that it yields instead, and a ping-pong completes
 #   door.sh srvgone       the doorbell server is killed (SIGKILL) while the ranks run a
 #                         ping-pong that sleeps on its doorbells: the ping-pong completes
 # Environment: IVCRUN, IVC_HOST, STORM, VICTIM (the programs). Exit 0 pass, 1 fail, 77 skip.
@@ -123,8 +123,14 @@ nosrv)
         eval "p=\$R$r"
         timeout 120 tail --pid="$p" -f /dev/null
         wait "$p" || fail "rank $r exited $?"
+        # Rank 0 waits 1 ms for every reply, long past its polls: it says so, once. Rank 1's
+        # waits may all end while it still polls: at most once.
         n=$(grep -c "yield instead" "$T/r$r.err")
-        [ "$n" -eq 1 ] || fail "rank $r: expected one 'yield instead' message, got $n"
+        if [ $r -eq 0 ]; then
+            [ "$n" -eq 1 ] || fail "rank 0: expected one 'yield instead' message, got $n"
+        else
+            [ "$n" -le 1 ] || fail "rank 1: expected at most one 'yield instead' message, got $n"
+        fi
     done
     grep -q "pingpong ok" "$T/r0.out" || fail "no result"
     echo "nosrv: $(head -1 "$T/r0.err")"
