@@ -14,6 +14,9 @@ a message.
   mpich-tcp  mpiexec.mpich, one rank in each of two network namespaces joined by a veth
              pair, MPICH locality off, UCX restricted to TCP on the veth; the veth byte
              counters are checked after every run to prove the traffic crossed it.
+  ivc-spin, ivc-yield, ivc-block   the ivc configuration with IVC_WAIT=spin / yield / block
+             (waiting ranks spin; spin then yield; spin then sleep on their doorbells);
+             run only by the benchmarks that name them (barrier2/4/8, wake, blockcpu)
   ivc-net    IVC between two simulated hosts: the IVC build launched exactly as mpich-tcp
              (Hydra's PMI-1, same namespaces, same veth, UCX_TLS=tcp,self), each rank told
              a region of its own, so the pair is reached only through IVC's network channel
@@ -45,7 +48,9 @@ CONFIGS = ["ivc", "mpich-shm", "mpich-tcp"]
 # The inter-host comparison, reported in tables of its own (IVC's network channel against
 # MPICH over TCP on the same veth).
 NET_CONFIGS = ["ivc-net"]
-ALL_CONFIGS = CONFIGS + NET_CONFIGS
+# IVC with another waiting policy (IVC_WAIT), for the benchmarks that list them.
+WAIT_CONFIGS = ["ivc-spin", "ivc-yield", "ivc-block"]
+ALL_CONFIGS = CONFIGS + WAIT_CONFIGS + NET_CONFIGS
 P2P_BENCHES = ("lat", "bw", "bibw", "mr")
 TCP_CONFIGS = ("mpich-tcp", "ivc-net")
 
@@ -75,6 +80,31 @@ BENCHES["allreduce4"] = dict(src="coll.c", prog="coll", args=["-c", "allreduce",
                                    "(IVC: 4 simulated VMs)" % (os.cpu_count() or 0),
                              unit="us", col=1, better="lower", np=4,
                              configs=["ivc", "mpich-shm"])
+BENCHES["allreduce16"] = dict(src="coll.c", prog="coll", args=["-c", "allreduce", "-m", "8:8"],
+                              title="MPI_Allreduce latency, 16 ranks on %d cores "
+                                    "(IVC: 16 simulated VMs)" % (os.cpu_count() or 0),
+                              unit="us", col=1, better="lower", np=16,
+                              configs=["ivc", "ivc-yield", "mpich-shm"])
+# Waiting (issue 11): barrier rate with 2/4/8 ranks in each waiting policy (the table prints
+# latency; the summary turns it into barriers per second), the wake-up latency of a rank
+# asleep 10 ms (bench/wake.c; one row per percentile), the CPU time of a rank blocked in
+# MPI_Recv for 5 s (% of a core).
+for _n in (2, 4, 8):
+    BENCHES["barrier%d" % _n] = dict(
+        src="coll.c", prog="coll", args=["-c", "barrier"], np=_n, unit="us", col=1,
+        better="lower", configs=["ivc", "ivc-spin", "ivc-block", "mpich-shm"],
+        title="MPI_Barrier latency, %d ranks on %d cores (IVC: %d simulated VMs)"
+              % (_n, os.cpu_count() or 0, _n))
+BENCHES["wake"] = dict(src="wake.c", prog="wake", args=["-c", "0"], unit="us", col=1,
+                       better="lower", configs=["ivc", "ivc-block", "ivc-yield", "mpich-shm"],
+                       title="wake-up latency of a rank asleep 10 ms in MPI_Recv, by "
+                             "percentile (row = percentile)")
+BENCHES["blockcpu"] = dict(src="wake.c", prog="wake", args=["-n", "0", "-c", "5"], unit="%",
+                           col=1, better="lower",
+                           configs=["ivc", "ivc-block", "ivc-yield", "mpich-shm"],
+                           title="CPU of a rank blocked 5 s in MPI_Recv (% of a core; row = "
+                                 "seconds)")
+WAIT_BENCHES = ["barrier2", "barrier4", "barrier8", "wake", "blockcpu", "allreduce16"]
 # One-sided (bench/rma.c MODE), when present: put/get latency (lock + flush per operation)
 # and bandwidth (flush per window).
 RMAS = ["put_lat", "get_lat", "put_bw", "get_bw"]
@@ -97,7 +127,8 @@ for _b in ("lat", "bw"):
             title="%s, %s" % (BENCHES[_b]["title"], _what), unit=BENCHES[_b]["unit"],
             col=1, better=BENCHES[_b]["better"], configs=["ivc", "mpich-shm"])
 BUF_BENCHES = ["lat_pool", "lat_am", "bw_pool", "bw_am"]
-BENCH_ORDER = ["lat", "bw"] + BUF_BENCHES + ["bibw", "mr"] + COLLS + ["allreduce4"] + RMAS
+BENCH_ORDER = (["lat", "bw"] + BUF_BENCHES + ["bibw", "mr"] + COLLS + ["allreduce4"] + RMAS +
+               WAIT_BENCHES)
 # Which rendezvous path IVC took per size (IVC_REPORT_PATH, printed by each rank at
 # MPI_Finalize): bench -> {size: "read" | "write" | "pipe" | "eager" | mixes}.
 PATHS = {}
@@ -114,6 +145,8 @@ for _c in COLLS:
 QUICK_ARGS["allreduce4"] = []
 for _b in BUF_BENCHES:
     QUICK_ARGS[_b] = QUICK_ARGS[_b.split("_")[0]]
+for _b in WAIT_BENCHES:
+    QUICK_ARGS[_b] = []
 for _r in RMAS:
     QUICK_ARGS[_r] = ["-m", "64K"]
 # Arguments of a full run where the program's own defaults are not wanted.
@@ -383,7 +416,7 @@ def clean_env(strip_mpi):
 
 def launch_argv(config, exe, args, opts, wrap, np=2):
     pre = [wrap] if wrap else []
-    if config == "ivc":
+    if config == "ivc" or config in WAIT_CONFIGS:
         return ([os.path.join(opts.ivc_prefix, "bin", "ivcrun"), "-n", str(np), "--vms",
                  str(np)] + shlex.split(opts.ivc_launch_args) + pre + [exe] + args)
     if config == "mpich-shm":
@@ -476,6 +509,8 @@ def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
     env = clean_env(strip_mpi=config.startswith("mpich"))
     if config == "ivc":
         env["IVC_REPORT_PATH"] = "1"
+    if config in WAIT_CONFIGS:
+        env["IVC_WAIT"] = config[len("ivc-"):]
     argv = launch_argv(config, exe, args, opts, wrap, BENCHES[bench].get("np", 2))
     before = _netns.counters(0) if config in TCP_CONFIGS else None
     rc, out, err, secs, how = run_capture(argv, env=env, timeout=opts.timeout,
@@ -570,6 +605,19 @@ def print_table(bench, best, configs, reps):
             s, fmt_val(v["ivc"], unit), fmt_val(v["mpich-shm"], unit),
             fmt_val(v["mpich-tcp"], unit), fmt_ratio(v["ivc"], v["mpich-shm"]),
             fmt_ratio(v["mpich-tcp"], v["ivc"])) + ("  %s" % paths.get(s, "") if paths else ""))
+    waits = [c for c in WAIT_CONFIGS if best.get(c)]
+    if waits:
+        log("-- %s with other waiting policies (IVC_WAIT), against mpich-shm" % bench)
+        log("%-10s" % "Size" + "".join("%14s" % c for c in waits) +
+            "".join("%14s" % (c[4:] + "/shm") for c in waits))
+        for s in sizes:
+            shm = best.get("mpich-shm", {}).get(s)
+            vals = [best.get(c, {}).get(s) for c in waits]
+            log("%-10d" % s + "".join("%14s" % fmt_val(v, unit) for v in vals) +
+                "".join("%14s" % fmt_ratio(v, shm) for v in vals))
+    if bench.startswith("barrier"):
+        log("-- barriers per second (1e6 / latency): " + ", ".join(
+            "%s %.3g" % (c, 1e6 / best[c][0]) for c in configs if best.get(c, {}).get(0)))
     if best.get("ivc-net"):
         log("-- %s between two simulated hosts (same veth): IVC network channel vs MPICH"
             % bench)
@@ -823,6 +871,10 @@ def parse_args():
                     help="extra arguments appended to every benchmark command line")
     ap.add_argument("--ivc-launch-args", default="",
                     help="extra ivcrun arguments, inserted before the program")
+    ap.add_argument("--compete", type=int, default=0, metavar="N",
+                    help="run N CPU-bound competitor processes (busy loops, one per core for "
+                         "N = the number of CPUs) during every benchmark run: the "
+                         "oversubscription that other programs cause (issue 11)")
     ap.add_argument("--timeout", type=int, default=180,
                     help="seconds before one benchmark run is killed (default 180)")
     ap.add_argument("--finalize-grace", type=float, default=5.0,
@@ -834,13 +886,31 @@ def parse_args():
     return ap.parse_args()
 
 
+def start_competitors(n):
+    """N busy-looping processes (the CPU-bound competitors of --compete), killed at exit."""
+    procs = []
+    for _ in range(n):
+        procs.append(subprocess.Popen([sys.executable, "-c", "while True: pass"],
+                                      start_new_session=True))
+    if n:
+        log("competing: %d CPU-bound processes (busy loops) run during every benchmark" % n)
+
+        def stop():
+            for p in procs:
+                p.kill()
+                p.wait()
+        import atexit
+        atexit.register(stop)
+    return procs
+
+
 def check_prereqs(opts, configs):
     if any(c.startswith("mpich") for c in configs):
         missing = [t for t in ("mpicc.mpich", "mpiexec.mpich") if not shutil.which(t)]
         if missing:
             raise Fatal("MPICH not found (%s missing): apt-get install mpich libmpich-dev"
                         % ", ".join(missing))
-    if "ivc" in configs or "ivc-net" in configs:
+    if any(c.startswith("ivc") for c in configs):
         p = opts.ivc_prefix
         missing = [x for x in ("bin/mpicc", "bin/ivcrun")
                    if not os.access(os.path.join(p, x), os.X_OK)]
@@ -902,9 +972,11 @@ def main():
     # Build the same sources against each implementation.
     cflags = CFLAGS
     exes = {}
-    if "ivc" in configs or "ivc-net" in configs:
+    if any(c.startswith("ivc") for c in configs):
         d = build(os.path.join(opts.ivc_prefix, "bin", "mpicc"), "ivc", benches, out_dir, cflags)
         exes["ivc"] = exes["ivc-net"] = d
+        for c in WAIT_CONFIGS:
+            exes[c] = d
     if any(c.startswith("mpich") for c in configs):
         d = build("mpicc.mpich", "mpich", benches, out_dir, cflags)
         exes["mpich-shm"] = exes["mpich-tcp"] = d
@@ -939,6 +1011,7 @@ def main():
            " | quick" if opts.quick else "", os.cpu_count(), out_dir))
     log("Results from one invocation are comparable with each other only (shared, noisy host).")
 
+    competitors = start_competitors(opts.compete)
     raw = []  # (bench, size, config, rep, value, unit)
     best_all, extra_all, med_all, failures = {}, {}, {}, []
     tcp_proof = []

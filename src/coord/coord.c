@@ -9,6 +9,8 @@
 #include "../shm/shm_rma_config.h"
 #include "../ivc/lib_config.h"
 
+#include "../region/door.h"
+
 #include "../base/ivc_log.h"
 #include "../base/ivc_topo.h"
 #include "../base/ivc_wait.h"
@@ -283,8 +285,10 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
     const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
                                        &ivc_coll_config_table, &ivc_rma_config_table,
                                        &ivc_fail_config_table, &ivc_report_config_table,
-                                       &ivclib_config_table, NULL};
+                                       &ivclib_config_table, &ivc_door_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
+    if (!c->boot.singleton && (rc = ivc_door_open(c->boot.rank, c->boot.size)) != 0)
+        return rc;
 
     /* The channels report failed peers to the coordinator, which records them and tells
      * the MPI layer (coord_fail.c). */
@@ -322,6 +326,7 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
             return rc;
         if ((rc = claim_slot()) != 0)
             return rc;
+        ivc_door_publish(&c->region, c->boot.rank);
         ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_JOINED);
         if ((rc = ivc_coord_fail_start()) != 0)
             return rc;
@@ -337,6 +342,15 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
             unlink(c->boot.region);
         if ((rc = detect_local()) != 0)
             return rc;
+        /* Doorbells only when every peer shares this region: a message over the network
+         * channel rings nobody. */
+        if (c->nlocal == c->boot.size)
+            ivc_door_connect(c->local, c->nlocal, (uint32_t)cpus_online());
+        else {
+            ivc_wait_no_doorbell_why = "ranks on other hosts are reached over the network, "
+                                       "which rings no doorbell";
+            ivc_wait_doors_known = 1;
+        }
         if (c->nlocal > 1) {
             rc = ivc_shm_chan_create(&c->region, &c->shm_cfg, c->boot.rank, c->local, c->nlocal, up,
                                      &c->shm);
@@ -383,6 +397,19 @@ static int finalize_give_up(void *arg)
     return ivc_coord_nfailed() != 0;
 }
 
+/* Re-check of the finalize wait: progress, or peer *arg left JOINED. */
+static int finalize_recheck(void *arg)
+{
+    uint32_t r = *(const uint32_t *)arg;
+    int n = ivc_coord_progress();
+    return n > 0 || ivc_region_member_get(&ivc_coord.region, r) != IVC_MEMBER_JOINED;
+}
+
+int ivc_coord_sleep(int (*recheck)(void *), void *arg)
+{
+    return ivc_door_wait(recheck, arg);
+}
+
 int ivc_coord_finalize(void)
 {
     ivc_coord_t *c = &ivc_coord;
@@ -402,16 +429,19 @@ int ivc_coord_finalize(void)
          * running: each has finalized, aborted or failed. A peer that died meanwhile is
          * declared failed by the liveness thread, so this wait cannot hang on it. */
         ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_FINALIZED);
+        ivc_door_kick_all(); /* peers waiting in finalize, or in collectives, look again */
         ivc_backoff_t b;
-        ivc_backoff_init(&b);
+        ivc_backoff_init_idle(&b, NULL, NULL);
         for (uint32_t i = 0; i < c->nlocal;) {
             uint32_t r = c->local[i];
             if (r == c->boot.rank || ivc_region_member_get(&c->region, r) != IVC_MEMBER_JOINED) {
                 i++;
                 continue;
             }
-            if (ivc_coord_progress() == 0)
-                ivc_backoff_wait(&b);
+            if (ivc_coord_progress() == 0 && ivc_backoff_idle(&b)) {
+                ivc_coord_sleep(finalize_recheck, &r);
+                ivc_backoff_reset(&b);
+            }
             uint32_t arank;
             int acode;
             if (ivc_region_aborted(&c->region, &arank, &acode)) {
@@ -420,6 +450,7 @@ int ivc_coord_finalize(void)
             }
         }
         ivc_coord_fail_stop();
+        ivc_door_close();
         ivc_shm_chan_destroy(c->shm);
         ivc_net_chan_destroy(c->net);
         c->net = NULL;
@@ -446,6 +477,7 @@ void ivc_coord_abort(int code)
         ivc_store_release(&c->aborting, 1);
         ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_ABORTED);
         ivc_region_abort(&c->region, c->boot.rank, code);
+        ivc_door_kick_all();
     }
     if (c->created_region)
         unlink(c->boot.region);
@@ -531,10 +563,15 @@ int ivc_coord_print_config(FILE *f)
         ivc_cfg_print(f, &ivclib_config_table, &lib);
     else
         rc = -EINVAL;
+    ivc_door_config_t dc;
+    if (ivc_cfg_load(&ivc_door_config_table, &dc) == 0)
+        ivc_cfg_print(f, &ivc_door_config_table, &dc);
+    else
+        rc = -EINVAL;
     const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
                                        &ivc_coll_config_table, &ivc_rma_config_table,
                                        &ivc_fail_config_table, &ivc_report_config_table,
-                                       &ivclib_config_table, NULL};
+                                       &ivclib_config_table, &ivc_door_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
     return rc;
 }

@@ -91,6 +91,12 @@ void ivc_coord_abort(int code);
  * from waits every few hundred rounds. */
 int ivc_coord_aborted(uint32_t *rank, int *code);
 
+/* Sleeps on this rank's doorbell (region/door.h) when the waiting policy says so: announces
+ * the sleep, calls recheck(arg) (which progresses and looks at what the caller waits for:
+ * > 0 when something is there), and sleeps only if it found nothing, until a peer rings or
+ * IVC_WAIT_TIMEOUT passes. Returns recheck's count (0 after a sleep a ring ended). */
+int ivc_coord_sleep(int (*recheck)(void *), void *arg);
+
 /* Progress of every channel; returns the number of events. */
 int ivc_coord_progress(void);
 

@@ -25,6 +25,8 @@
 #define _GNU_SOURCE
 #include "coord_fail.h"
 
+#include "../region/door.h"
+
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
 
@@ -91,6 +93,7 @@ static void declare(uint32_t rank, uint32_t how, const char *what)
     if (ivc_region_member_fail(fs.region, rank, how, fs.me, what)) {
         ivc_error("rank %u %s (%s); recorded in the region", rank, ivc_region_fail_how_text(how), what);
         ivc_store_release(&ivc_coord.fail_pending, 1);
+        ivc_door_wake_self(); /* a rank asleep in a wait hears of it now */
     }
 }
 
@@ -132,6 +135,7 @@ static void monitor_round(uint64_t now, int restart_clocks)
             if (!fs.seen[p]) {
                 fs.seen[p] = 1;
                 ivc_store_release(&ivc_coord.fail_pending, 1);
+                ivc_door_wake_self();
             }
             continue;
         }

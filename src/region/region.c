@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "region.h"
 
+#include "door.h"
+
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
 
@@ -24,7 +26,8 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 uint64_t ivc_region_fixed_bytes(uint32_t world)
 {
-    return align_up(IVC_REGION_HDR_SIZE + (uint64_t)world * sizeof(ivc_member_t), 4096);
+    return align_up(IVC_REGION_HDR_SIZE + (uint64_t)world * (sizeof(ivc_member_t) + sizeof(ivc_door_t)),
+                    4096);
 }
 
 static int region_map(const char *path, int create, uint64_t create_size, ivc_region_t *out)
@@ -90,6 +93,7 @@ static int region_format(ivc_region_t *r, uint64_t job, uint32_t world)
     h->size = r->size;
     h->job_id = job;
     h->members_off = IVC_REGION_HDR_SIZE;
+    h->doors_off = IVC_REGION_HDR_SIZE + (uint64_t)world * sizeof(ivc_member_t);
     h->heap_off = heap_off;
     h->heap_end = r->size;
     ivc_store_relaxed(&h->heap_next, heap_off);
@@ -101,7 +105,8 @@ static int region_format(ivc_region_t *r, uint64_t job, uint32_t world)
     h->misfit_size = 0;
     ivc_store_relaxed(&h->misfit_rank, 0);
     ivc_store_relaxed(&h->lib_off, 0);
-    memset(r->base + IVC_REGION_HDR_SIZE, 0, (size_t)world * sizeof(ivc_member_t));
+    memset(r->base + IVC_REGION_HDR_SIZE, 0,
+           (size_t)world * (sizeof(ivc_member_t) + sizeof(ivc_door_t)));
     /* R0: publishes the header; pairs with A0 in region_wait_ready(). */
     ivc_store_release(&h->state, IVC_REGION_READY);
     return 0;
@@ -191,17 +196,21 @@ static int region_validate(ivc_region_t *r, uint64_t job, uint32_t world)
     /* Copy the layout once and check it: later code trusts only these copies. */
     uint64_t members_off = h->members_off, heap_off = h->heap_off, heap_end = h->heap_end;
     uint64_t members_len = (uint64_t)h->world_size * sizeof(ivc_member_t);
+    uint64_t doors_off = h->doors_off, doors_len = (uint64_t)h->world_size * sizeof(ivc_door_t);
     if (h->world_size == 0 || members_off < IVC_REGION_HDR_SIZE || members_off % 64 ||
         members_off > r->size || members_len > r->size - members_off ||
-        heap_off < members_off + members_len || heap_off > heap_end || heap_end > r->size) {
-        ivc_error("region %s: header layout is inconsistent (members at %" PRIu64 ", heap %" PRIu64
-                  "..%" PRIu64 ", size %" PRIu64 ")",
-                  r->path, members_off, heap_off, heap_end, r->size);
+        doors_off < members_off + members_len || doors_off % 64 || doors_off > r->size ||
+        doors_len > r->size - doors_off || heap_off < doors_off + doors_len ||
+        heap_off > heap_end || heap_end > r->size) {
+        ivc_error("region %s: header layout is inconsistent (members at %" PRIu64
+                  ", doorbells at %" PRIu64 ", heap %" PRIu64 "..%" PRIu64 ", size %" PRIu64 ")",
+                  r->path, members_off, doors_off, heap_off, heap_end, r->size);
         return -EPROTO;
     }
     r->world_size = h->world_size;
     r->job_id = h->job_id;
     r->members_off = members_off;
+    r->doors_off = doors_off;
     r->heap_off = heap_off;
     r->heap_end = heap_end;
     return 0;
@@ -413,6 +422,27 @@ uint32_t ivc_region_member_get(const ivc_region_t *r, uint32_t rank)
     return ivc_load_acquire(&ivc_region_member(r, rank)->state);
 }
 
+/* A barrier waiter's re-check before it sleeps (door.h): the generation moved, or the
+ * caller's poll did something (or failed: err). */
+typedef struct bar_wait {
+    ivc_region_hdr_t *h;
+    uint32_t gen;
+    int (*poll)(void *);
+    void *arg;
+    int err;
+} bar_wait_t;
+
+static int bar_recheck(void *p)
+{
+    bar_wait_t *w = p;
+    if (ivc_load_acquire(&w->h->bar_generation) != w->gen) /* A3 */
+        return 1;
+    int rc = w->poll != NULL ? w->poll(w->arg) : 0;
+    if (rc < 0)
+        w->err = rc;
+    return rc != 0;
+}
+
 int ivc_region_barrier(const ivc_region_t *r, uint32_t count, uint64_t timeout_ms,
                        int (*poll)(void *), void *arg)
 {
@@ -423,18 +453,24 @@ int ivc_region_barrier(const ivc_region_t *r, uint32_t count, uint64_t timeout_m
         ivc_store_relaxed(&h->bar_arrived, 0);
         /* R3: releases the waiters; pairs with A3 below. */
         ivc_store_release(&h->bar_generation, gen + 1);
+        ivc_door_kick_all();
         return 0;
     }
     uint64_t start = ivc_now_ns();
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    ivc_backoff_init_idle(&b, NULL, NULL);
+    bar_wait_t w = {h, gen, poll, arg, 0};
     /* A3: pairs with R3 of the last arrival. */
     for (uint32_t round = 1; ivc_load_acquire(&h->bar_generation) == gen; round++) {
         int rc = poll != NULL ? poll(arg) : 0;
         if (rc < 0)
             return rc;
-        if (rc == 0)
-            ivc_backoff_wait(&b);
+        if (rc == 0 && ivc_backoff_idle(&b)) {
+            ivc_door_wait(bar_recheck, &w);
+            ivc_backoff_reset(&b);
+            if (w.err < 0)
+                return w.err;
+        }
         if (timeout_ms != 0 && (round & 63) == 0 && ivc_now_ns() - start > timeout_ms * 1000000ull)
             return -ETIMEDOUT;
     }

@@ -17,6 +17,7 @@ typedef struct ivc_region {
     uint32_t world_size; /* copied from the validated header */
     uint64_t job_id;
     uint64_t members_off;
+    uint64_t doors_off; /* ivc_door_t[world_size] (door.h) */
     uint64_t heap_off, heap_end;
     int fd;     /* the open region file (locks), -1 once detached */
     int locked; /* this process holds a rank's lock (ivc_region_lock) */
@@ -74,6 +75,12 @@ int ivc_region_alloc(ivc_region_t *r, uint64_t size, uint64_t align, uint64_t *o
 static inline ivc_member_t *ivc_region_member(const ivc_region_t *r, uint32_t rank)
 {
     return (ivc_member_t *)(r->base + r->members_off) + rank;
+}
+
+/* Doorbell slot of global rank `rank` (rank < world_size). */
+static inline ivc_door_t *ivc_region_door(const ivc_region_t *r, uint32_t rank)
+{
+    return (ivc_door_t *)(r->base + r->doors_off) + rank;
 }
 
 void ivc_region_member_set(const ivc_region_t *r, uint32_t rank, uint32_t state);

@@ -12,6 +12,7 @@
  *   0                 ivc_region_hdr_t (one page): identity, allocator, job control, barrier,
  *                     where libivc's directory is
  *   members_off       ivc_member_t[world_size]: the locality detector's membership table
+ *   doors_off         ivc_door_t[world_size]: each rank's sleep word and doorbell address
  *   heap_off..heap_end  bump-allocated blocks: one receive block per rank (shm channel),
  *                       one shared heap per rank (shm/shm_heap.h), collective areas;
  *                       libivc's directory and its rings, lanes and shared blocks
@@ -105,6 +106,10 @@ typedef struct ivc_region_hdr {
      * setup, R11 release store of the offset once the block is formatted). Readers: libivc
      * processes (A11 acquire; they wait while it is 1 and validate the offset). */
     IVC_ATOMIC(uint64_t) lib_off IVC_ALIGNED_LINE;
+
+    /* Line 7, doorbells (layout version 3). Writer: the formatter, plain, covered by R0;
+     * readers: attachers after A0, validated like members_off. */
+    uint64_t doors_off IVC_ALIGNED_LINE;
 } ivc_region_hdr_t;
 
 _Static_assert(offsetof(ivc_region_hdr_t, magic) == 0, "magic first");
@@ -116,6 +121,8 @@ _Static_assert(offsetof(ivc_region_hdr_t, bar_generation) -
                        offsetof(ivc_region_hdr_t, bar_arrived) ==
                    IVC_CACHE_LINE,
                "barrier words on separate lines");
+_Static_assert(offsetof(ivc_region_hdr_t, lib_off) == 6 * IVC_CACHE_LINE, "libivc line");
+_Static_assert(offsetof(ivc_region_hdr_t, doors_off) == 7 * IVC_CACHE_LINE, "doorbell line");
 _Static_assert(sizeof(ivc_region_hdr_t) <= IVC_REGION_HDR_SIZE, "header fits its page");
 
 /* ivc_member_t.state: one writer per slot, the rank it belongs to, except FAILED, which a
@@ -172,6 +179,32 @@ typedef struct ivc_member {
 } ivc_member_t;
 #define IVC_FAIL_BY_LAUNCHER 0xffffffffu
 _Static_assert(sizeof(ivc_member_t) == IVC_CACHE_LINE, "one slot per cache line");
+
+/* One slot per global rank: how a waiting rank is woken (region/door.h has the protocol).
+ * A rank that found nothing to do for a while announces in `sleeping` that it is about to
+ * sleep, re-checks everything it waits for, and sleeps on its doorbell; a peer that
+ * publishes anything this rank may wait for checks `sleeping` after its publication and
+ * rings only when it is set. Both sides put a full fence between their store and their
+ * load (D1 in ivc_door_announce pairs with D2 in ivc_door_kick), so either the sleeper's
+ * re-check sees the publication or the publisher sees the announcement: no lost wake-up.
+ * The doorbell itself (an eventfd, an ivshmem doorbell register) is outside the region. */
+typedef struct ivc_door {
+    /* Writer: the slot's rank: 1 (announce) with a relaxed store followed by D1, 0 when it
+     * is awake again (relaxed). Readers: publishers, relaxed after D2; a stale 1 costs a
+     * spurious ring, a stale 0 is what the fences exclude. */
+    IVC_ATOMIC(uint32_t) sleeping;
+    /* Writer: the slot's rank, before it marks JOINED (covered by R4); readers: peers after
+     * the start-up barrier, validated against their own doorbell table. `door_id` is the
+     * rank's address in its doorbell domain (an index into the launcher's eventfds, or an
+     * ivshmem peer id); `domain` names the set of doorbells (0: this rank has none). Ranks
+     * ring each other only when every co-located rank names the same domain. */
+    uint32_t door_id;
+    uint64_t domain;
+    /* Writer: the slot's rank (relaxed); readers: tools (ivc-info -r). Sleeps so far. */
+    IVC_ATOMIC(uint64_t) sleeps;
+    uint8_t pad[IVC_CACHE_LINE - 24];
+} ivc_door_t;
+_Static_assert(sizeof(ivc_door_t) == IVC_CACHE_LINE, "one door slot per cache line");
 
 /* "RXBK" */
 #define IVC_RXBLOCK_MAGIC 0x4b425852u

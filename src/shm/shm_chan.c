@@ -24,6 +24,8 @@
 #include "shm_coll_config.h"
 #include "shm_rma_config.h"
 
+#include "../region/door.h"
+
 #include "../base/ivc_log.h"
 
 #include <errno.h>
@@ -319,6 +321,7 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
     rec_write(p, rec, eager ? IVC_REC_EAGER : offer ? IVC_REC_RTS_HEAP : IVC_REC_RTS,
               eager ? (uint32_t)len : offer ? 8 : 0, &op->env, len, cookie, src);
     shm_ring_commit(&p->tx, rec, bytes);
+    ivc_door_kick(p->rank); /* after R1: the receiver may be asleep (door.h) */
     if (!wait)
         return 1;
     op->state = eager ? OP_SYNC_WAIT : OP_RTS_WAIT | (offer ? OP_OFFER : 0);
@@ -335,6 +338,7 @@ static int peer_write_ctl(shm_peer_t *p, const shm_ctl_t *c)
         return err ? err : -EAGAIN;
     rec_write(p, rec, c->kind, paylen, NULL, c->arg, c->cookie, paylen ? &c->off : NULL);
     shm_ring_commit(&p->tx, rec, bytes);
+    ivc_door_kick(p->rank); /* after R1 */
     return 0;
 }
 
@@ -479,6 +483,8 @@ static int peer_tx_work(shm_peer_t *p)
                            p->ch->tx_bounce);
         if (rc < 0)
             return rc;
+        if (rc > 0)
+            ivc_door_kick(p->rank); /* after R8: chunks for a receiver that may sleep */
         n += rc;
         if (op->off < op->total)
             break;
@@ -659,7 +665,8 @@ static int peer_poll(shm_peer_t *p)
         }
         if (p->failed)
             return n;
-        shm_ring_release(&p->rx, bytes);
+        if (shm_ring_release(&p->rx, bytes))
+            ivc_door_kick(p->rank); /* after R6: room for a sender that may sleep */
         n++;
     }
     if (err != 0)
@@ -699,6 +706,8 @@ static int peer_drain(shm_peer_t *p)
             peer_fail(p, rc, "impossible pipeline counter");
             return n;
         }
+        if (rc > 0)
+            ivc_door_kick(p->rank); /* after R7: free chunks for a sender that may sleep */
         n += rc;
         if (op->off < op->total)
             break;

@@ -131,15 +131,18 @@ static inline const ivc_rec_t *shm_ring_poll(const shm_ring_rx_t *rx)
     return shm_ring_poll_strict(rx, &err);
 }
 
-/* Consumes the record at the head, which occupied `bytes`. */
-static inline void shm_ring_release(shm_ring_rx_t *rx, uint64_t bytes)
+/* Consumes the record at the head, which occupied `bytes`. Returns 1 when it published the
+ * head (a sender waiting for room may need a ring), else 0. */
+static inline int shm_ring_release(shm_ring_rx_t *rx, uint64_t bytes)
 {
     rx->head += bytes;
     if (rx->head - rx->published >= rx->size / 4) {
         rx->published = rx->head;
         /* R6: hands the space back; pairs with A6 in shm_ring_reserve(). */
         ivc_store_release(&rx->ctl->ring_head, rx->head);
+        return 1;
     }
+    return 0;
 }
 
 #endif

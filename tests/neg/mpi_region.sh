@@ -18,6 +18,9 @@ with open(path, "r+b") as fh:
     # magic, layout version, format, state=READY, world=2, size, job=5, members, heap, heap end
     fmt = 6 | (64 << 8) | (48 << 16) | (1 << 24)
     fh.write(struct.pack("<QIIIIQQQQQ", magic, version, fmt, 2, 2, size, 5, 4096, 8192, 2 << 20))
+    # layout version 3: the doorbell table (line 7 of the header), after the 2 member slots
+    fh.seek(7 * 64)
+    fh.write(struct.pack("<Q", 4096 + 2 * 64))
 PY
 }
 

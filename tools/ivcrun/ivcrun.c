@@ -141,6 +141,7 @@ int main(int argc, char **argv)
         if (size == 0 || job_region_create(&job, size) != 0)
             goto out;
     }
+    job_doors_create(&job.doors, opts.first_rank, opts.nranks);
     job.mode = choose_mode(&job);
     if (job.mode == JOB_MODE_PLAIN && opts.nhostv > 0 && opts.nvms > 1)
         fprintf(stderr, "ivcrun: note: plain processes: the host names of -host/-f do not "
@@ -175,6 +176,7 @@ int main(int argc, char **argv)
     status = monitor_run(&job, sigfd, start_failed);
     close(sigfd);
 out:
+    job_doors_close(&job.doors);
     job_fini(&job);
     ivcrun_opts_free(&opts);
     return status;

@@ -8,6 +8,7 @@
 #ifndef IVCRUN_JOB_H
 #define IVCRUN_JOB_H
 
+#include "doors.h"
 #include "opts.h"
 #include "prog.h"
 #include "region/region.h"
@@ -70,6 +71,7 @@ typedef struct job {
     job_vm_t *vms;
     uint32_t *vm_ranks; /* every VM's ranks, VM after VM (job_vm_t.ranks point in here) */
     struct bind_plan *bind; /* -bind-to: the CPU sets ranks take in turn; else NULL */
+    job_doors_t doors;      /* the ranks' doorbells (doors.h) */
 } job_t;
 
 /* Fills the rank and VM tables (block distribution: VM k gets a contiguous block, unless

@@ -105,6 +105,8 @@ void rank_exec(const job_t *job, uint32_t rank)
             setenv("IVC_REGION", job->region_paths[job_host_of(job, rank)], 1) != 0 ||
             set_env_u64("IVC_VM", job->ranks[rank].vm) != 0)
             rc = -errno;
+        if (rc == 0)
+            rc = job_doors_export(&job->doors);
         /* -v: the library reports at MPI_Init where the rank runs (coord_report.c). */
         if (rc == 0 && job->opts->verbose &&
             (setenv("IVC_REPORT_MAP", "1", 1) != 0 ||

@@ -11,6 +11,7 @@
 
 #include "base/ivc_copy.h"
 #include "base/ivc_log.h"
+#include "region/door.h"
 #include "shm/shm_csum.h"
 #include "shm/shm_heap.h"
 
@@ -78,6 +79,7 @@ static void gave_up(MPI_Comm comm)
     *mine |= 1ull << (comm->ctx_id % 64);
     /* R13: after every acknowledgement this rank made; pairs with A13 in wait_acks(comm). */
     ivc_store_release(gaveup_of(ivc_coll.me) + comm->ctx_id / 64, *mine);
+    ivc_door_kick_all(); /* a publisher may sleep waiting for our acknowledgement */
 }
 
 /* MPI_SUCCESS, or the error an operation on comm gives up with (recorded by gave_up()). */
@@ -432,10 +434,25 @@ static inline int area_owner_left(uint32_t l)
 /* Polls until *w >= v (ack) or == v (tag), w being a word of local rank l's area; gives up
  * when comm has a failed member or is revoked (the check is one branch on ivc_mpi_ft_state
  * until a failure is known), or when l left for MPI_Finalize without writing it. */
+/* What a sleeping waiter re-checks (ivc_wait.h ready()): the word it waits for. */
+typedef struct word_wait {
+    IVC_ATOMIC(uint64_t) * w;
+    uint64_t v;
+    int ge;
+} word_wait_t;
+
+static int word_ready(void *arg)
+{
+    const word_wait_t *ww = arg;
+    uint64_t x = ivc_load_acquire(ww->w); /* as the caller's A10 / A11 / A12 */
+    return ww->ge ? x >= ww->v : x == ww->v;
+}
+
 static int wait_word(MPI_Comm comm, uint32_t l, IVC_ATOMIC(uint64_t) * w, uint64_t v, int ge)
 {
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    word_wait_t ww = {w, v, ge};
+    ivc_backoff_init_idle(&b, word_ready, &ww);
     for (uint32_t n = 1;; n++) {
         uint64_t x = ivc_load_acquire(w); /* A10 / A11 / A12, per caller */
         if (ge ? x >= v : x == v)
@@ -493,7 +510,8 @@ static int wait_acks(MPI_Comm comm)
         if (__builtin_expect(ivc_load_acquire(w) >= s->owed[l], 1))
             continue;
         ivc_backoff_t b;
-        ivc_backoff_init(&b);
+        word_wait_t ww = {w, s->owed[l], 1};
+        ivc_backoff_init_idle(&b, word_ready, &ww);
         for (uint32_t n = 1; ivc_load_acquire(w) < s->owed[l]; n++) { /* A11 */
             ivc_mpi_poll(&b);
             if (__builtin_expect(n % 1024 == 0, 0) && area_owner_left(l) &&
@@ -529,6 +547,7 @@ static inline void publish(uint64_t tag, uint64_t filled)
     ivc_coll.my_filled = filled;
     ivc_store_relaxed(&c->filled, filled);
     ivc_store_release(&c->tag, tag); /* R10: publishes data and filled; pairs with A10 */
+    ivc_door_kick_all(); /* readers may sleep waiting for the tag */
 }
 
 /* Records that comm rank r will acknowledge n more units of our publications. */
@@ -551,6 +570,7 @@ static inline void ack(ivc_coll_comm_t *cc, int r, uint64_t n)
      * count comes from our own record, never from the shared word. */
     ivc_coll.my_acks[l] += n;
     ivc_store_release(ack_of(ivc_coll.me, l), ivc_coll.my_acks[l]);
+    ivc_door_kick(ivc_coord.local[l]); /* the publisher may sleep in wait_acks() */
 }
 
 /* Writes packed bytes [off, off+n) of d into our area at dst. From IVC_COLL_STREAM_MIN
@@ -678,6 +698,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
             pub_sum(k % nslots, k, tag, from_buf ? (const uint8_t *)d.buf + off : slot, len);
             ivc_coll.my_filled = k + 1;
             ivc_store_release(&c->filled, k + 1); /* R12: unit k is in; pairs with A12 */
+            ivc_door_kick_all();
         }
         free(base);
         return MPI_SUCCESS;

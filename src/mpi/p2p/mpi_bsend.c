@@ -150,7 +150,7 @@ int ivc_mpi_bbuf_attach(struct ivc_mpi_bbuf **slot, void *buf, MPI_Count size)
 int ivc_mpi_bbuf_flush(struct ivc_mpi_bbuf *b)
 {
     ivc_backoff_t bo;
-    ivc_backoff_init(&bo);
+    ivc_backoff_init_idle(&bo, NULL, NULL);
     for (;;) {
         reclaim(b);
         if (b->segs == NULL)

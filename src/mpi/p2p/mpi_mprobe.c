@@ -81,7 +81,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         return MPI_SUCCESS;
     }
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    ivc_backoff_init_idle(&b, NULL, NULL);
     for (;;) {
         /* Checked before each look, as a receive is when it is posted (mpi_match.c). */
         rc = ivc_mpi_probe_ft_check(comm, source, fn);

@@ -526,7 +526,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         return MPI_SUCCESS;
     }
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    ivc_backoff_init_idle(&b, NULL, NULL);
     for (;;) {
         /* Checked before each look, as a receive is when it is posted (mpi_match.c). */
         rc = ivc_mpi_probe_ft_check(comm, source, "MPI_Probe");
@@ -534,7 +534,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
             return rc;
         if (ivc_mpi_iprobe(source, tag, comm, 0, status))
             return MPI_SUCCESS;
-        ivc_backoff_wait(&b);
+        ivc_mpi_poll(&b);
     }
 }
 IVC_MPI_WEAK(Probe)

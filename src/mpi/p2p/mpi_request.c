@@ -225,11 +225,27 @@ static void check_abort(void)
     }
 }
 
+/* The re-check between announcing a sleep and sleeping (coord.h, ivc_coord_sleep):
+ * progress, then what the wait looks at itself. */
+static int poll_recheck(void *arg)
+{
+    const ivc_backoff_t *b = arg;
+    int n = ivc_mpi_progress();
+    if (n == 0 && b->ready != NULL)
+        n = b->ready(b->ready_arg);
+    return n;
+}
+
 void ivc_mpi_poll(ivc_backoff_t *b)
 {
     if (ivc_mpi_progress() > 0)
         return;
-    ivc_backoff_wait(b);
+    if (ivc_backoff_idle(b)) {
+        ivc_coord_sleep(poll_recheck, b);
+        ivc_backoff_reset(b); /* awake: poll again first, what woke it may need more */
+        check_abort();
+        return;
+    }
     if (b->rounds >= b->spin && (++b->rounds & 255) == 0) {
         check_abort();
         ivc_mpi_coll_audit();
@@ -243,7 +259,7 @@ int ivc_mpi_wait_done(MPI_Request r, MPI_Status *status)
 {
     if (!r->done) {
         ivc_backoff_t b;
-        ivc_backoff_init(&b);
+        ivc_backoff_init_idle(&b, NULL, NULL);
         while (!r->done)
             ivc_mpi_poll(&b);
     }
@@ -252,6 +268,13 @@ int ivc_mpi_wait_done(MPI_Request r, MPI_Status *status)
     if (__builtin_expect(ivc_mpi_ft_state != 0, 0))
         return ivc_mpi_ft_req_error(r);
     return r->status.MPI_ERROR;
+}
+
+/* A wait's ready() (ivc_wait.h): the request completed (a compound request's poll may
+ * complete it without progress). */
+static int req_ready(void *r)
+{
+    return ivc_mpi_req_done((MPI_Request)r);
 }
 
 /* MPI_SUCCESS, or MPIX_ERR_PROC_FAILED_PENDING for a request that may never complete (see
@@ -387,7 +410,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Request r = *request;
     if (!ivc_mpi_req_done(r)) {
         ivc_backoff_t b;
-        ivc_backoff_init(&b);
+        ivc_backoff_init_idle(&b, req_ready, r);
         while (!ivc_mpi_req_done(r)) {
             ivc_mpi_poll(&b);
             int err = req_blocked(r);
@@ -524,7 +547,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_o
     CHECK_REQS("MPI_Waitall", count, array_of_requests);
     CHECK_STATUSES(count, array_of_statuses, "MPI_Waitall");
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    ivc_backoff_init_idle(&b, NULL, NULL);
     for (int i = 0; i < count; i++) {
         while (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i])) {
             if (__builtin_expect(req_blocked(array_of_requests[i]) != MPI_SUCCESS, 0)) {
@@ -590,7 +613,7 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
     CHECK_OUT(index, "MPI_Waitany", "index");
     CHECK_STATUS(status, "MPI_Waitany");
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    ivc_backoff_init_idle(&b, NULL, NULL);
     for (;;) {
         int i = find_done(count, array_of_requests);
         if (i == MPI_UNDEFINED) {
@@ -672,7 +695,7 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
     CHECK_ARRAY_OUT(incount, array_of_indices, "MPI_Waitsome", "array_of_indices");
     CHECK_STATUSES(incount, array_of_statuses, "MPI_Waitsome");
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    ivc_backoff_init_idle(&b, NULL, NULL);
     while (find_done(incount, array_of_requests) == -1) {
         if (__builtin_expect(any_blocked(incount, array_of_requests), 0))
             return finish_blocked(incount, array_of_requests, array_of_statuses, outcount,
