@@ -3,7 +3,7 @@
 #include "ivc_log.h"
 
 uint32_t ivc_wait_spin = 1000;
-uint32_t ivc_wait_mode = IVC_WAIT_YIELD;
+uint32_t ivc_wait_mode = IVC_WAITING_YIELD;
 uint64_t ivc_wait_poll_ns;
 int ivc_wait_poll_spins;
 int ivc_wait_can_sleep;
@@ -19,7 +19,7 @@ void ivc_wait_no_doorbell(void)
         return;
     said = 1;
     /* Asked for: a warning. auto: a debug line (ranks started by hand have no doorbells). */
-    if (ivc_wait_mode == IVC_WAIT_BLOCK)
+    if (ivc_wait_mode == IVC_WAITING_BLOCK)
         ivc_warn("IVC_WAIT=block would sleep, but %s: waiting ranks yield instead",
                  ivc_wait_no_doorbell_why);
     else

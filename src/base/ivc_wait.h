@@ -35,7 +35,7 @@
 #include <stdint.h>
 #include <time.h>
 
-enum { IVC_WAIT_SPIN = 0, IVC_WAIT_YIELD = 1, IVC_WAIT_BLOCK = 2, IVC_WAIT_AUTO = 3 };
+enum { IVC_WAITING_SPIN = 0, IVC_WAITING_YIELD = 1, IVC_WAITING_BLOCK = 2, IVC_WAITING_AUTO = 3 };
 
 typedef struct ivc_backoff {
     uint32_t rounds;
@@ -100,7 +100,7 @@ static inline void ivc_backoff_wait(ivc_backoff_t *b)
     if (b->rounds < b->spin) {
         b->rounds++;
         ivc_cpu_relax();
-    } else if (ivc_wait_mode == IVC_WAIT_SPIN) {
+    } else if (ivc_wait_mode == IVC_WAITING_SPIN) {
         b->rounds++;
         ivc_cpu_relax();
     } else {
@@ -114,7 +114,7 @@ static inline void ivc_backoff_wait(ivc_backoff_t *b)
  * and sleeps, and calls ivc_backoff_reset() once awake). */
 static inline int ivc_backoff_idle(ivc_backoff_t *b)
 {
-    if (b->rounds < b->spin || ivc_wait_mode == IVC_WAIT_SPIN || ivc_wait_mode == IVC_WAIT_YIELD ||
+    if (b->rounds < b->spin || ivc_wait_mode == IVC_WAITING_SPIN || ivc_wait_mode == IVC_WAITING_YIELD ||
         !b->may_sleep) {
         ivc_backoff_wait(b);
         return 0;
@@ -125,7 +125,7 @@ static inline int ivc_backoff_idle(ivc_backoff_t *b)
         sched_yield();
         return 0;
     }
-    if (ivc_wait_mode == IVC_WAIT_AUTO && ivc_wait_poll_ns != 0) {
+    if (ivc_wait_mode == IVC_WAITING_AUTO && ivc_wait_poll_ns != 0) {
         uint64_t now = ivc_now_ns();
         if (b->poll_end == 0)
             b->poll_end = now + ivc_wait_poll_ns;

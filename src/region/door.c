@@ -87,13 +87,13 @@ int ivc_door_open(uint32_t rank, uint32_t world)
         return rc;
     const char *m = d->cfg.mode;
     if (!strcmp(m, "spin"))
-        ivc_wait_mode = IVC_WAIT_SPIN;
+        ivc_wait_mode = IVC_WAITING_SPIN;
     else if (!strcmp(m, "yield"))
-        ivc_wait_mode = IVC_WAIT_YIELD;
+        ivc_wait_mode = IVC_WAITING_YIELD;
     else if (!strcmp(m, "block"))
-        ivc_wait_mode = IVC_WAIT_BLOCK;
+        ivc_wait_mode = IVC_WAITING_BLOCK;
     else if (!strcmp(m, "auto"))
-        ivc_wait_mode = IVC_WAIT_AUTO;
+        ivc_wait_mode = IVC_WAITING_AUTO;
     else {
         ivc_error("IVC_WAIT=%s is not one of spin, yield, block, auto", m);
         return -EINVAL;
