@@ -236,23 +236,32 @@ static int poll_recheck(void *arg)
     return n;
 }
 
+/* What a waiting rank looks at now and then: an abort, other writers' damage to its
+ * collective area and to window lock words, requests to sweep. */
+static void poll_slow(void)
+{
+    check_abort();
+    ivc_mpi_coll_audit();
+    ivc_mpi_rma_audit();
+    if (ivc_mpi_req_zombies != NULL)
+        ivc_mpi_req_sweep();
+}
+
 void ivc_mpi_poll(ivc_backoff_t *b)
 {
+    /* Counts idle rounds past the spin stage on its own: the backoff's round counter also
+     * advances inside ivc_backoff_idle() and restarts after every sleep. */
+    static uint32_t idle_rounds;
     if (ivc_mpi_progress() > 0)
         return;
     if (ivc_backoff_idle(b)) {
         ivc_coord_sleep(poll_recheck, b);
         ivc_backoff_reset(b); /* awake: poll again first, what woke it may need more */
-        check_abort();
+        poll_slow();          /* at most once per sleep (IVC_WAIT_TIMEOUT bounds it) */
         return;
     }
-    if (b->rounds >= b->spin && (++b->rounds & 255) == 0) {
-        check_abort();
-        ivc_mpi_coll_audit();
-        ivc_mpi_rma_audit();
-        if (ivc_mpi_req_zombies != NULL)
-            ivc_mpi_req_sweep();
-    }
+    if (b->rounds >= b->spin && (++idle_rounds & 255) == 0)
+        poll_slow();
 }
 
 int ivc_mpi_wait_done(MPI_Request r, MPI_Status *status)
