@@ -3,16 +3,17 @@
  * protocol version (0), the client's peer id, -1 with the shared memory's fd, then per peer
  * (the others first, the client itself last) one message per vector: the peer id with that
  * vector's eventfd. Later it sends each new peer's id with its eventfds, and a leaving
- * peer's id without one. IVC uses vector 0 of every peer. */
+ * peer's id without one (the messages: ivshmem_proto.h). IVC uses vector 0 of every
+ * peer. */
 #define _GNU_SOURCE
 #include "door_sock.h"
 
 #include "door.h"
+#include "ivshmem_proto.h"
 
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
 
-#include <endian.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -22,48 +23,16 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define SOCK_MAX_PEERS 65536 /* the protocol's peer ids are 16 bits (the doorbell register) */
-#define SOCK_WAIT_MS   5000  /* how long the server may take to answer */
+#define SOCK_WAIT_MS 5000 /* how long the server may take to answer */
 
-static int *peer_fd;  /* per peer id: vector 0's eventfd, or -1 */
+static int *peer_fd;   /* per peer id: vector 0's eventfd, or -1 */
 static uint32_t npeer; /* entries of peer_fd */
-
-/* One message: 0, -EPIPE (end of stream, a malformed message) or -errno. */
-static int sock_recv(int sock, int64_t *value, int *fd)
-{
-    int64_t le;
-    struct iovec iov = {.iov_base = &le, .iov_len = sizeof(le)};
-    union {
-        struct cmsghdr align;
-        char buf[CMSG_SPACE(sizeof(int))];
-    } ctl;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
-                         .msg_controllen = sizeof(ctl.buf)};
-    ssize_t n;
-    do
-        n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC | MSG_WAITALL);
-    while (n < 0 && errno == EINTR);
-    if (n < 0)
-        return -errno;
-    *fd = -1;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-            c->cmsg_len == CMSG_LEN(sizeof(int)))
-            memcpy(fd, CMSG_DATA(c), sizeof(int));
-    if (n != sizeof(le)) {
-        if (*fd >= 0)
-            close(*fd);
-        return -EPIPE;
-    }
-    *value = (int64_t)le64toh((uint64_t)le);
-    return 0;
-}
 
 /* A peer notice: keeps the first eventfd of each id (vector 0), closes the rest; a notice
  * without an fd means the peer left. */
 static void sock_note(int64_t id, int fd)
 {
-    if (id < 0 || id >= SOCK_MAX_PEERS) {
+    if (id < 0 || id >= IVSHMEM_MAX_PEERS) {
         if (fd >= 0)
             close(fd);
         return;
@@ -112,7 +81,7 @@ static int sock_drain(int ms, int64_t until_id)
             return 0;
         int64_t id;
         int fd;
-        if (sock_recv(d->sock, &id, &fd) != 0) {
+        if (ivc_ivshmem_proto_recv(d->sock, &id, &fd) != 0) {
             ivc_debug("doorbell server closed the connection; its eventfds stay in use");
             close(d->sock);
             d->sock = -1;
@@ -147,11 +116,12 @@ int ivc_door_sock_open(const char *path, uint32_t rank, uint32_t world)
     int fds[3] = {-1, -1, -1};
     struct pollfd pfd = {s, POLLIN, 0};
     for (int i = 0; i < 3; i++)
-        if (poll(&pfd, 1, SOCK_WAIT_MS) <= 0 || sock_recv(s, &v[i], &fds[i]) != 0)
+        if (poll(&pfd, 1, SOCK_WAIT_MS) <= 0 || ivc_ivshmem_proto_recv(s, &v[i], &fds[i]) != 0)
             goto bad;
     if (fds[2] >= 0)
         close(fds[2]);
-    if (v[0] != 0 || fds[0] >= 0 || fds[1] >= 0 || v[1] < 0 || v[1] >= SOCK_MAX_PEERS || v[2] != -1)
+    if (v[0] != 0 || fds[0] >= 0 || fds[1] >= 0 || v[1] < 0 || v[1] >= IVSHMEM_MAX_PEERS ||
+        v[2] != -1)
         goto bad;
     d->sock = s;
     d->door_id = (uint32_t)v[1];
@@ -179,7 +149,7 @@ bad:
 
 int ivc_door_sock_fd(uint32_t id)
 {
-    if (id >= SOCK_MAX_PEERS)
+    if (id >= IVSHMEM_MAX_PEERS)
         return -1;
     sock_drain(id < npeer && peer_fd[id] >= 0 ? 0 : SOCK_WAIT_MS, (int64_t)id);
     return id < npeer ? peer_fd[id] : -1;

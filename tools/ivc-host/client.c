@@ -29,11 +29,11 @@ int host_client_connect(host_client_t *c, const char *path)
     }
     int64_t version, id, minus1;
     int fd0 = -1, fd1 = -1, fd2 = -1;
-    int rc = proto_recv(c->sock, &version, &fd0);
+    int rc = ivc_ivshmem_proto_recv(c->sock, &version, &fd0);
     if (rc == 0)
-        rc = proto_recv(c->sock, &id, &fd1);
+        rc = ivc_ivshmem_proto_recv(c->sock, &id, &fd1);
     if (rc == 0)
-        rc = proto_recv(c->sock, &minus1, &fd2);
+        rc = ivc_ivshmem_proto_recv(c->sock, &minus1, &fd2);
     if (rc == 0 && (version != IVSHMEM_PROTOCOL_VERSION || fd0 >= 0 || fd1 >= 0 || id < 0 ||
                     id >= IVSHMEM_MAX_PEERS || minus1 != -1 || fd2 < 0))
         rc = -EPROTO;
@@ -116,7 +116,7 @@ int host_client_update(host_client_t *c, int timeout_ms)
     while (poll(&pfd, 1, timeout_ms) > 0) {
         int64_t id;
         int fd;
-        int rc = proto_recv(c->sock, &id, &fd);
+        int rc = ivc_ivshmem_proto_recv(c->sock, &id, &fd);
         if (rc != 0)
             return -EPIPE;
         handle(c, id, fd);

@@ -4,7 +4,7 @@
 #ifndef IVC_HOST_CLIENT_H
 #define IVC_HOST_CLIENT_H
 
-#include "proto.h"
+#include "region/ivshmem_proto.h"
 
 #include <stddef.h>
 #include <stdint.h>

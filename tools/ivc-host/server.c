@@ -59,7 +59,7 @@ static void peer_close(host_server_t *s, host_peer_t *p)
 static void announce_gone(host_server_t *s, int64_t id)
 {
     for (size_t i = 0; i < s->npeers; i++)
-        proto_send(s->peers[i].sock, id, -1);
+        ivc_ivshmem_proto_send(s->peers[i].sock, id, -1);
 }
 
 static void peer_remove(host_server_t *s, size_t i)
@@ -85,7 +85,7 @@ static int id_in_use(const host_server_t *s, int64_t id)
 static int send_vectors(const host_server_t *s, int sock, const host_peer_t *p)
 {
     for (unsigned v = 0; v < s->vectors; v++) {
-        int rc = proto_send(sock, p->id, p->efd[v]);
+        int rc = ivc_ivshmem_proto_send(sock, p->id, p->efd[v]);
         if (rc != 0)
             return rc;
     }
@@ -123,11 +123,11 @@ static void accept_peer(host_server_t *s)
             break;
     int rc = made == s->vectors ? 0 : -errno;
     if (rc == 0)
-        rc = proto_send(sock, IVSHMEM_PROTOCOL_VERSION, -1);
+        rc = ivc_ivshmem_proto_send(sock, IVSHMEM_PROTOCOL_VERSION, -1);
     if (rc == 0)
-        rc = proto_send(sock, p.id, -1);
+        rc = ivc_ivshmem_proto_send(sock, p.id, -1);
     if (rc == 0)
-        rc = proto_send(sock, -1, s->shm_fd);
+        rc = ivc_ivshmem_proto_send(sock, -1, s->shm_fd);
     for (size_t i = 0; rc == 0 && i < s->npeers; i++)
         rc = send_vectors(s, sock, &s->peers[i]);
     if (rc == 0)

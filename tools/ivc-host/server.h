@@ -1,10 +1,10 @@
-/* The doorbell server: QEMU's ivshmem server protocol (see proto.h) over a UNIX socket.
+/* The doorbell server: QEMU's ivshmem server protocol (see region/ivshmem_proto.h) over a UNIX socket.
  * Each connected client (a QEMU with -device ivshmem-doorbell, or a host process) gets a
  * peer id, the region's fd and one eventfd per vector for itself and every other peer. */
 #ifndef IVC_HOST_SERVER_H
 #define IVC_HOST_SERVER_H
 
-#include "proto.h"
+#include "region/ivshmem_proto.h"
 
 #include <poll.h>
 #include <stddef.h>

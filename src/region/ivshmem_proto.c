@@ -1,4 +1,4 @@
-#include "proto.h"
+#include "ivshmem_proto.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int proto_send(int sock, int64_t value, int fd)
+int ivc_ivshmem_proto_send(int sock, int64_t value, int fd)
 {
     int64_t le = (int64_t)htole64((uint64_t)value);
     struct iovec iov = {.iov_base = &le, .iov_len = sizeof(le)};
@@ -34,7 +34,7 @@ int proto_send(int sock, int64_t value, int fd)
     return n == sizeof(le) ? 0 : -EPIPE;
 }
 
-int proto_recv(int sock, int64_t *value, int *fd)
+int ivc_ivshmem_proto_recv(int sock, int64_t *value, int *fd)
 {
     int64_t le;
     struct iovec iov = {.iov_base = &le, .iov_len = sizeof(le)};
