@@ -35,23 +35,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* libivc's liveness locks lie beyond the MPI ranks' (region.c: (1<<40) + rank). */
-#define LIB_LOCK_BASE ((1ll << 40) + (1ll << 32))
 /* How long a process waits for another that is setting up the directory. */
 #define DIR_SETUP_WAIT_MS 5000
 /* How long the creation lock may be waited for (its holders hold it for microseconds). */
 #define CREATE_LOCK_WAIT_MS 10000
-
-static struct flock lib_lock_of(uint32_t id, short type)
-{
-    struct flock fl;
-    memset(&fl, 0, sizeof(fl));
-    fl.l_type = type;
-    fl.l_whence = SEEK_SET;
-    fl.l_start = LIB_LOCK_BASE + id;
-    fl.l_len = 1;
-    return fl;
-}
 
 /* ---- names ---- */
 
@@ -270,10 +257,10 @@ int ivclib_alive(ivc_t *ivc, uint64_t who)
     if ((st != IVCLIB_EP_ACTIVE && st != IVCLIB_EP_CLAIMED) || ivc_load_acquire(&ep->gen) != gen)
         return 0;
     uint64_t kid = ep->kernel_id;
-    if (kid != 0 && kid == ivc->kernel_id && ivc->region.fd >= 0) {
-        struct flock fl = lib_lock_of(id, F_WRLCK);
-        if (fcntl(ivc->region.fd, F_OFD_GETLK, &fl) == 0)
-            return fl.l_type != F_UNLCK;
+    if (kid != 0 && kid == ivc->kernel_id) {
+        int held = ivc_region_key_locked(&ivc->region, IVC_REGION_LOCK_LIB + id);
+        if (held >= 0)
+            return held;
     }
     /* Another kernel: the heartbeat must have moved within the timeout. */
     uint64_t beat = ivc_load_relaxed(&ep->heartbeat), now = ivc_now_ns();
@@ -370,9 +357,9 @@ static int ep_try_claim(ivc_t *ivc, uint32_t id, uint32_t watch_ms)
     }
     if (!ivc_cas(&ep->state, &st, IVCLIB_EP_CLAIMED))
         return -EBUSY;
-    struct flock fl = lib_lock_of(id, F_WRLCK);
-    int locked = ivc->region.fd >= 0 && fcntl(ivc->region.fd, F_OFD_SETLK, &fl) == 0;
-    if (!locked && ivc->region.fd >= 0 && (errno == EAGAIN || errno == EACCES)) {
+    int lrc = ivc_region_key_lock(&ivc->region, IVC_REGION_LOCK_LIB + id);
+    int locked = lrc == 0;
+    if (lrc == -EBUSY) {
         /* A live process of this kernel still holds it (it is leaving): not this one. */
         ivc_store_release(&ep->state, st);
         return -EBUSY;

@@ -578,15 +578,35 @@ uint64_t ivc_region_kernel_id(void)
 /* Lock bytes lie far past any region's end: locks need no file bytes. */
 #define REGION_LOCK_BASE (1ll << 40)
 
-static struct flock lock_of(uint32_t rank, short type)
+static struct flock lock_of(uint64_t key, short type)
 {
     struct flock fl;
     memset(&fl, 0, sizeof(fl));
     fl.l_type = type;
     fl.l_whence = SEEK_SET;
-    fl.l_start = REGION_LOCK_BASE + rank;
+    fl.l_start = REGION_LOCK_BASE + (off_t)key;
     fl.l_len = 1;
     return fl;
+}
+
+int ivc_region_key_lock(const ivc_region_t *r, uint64_t key)
+{
+    if (r->fd < 0)
+        return -EBADF;
+    struct flock fl = lock_of(key, F_WRLCK);
+    if (fcntl(r->fd, F_OFD_SETLK, &fl) != 0)
+        return errno == EAGAIN || errno == EACCES ? -EBUSY : -errno;
+    return 0;
+}
+
+int ivc_region_key_locked(const ivc_region_t *r, uint64_t key)
+{
+    if (r->fd < 0)
+        return -EBADF;
+    struct flock fl = lock_of(key, F_WRLCK);
+    if (fcntl(r->fd, F_OFD_GETLK, &fl) != 0)
+        return -errno;
+    return fl.l_type != F_UNLCK;
 }
 
 int ivc_region_lock(ivc_region_t *r, uint32_t rank)
@@ -594,13 +614,10 @@ int ivc_region_lock(ivc_region_t *r, uint32_t rank)
     if (rank >= r->world_size || r->fd < 0)
         return -EINVAL;
     ivc_member_t *m = ivc_region_member(r, rank);
-    struct flock fl = lock_of(rank, F_WRLCK);
-    if (fcntl(r->fd, F_OFD_SETLK, &fl) != 0) {
-        int err = errno;
+    int rc = ivc_region_key_lock(r, rank);
+    if (rc != 0) {
         m->kernel_id = 0;
-        if (err == EAGAIN || err == EACCES)
-            return -EBUSY;
-        return -err;
+        return rc;
     }
     r->locked = 1;
     m->kernel_id = ivc_region_kernel_id();
@@ -614,10 +631,7 @@ int ivc_region_lock_held(const ivc_region_t *r, uint32_t rank)
     uint64_t kid = ivc_region_member(r, rank)->kernel_id;
     if (kid == 0 || kid != ivc_region_kernel_id())
         return -EOPNOTSUPP;
-    struct flock fl = lock_of(rank, F_WRLCK);
-    if (fcntl(r->fd, F_OFD_GETLK, &fl) != 0)
-        return -errno;
-    return fl.l_type != F_UNLCK;
+    return ivc_region_key_locked(r, rank);
 }
 
 void ivc_region_note_misfit(const ivc_region_t *r, uint32_t rank, uint32_t size)

@@ -105,6 +105,17 @@ const char *ivc_region_fail_how_text(uint32_t how);
 /* A 64-bit identity of this kernel (a hash of its boot id), never 0; 0 when unknown. */
 uint64_t ivc_region_kernel_id(void);
 
+/* Liveness locks: one byte of the region file per key, far past its end (no file bytes
+ * needed), locked by an open-file-description lock that the kernel releases when the
+ * process ends, however it ends. Keys below 2^32 are MPI ranks (ivc_region_lock); libivc's
+ * endpoints use IVC_REGION_LOCK_LIB + id. */
+#define IVC_REGION_LOCK_LIB (1ull << 32)
+/* Takes the lock of `key`: 0, -EBUSY when a live process holds it, or -errno (the file
+ * cannot be locked). */
+int ivc_region_key_lock(const ivc_region_t *r, uint64_t key);
+/* Whether the lock of `key` is held by a process: 1 held, 0 not, or -errno. */
+int ivc_region_key_locked(const ivc_region_t *r, uint64_t key);
+
 /* Takes `rank`'s lock on the region file (an open-file-description lock, which the kernel
  * releases when the process ends, however it ends) and records this kernel's identity in
  * the slot (before JOINED). Returns 0, or -errno when the file cannot be locked (the slot
