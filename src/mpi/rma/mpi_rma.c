@@ -166,6 +166,27 @@ static void acc_unlock(ivc_win_ctl_t *c)
     ivc_store_release(&c->acc, 0); /* L2: publishes the update; pairs with the next CAS */
 }
 
+/* Whether world rank `who` holds the lock of block c as `type` (per the block). */
+static int lock_named(ivc_win_ctl_t *c, int type, int who)
+{
+    if (type == MPI_LOCK_EXCLUSIVE)
+        return ivc_load_relaxed(&c->lock) == (WIN_LOCK_EXCL | WIN_LOCK_OWNER(who));
+    return (ivc_load_relaxed(&c->shared[who / 64]) >> (who % 64)) & 1;
+}
+
+/* Removes world rank `who`'s hold of block c as `type` (L1 release: publishes the holder's
+ * stores to the next acquirer). Returns 1 if the block named it, 0 if it did not (then
+ * nothing changed). */
+static int lock_unname(ivc_win_ctl_t *c, int type, int who)
+{
+    if (type == MPI_LOCK_EXCLUSIVE) {
+        uint64_t exp = WIN_LOCK_EXCL | WIN_LOCK_OWNER(who);
+        return ivc_cas(&c->lock, &exp, 0);
+    }
+    uint64_t bit = 1ull << (who % 64);
+    return (atomic_fetch_and_explicit(&c->shared[who / 64], ~bit, memory_order_acq_rel) & bit) != 0;
+}
+
 /* Releases the holds of ranks known to have failed (rma_impl.h): an exclusive hold or
  * reservation by CAS (it fails when the word changed meanwhile: another survivor recovered
  * it first, or it is held anew), and shared holds by clearing their bits. Whatever the dead
@@ -175,18 +196,16 @@ static void lock_recover(ivc_win_ctl_t *c)
     uint64_t v = ivc_load_relaxed(&c->lock);
     if ((v & WIN_LOCK_EXCL) && lock_word_sane(v)) {
         uint64_t owner = ((v & WIN_LOCK_OWNER_MASK) >> 32) - 1;
-        if (rank_failed(owner) && ivc_cas(&c->lock, &v, 0)) /* L1 */
+        if (rank_failed(owner) && lock_unname(c, MPI_LOCK_EXCLUSIVE, (int)owner))
             ivc_warn("released the exclusive window lock that failed rank %llu held",
                      (unsigned long long)owner);
     }
     for (uint64_t k = 0; k < WIN_CTL_WORDS(ivc_mpi_world_size); k++) {
         uint64_t bits = ivc_load_relaxed(&c->shared[k]);
         while (bits != 0) {
-            int i = __builtin_ctzll(bits);
-            uint64_t bit = 1ull << i, r = k * 64 + (uint64_t)i;
+            uint64_t r = k * 64 + (uint64_t)__builtin_ctzll(bits);
             bits &= bits - 1;
-            if (rank_failed(r) &&
-                (atomic_fetch_and_explicit(&c->shared[k], ~bit, memory_order_acq_rel) & bit))
+            if (rank_failed(r) && lock_unname(c, MPI_LOCK_SHARED, (int)r))
                 ivc_warn("released the shared window lock that failed rank %llu held",
                          (unsigned long long)r);
         }
@@ -228,28 +247,14 @@ static int lock_try(ivc_win_ctl_t *c, int type, int who)
     return 0;
 }
 
-/* Whether world rank `who` holds the lock of block c as `type` (per the block). */
-static int lock_named(ivc_win_ctl_t *c, int type, int who)
-{
-    if (type == MPI_LOCK_EXCLUSIVE)
-        return ivc_load_relaxed(&c->lock) == (WIN_LOCK_EXCL | WIN_LOCK_OWNER(who));
-    return (ivc_load_relaxed(&c->shared[who / 64]) >> (who % 64)) & 1;
-}
-
 static void lock_release(ivc_win_ctl_t *c, int type, int who)
 {
-    if (type == MPI_LOCK_EXCLUSIVE) {
-        uint64_t exp = WIN_LOCK_EXCL | WIN_LOCK_OWNER(who);
-        /* L1 release: publishes this epoch's stores to the next holder. A word that no
-         * longer names us was changed by another writer: the hold is gone either way. */
-        if (!ivc_cas(&c->lock, &exp, 0))
-            ivc_warn("the window lock this rank held exclusively was overwritten (it holds "
-                     "0x%llx)",
-                     (unsigned long long)exp);
-    } else {
-        atomic_fetch_and_explicit(&c->shared[who / 64], ~(1ull << (who % 64)),
-                                  memory_order_release); /* L1 release */
-    }
+    /* A word that no longer names the holder was changed by another writer: the hold is
+     * gone either way. */
+    if (!lock_unname(c, type, who) && type == MPI_LOCK_EXCLUSIVE)
+        ivc_warn("the window lock this rank held exclusively was overwritten (it holds "
+                 "0x%llx)",
+                 (unsigned long long)ivc_load_relaxed(&c->lock));
 }
 
 /* ---- waiting for replies ---- */
@@ -546,9 +551,7 @@ static void am_apply(int peer, const am_hdr_t *hp, MPI_Win w, uint8_t *p, uint64
     case AM_UNLOCK: {
         /* Only a held lock can be released: a stray unlock must not free another's. */
         int type = h.flags == MPI_LOCK_EXCLUSIVE ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
-        if (lock_named(w->ctl, type, peer))
-            lock_release(w->ctl, type, peer);
-        else
+        if (!lock_unname(w->ctl, type, peer))
             ivc_warn("rank %d released a lock of window %d it does not hold", peer, h.win);
         int t = win_rank_of(w, peer);
         if (t >= 0)
@@ -651,9 +654,8 @@ int ivc_rma_lock(MPI_Win w, int t, int type)
     p->locking = 1; /* our reservation, not a stray name (ivc_mpi_rma_audit) */
     int rc = rma_lock(w, p, type);
     p->locking = 0;
-    if (rc != MPI_SUCCESS && p->direct && type == MPI_LOCK_EXCLUSIVE &&
-        lock_named(p->ctl, type, ivc_mpi_world_rank))
-        lock_release(p->ctl, type, ivc_mpi_world_rank); /* a reservation left behind */
+    if (rc != MPI_SUCCESS && p->direct && type == MPI_LOCK_EXCLUSIVE)
+        lock_unname(p->ctl, type, ivc_mpi_world_rank); /* a reservation left behind, if any */
     return rc;
 }
 
@@ -696,17 +698,8 @@ static void audit_names(ivc_win_ctl_t *c, int who, int held, int win)
         return;
     static const int types[2] = {MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED};
     for (int i = 0; i < 2; i++) {
-        if (held == types[i] || !lock_named(c, types[i], who))
+        if (held == types[i] || !lock_unname(c, types[i], who))
             continue;
-        if (types[i] == MPI_LOCK_EXCLUSIVE) {
-            uint64_t exp = WIN_LOCK_EXCL | WIN_LOCK_OWNER(who);
-            if (!ivc_cas(&c->lock, &exp, 0))
-                continue;
-        } else if (!(atomic_fetch_and_explicit(&c->shared[who / 64], ~(1ull << (who % 64)),
-                                               memory_order_acq_rel) &
-                     (1ull << (who % 64)))) {
-            continue;
-        }
         ivc_warn("a window control block (window %d) named rank %d as a%s lock holder it is "
                  "not (overwritten by another writer); cleared",
                  win, who, types[i] == MPI_LOCK_EXCLUSIVE ? "n exclusive" : " shared");
