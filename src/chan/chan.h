@@ -55,6 +55,8 @@ typedef struct ivc_inmsg {
     int rndv;         /* 1: the payload must be pulled with recv_rndv() */
     uint64_t chan_arg; /* private to the channel, handed back to recv_rndv() (shm: the
                         * region offset of a sender's buffer it may copy from; 0 = none) */
+    int via; /* set by the coordinator when VMs may migrate: the channel that brought it,
+              * which recv_rndv() and send_ack() must use (coord/coord_move.h) */
 } ivc_inmsg_t;
 
 /* Calls from a channel up to the layer above, registered once at start-up. */

@@ -35,6 +35,15 @@ static const ivc_cfg_entry_t coord_entries[] = {
      IVC_CFG_UINT, 0, 1u << 30, offsetof(ivc_coord_config_t, spin)},
     {"STARTUP_TIMEOUT", "120", "seconds MPI_Init waits for every rank of the job to arrive",
      IVC_CFG_UINT, 1, 86400, offsetof(ivc_coord_config_t, startup_timeout)},
+    {"MIGRATE", "0",
+     "1: this job's VMs may move between hosts while it runs (ivcrun --migrate sets it): every "
+     "rank connects the network to every peer, and nothing of the program's lives in a region "
+     "(no shared heap, windows through messages, collectives over point-to-point)",
+     IVC_CFG_UINT, 0, 1, offsetof(ivc_coord_config_t, migrate)},
+    {"HOST_REGIONS", "",
+     "with IVC_MIGRATE=1: the job's host regions, ':'-separated in host order; a move order "
+     "names one by its index (ivcrun --migrate sets it)",
+     IVC_CFG_STRING, 0, 0, offsetof(ivc_coord_config_t, host_regions)},
 };
 
 const ivc_cfg_table_t ivc_coord_config_table = {"coordinator and progress", coord_entries,
@@ -216,7 +225,8 @@ static int net_connect(void)
     char key[64], val[IVC_PMI_VAL_MAX];
     int rc = 0;
     for (uint32_t r = 0; r < c->boot.size && rc == 0; r++) {
-        if (c->vcs[r].state == IVC_VC_ACTIVE)
+        /* Migration: co-located peers too, for when one of the two moves away. */
+        if (r == c->boot.rank || (c->vcs[r].state == IVC_VC_ACTIVE && !c->migrate))
             continue;
         snprintf(key, sizeof(key), "ivc-net-%u-n", r);
         if ((rc = ivc_pmi_get(&c->boot.pmi, key, val, sizeof(val))) != 0) {
@@ -240,7 +250,7 @@ static int net_connect(void)
         if (rc == 0)
             rc = ivc_net_chan_connect(c->net, r, addr, len);
         free(addr);
-        if (rc == 0)
+        if (rc == 0 && c->vcs[r].state != IVC_VC_ACTIVE)
             c->vcs[r] =
                 (ivc_vc_t){&ivc_net_chan_ops, ivc_net_chan_endpoint(c->net, r), IVC_VC_ACTIVE};
     }
@@ -342,22 +352,38 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
             unlink(c->boot.region);
         if ((rc = detect_local()) != 0)
             return rc;
+        c->migrate = c->cfg.migrate != 0 && c->boot.size > 1;
+        const ivc_chan_upcalls_t *shm_up = up, *net_up = up;
+        if (c->migrate) {
+            if (!c->boot.have_pmi) {
+                ivc_error("IVC_MIGRATE=1 needs a process manager (ivcrun --hosts, Hydra) to "
+                          "connect the network channel");
+                return -EINVAL;
+            }
+            if ((rc = ivc_coord_move_init(up, &c->chan_up_shm, &c->chan_up_net)) != 0)
+                return rc;
+            c->shm_cfg.sparse = 1;
+            shm_up = &c->chan_up_shm;
+            net_up = &c->chan_up_net;
+        }
         /* Doorbells only when every peer shares this region: a message over the network
          * channel rings nobody. */
-        if (c->nlocal == c->boot.size)
+        if (c->nlocal == c->boot.size && !c->migrate)
             ivc_door_connect(c->local, c->nlocal, (uint32_t)cpus_online());
         else {
             ivc_wait_no_doorbell_why = "ranks on other hosts are reached over the network, "
                                        "which rings no doorbell";
             ivc_wait_doors_known = 1;
         }
-        if (c->nlocal > 1) {
+        if (c->migrate)
+            rc = ivc_shm_chan_create(&c->region, &c->shm_cfg, c->boot.rank, ivc_coord_move_all(),
+                                     c->boot.size, shm_up, &c->shm);
+        else if (c->nlocal > 1)
             rc = ivc_shm_chan_create(&c->region, &c->shm_cfg, c->boot.rank, c->local, c->nlocal, up,
                                      &c->shm);
-            if (rc != 0)
-                return rc;
-        }
-        if (c->nlocal < c->boot.size && (rc = net_create(up)) != 0)
+        if (rc != 0)
+            return rc;
+        if ((c->nlocal < c->boot.size || c->migrate) && (rc = net_create(net_up)) != 0)
             return rc;
         rc = c->boot.have_pmi ? ivc_pmi_barrier(&c->boot.pmi) : startup_barrier("connecting");
         if (rc != 0)
@@ -367,7 +393,7 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         ivc_store_relaxed(&ivc_region_hdr(&c->region)->started, 1);
         if (c->shm != NULL && (rc = ivc_shm_chan_connect(c->shm)) != 0)
             return rc;
-        for (uint32_t i = 0; i < c->nlocal; i++) {
+        for (uint32_t i = 0; i < c->nlocal && c->shm != NULL; i++) {
             uint32_t r = c->local[i];
             if (r != c->boot.rank)
                 c->vcs[r] =
@@ -451,6 +477,7 @@ int ivc_coord_finalize(void)
         }
         ivc_coord_fail_stop();
         ivc_door_close();
+        ivc_coord_move_free();
         ivc_shm_chan_destroy(c->shm);
         ivc_net_chan_destroy(c->net);
         c->net = NULL;
@@ -505,6 +532,8 @@ int ivc_coord_progress(void)
     /* Each network poll is a system call with TCP: while the network has been quiet for a
      * while, poll it only every NET_POLL_EVERY calls, so that shared-memory traffic in a
      * multi-host job keeps its latency; any network event restores polling every call. */
+    if (__builtin_expect(c->migrate, 0))
+        n += ivc_coord_move_progress();
     if (c->net != NULL &&
         (c->net_quiet < NET_QUIET_POLLS || (++c->net_skip & (NET_POLL_EVERY - 1)) == 0)) {
         int k = ivc_net_chan_progress(c->net);

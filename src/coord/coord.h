@@ -12,7 +12,8 @@
  * and a receiver hands messages up in number order, whichever channel brought them, so a
  * message on the new channel cannot pass one still in the old one; since matching happens
  * above the channels in one queue, MPI_ANY_SOURCE receives see one order across channels.
- * (The switch itself arrives with migration; today VCs go CLOSED -> ACTIVE at start-up.)
+ * The switch itself (VM migration) is coord_move.h's: there a receiver takes a peer's
+ * messages from one channel at a time, and flush markers say when to change.
  *
  * The MPI layer calls only the inline functions below, so it never branches on which
  * transport carries a message. */
@@ -24,7 +25,9 @@
 #include "../region/region.h"
 #include "../net/net_chan.h"
 #include "../shm/shm_chan.h"
+#include "coord_move.h"
 
+#include <errno.h>
 #include <stdint.h>
 
 enum {
@@ -43,6 +46,8 @@ typedef struct ivc_vc {
 typedef struct ivc_coord_config {
     uint64_t spin;            /* IVC_SPIN: polls before yielding; 0 = auto */
     uint64_t startup_timeout; /* IVC_STARTUP_TIMEOUT: seconds to wait for all ranks */
+    uint64_t migrate;         /* IVC_MIGRATE: VMs may move while the job runs */
+    const char *host_regions; /* IVC_HOST_REGIONS: the job's host regions, ':'-separated */
 } ivc_coord_config_t;
 
 extern const ivc_cfg_table_t ivc_coord_config_table;
@@ -67,6 +72,9 @@ typedef struct ivc_coord {
     IVC_ATOMIC(uint32_t) aborting; /* this rank is aborting the job (its slot: ABORTED) */
     ivc_chan_upcalls_t mpi_up;     /* the MPI layer's upcalls */
     ivc_chan_upcalls_t chan_up;    /* what the channels call: mpi_up, failures wrapped */
+    int migrate;                      /* IVC_MIGRATE=1 (coord_move.h) */
+    ivc_chan_upcalls_t chan_up_shm;   /* migration: chan_up with the channel noted */
+    ivc_chan_upcalls_t chan_up_net;
     uint32_t poll_count; /* progress calls, to pace the abort check */
     uint32_t net_quiet;  /* network polls in a row that found nothing (capped) */
     uint32_t net_skip;   /* progress calls while polling the network less often */
@@ -106,16 +114,30 @@ static inline int ivc_coord_send(uint32_t peer, ivc_chan_op_t *op)
     return vc->ops->send(vc->ep, op);
 }
 
+/* A message is answered through the channel that brought it, which after a switch need not
+ * be the peer's VC. */
 static inline int ivc_coord_recv_rndv(const ivc_inmsg_t *m, ivc_chan_op_t *op)
 {
     ivc_vc_t *vc = &ivc_coord.vcs[m->peer];
+    if (__builtin_expect(ivc_coord.migrate, 0) && m->via != IVC_VIA_VC) {
+        const ivc_chan_ops_t *ops;
+        void *ep;
+        ivc_coord_move_route((uint32_t)m->peer, m->via, &ops, &ep);
+        return ep != NULL ? ops->recv_rndv(ep, m, op) : -ENOTCONN;
+    }
     return vc->ops->recv_rndv(vc->ep, m, op);
 }
 
-static inline int ivc_coord_send_ack(uint32_t peer, uint64_t cookie)
+static inline int ivc_coord_send_ack(const ivc_inmsg_t *m)
 {
-    ivc_vc_t *vc = &ivc_coord.vcs[peer];
-    return vc->ops->send_ack(vc->ep, cookie);
+    ivc_vc_t *vc = &ivc_coord.vcs[m->peer];
+    if (__builtin_expect(ivc_coord.migrate, 0) && m->via != IVC_VIA_VC) {
+        const ivc_chan_ops_t *ops;
+        void *ep;
+        ivc_coord_move_route((uint32_t)m->peer, m->via, &ops, &ep);
+        return ep != NULL ? ops->send_ack(ep, m->cookie) : -ENOTCONN;
+    }
+    return vc->ops->send_ack(vc->ep, m->cookie);
 }
 
 /* ---- peer failures (coord_fail.c) ----

@@ -160,12 +160,39 @@ static void monitor_round(uint64_t now, int restart_clocks)
     }
 }
 
+/* The liveness thread's sleep between rounds, which a stop cuts short: a migrating rank
+ * stops and restarts the thread (coord_move.c), and must not wait out a period for it. */
+static pthread_mutex_t nap_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t nap_cv;
+static pthread_once_t nap_once = PTHREAD_ONCE_INIT;
+
+static void nap_init(void)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(&nap_cv, &a);
+    pthread_condattr_destroy(&a);
+}
+
+static void nap(uint64_t ns)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t t = (uint64_t)ts.tv_nsec + ns;
+    ts.tv_sec += (time_t)(t / 1000000000u);
+    ts.tv_nsec = (long)(t % 1000000000u);
+    pthread_mutex_lock(&nap_mu);
+    while (!ivc_load_acquire(&fs.stop) && pthread_cond_timedwait(&nap_cv, &nap_mu, &ts) == 0)
+        ;
+    pthread_mutex_unlock(&nap_mu);
+}
+
 static void *monitor_main(void *arg)
 {
     (void)arg;
     ivc_member_t *mine = ivc_region_member(fs.region, fs.me);
     uint64_t period = fs.cfg.period_ms * 1000000ull, last = ivc_now_ns();
-    struct timespec ts = {(time_t)(fs.cfg.period_ms / 1000), (long)(fs.cfg.period_ms % 1000) * 1000000};
     while (!ivc_load_acquire(&fs.stop)) {
         ivc_store_relaxed(&mine->heartbeat, ivc_load_relaxed(&mine->heartbeat) + 1);
         uint64_t now = ivc_now_ns();
@@ -173,7 +200,7 @@ static void *monitor_main(void *arg)
         monitor_round(now, now - last > 4 * period);
         self_check();
         last = now;
-        nanosleep(&ts, NULL);
+        nap(period);
     }
     return NULL;
 }
@@ -201,6 +228,7 @@ int ivc_coord_fail_start(void)
 {
     if (fs.region == NULL || fs.running)
         return 0;
+    pthread_once(&nap_once, nap_init);
     int rc = pthread_create(&fs.thread, NULL, monitor_main, NULL);
     if (rc != 0) {
         ivc_error("cannot start the liveness thread: %s", strerror(rc));
@@ -213,10 +241,25 @@ int ivc_coord_fail_start(void)
 void ivc_coord_fail_stop(void)
 {
     if (fs.running) {
+        pthread_mutex_lock(&nap_mu);
         ivc_store_release(&fs.stop, 1);
+        pthread_cond_signal(&nap_cv);
+        pthread_mutex_unlock(&nap_mu);
         pthread_join(fs.thread, NULL);
         fs.running = 0;
     }
+}
+
+int ivc_coord_fail_restart(void)
+{
+    ivc_coord_fail_stop();
+    ivc_store_relaxed(&fs.stop, 0);
+    if (fs.world > 0 && fs.seen != NULL) {
+        memset(fs.seen, 0, fs.world);
+        memset(fs.last_beat, 0, fs.world * sizeof(*fs.last_beat));
+        memset(fs.since_ns, 0, fs.world * sizeof(*fs.since_ns));
+    }
+    return ivc_coord_fail_start();
 }
 
 void ivc_coord_fail_free(void)

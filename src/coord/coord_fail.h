@@ -20,6 +20,9 @@ int ivc_coord_fail_init(const ivc_region_t *r, uint32_t me, const ivc_chan_upcal
  * it lets go of them). Start returns 0 or -errno (logged). */
 int ivc_coord_fail_start(void);
 void ivc_coord_fail_stop(void);
+/* Starts the liveness thread again after a stop, on the region the state points at (which
+ * migration replaced in place: coord_move.c), with fresh clocks. Returns as start does. */
+int ivc_coord_fail_restart(void);
 void ivc_coord_fail_free(void);
 
 /* The channels' on_peer_failed: records the failure and tells the MPI layer once. */

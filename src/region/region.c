@@ -26,7 +26,8 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 uint64_t ivc_region_fixed_bytes(uint32_t world)
 {
-    return align_up(IVC_REGION_HDR_SIZE + (uint64_t)world * (sizeof(ivc_member_t) + sizeof(ivc_door_t)),
+    return align_up(IVC_REGION_HDR_SIZE + (uint64_t)world * (sizeof(ivc_member_t) +
+                                                            sizeof(ivc_door_t) + sizeof(ivc_move_t)),
                     4096);
 }
 
@@ -94,6 +95,7 @@ static int region_format(ivc_region_t *r, uint64_t job, uint32_t world)
     h->job_id = job;
     h->members_off = IVC_REGION_HDR_SIZE;
     h->doors_off = IVC_REGION_HDR_SIZE + (uint64_t)world * sizeof(ivc_member_t);
+    h->moves_off = h->doors_off + (uint64_t)world * sizeof(ivc_door_t);
     h->heap_off = heap_off;
     h->heap_end = r->size;
     ivc_store_relaxed(&h->heap_next, heap_off);
@@ -106,7 +108,7 @@ static int region_format(ivc_region_t *r, uint64_t job, uint32_t world)
     ivc_store_relaxed(&h->misfit_rank, 0);
     ivc_store_relaxed(&h->lib_off, 0);
     memset(r->base + IVC_REGION_HDR_SIZE, 0,
-           (size_t)world * (sizeof(ivc_member_t) + sizeof(ivc_door_t)));
+           (size_t)world * (sizeof(ivc_member_t) + sizeof(ivc_door_t) + sizeof(ivc_move_t)));
     /* R0: publishes the header; pairs with A0 in region_wait_ready(). */
     ivc_store_release(&h->state, IVC_REGION_READY);
     return 0;
@@ -197,20 +199,24 @@ static int region_validate(ivc_region_t *r, uint64_t job, uint32_t world)
     uint64_t members_off = h->members_off, heap_off = h->heap_off, heap_end = h->heap_end;
     uint64_t members_len = (uint64_t)h->world_size * sizeof(ivc_member_t);
     uint64_t doors_off = h->doors_off, doors_len = (uint64_t)h->world_size * sizeof(ivc_door_t);
+    uint64_t moves_off = h->moves_off, moves_len = (uint64_t)h->world_size * sizeof(ivc_move_t);
     if (h->world_size == 0 || members_off < IVC_REGION_HDR_SIZE || members_off % 64 ||
         members_off > r->size || members_len > r->size - members_off ||
         doors_off < members_off + members_len || doors_off % 64 || doors_off > r->size ||
-        doors_len > r->size - doors_off || heap_off < doors_off + doors_len ||
+        doors_len > r->size - doors_off || moves_off < doors_off + doors_len || moves_off % 64 ||
+        moves_off > r->size || moves_len > r->size - moves_off || heap_off < moves_off + moves_len ||
         heap_off > heap_end || heap_end > r->size) {
         ivc_error("region %s: header layout is inconsistent (members at %" PRIu64
-                  ", doorbells at %" PRIu64 ", heap %" PRIu64 "..%" PRIu64 ", size %" PRIu64 ")",
-                  r->path, members_off, doors_off, heap_off, heap_end, r->size);
+                  ", doorbells at %" PRIu64 ", moves at %" PRIu64 ", heap %" PRIu64 "..%" PRIu64
+                  ", size %" PRIu64 ")",
+                  r->path, members_off, doors_off, moves_off, heap_off, heap_end, r->size);
         return -EPROTO;
     }
     r->world_size = h->world_size;
     r->job_id = h->job_id;
     r->members_off = members_off;
     r->doors_off = doors_off;
+    r->moves_off = moves_off;
     r->heap_off = heap_off;
     r->heap_end = heap_end;
     return 0;
@@ -346,6 +352,23 @@ int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region
         rc = region_validate(&r, 0, 0);
     if (rc == 0)
         rc = region_renew(&r, job, world);
+    if (rc == 0)
+        rc = region_validate(&r, job, world);
+    if (rc != 0) {
+        ivc_region_detach(&r, 0);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+int ivc_region_attach_running(const char *path, uint64_t job, uint32_t world, ivc_region_t *out)
+{
+    ivc_region_t r;
+    int rc = region_map(path, 0, 0, &r);
+    if (rc != 0)
+        return rc;
+    rc = region_wait_ready(&r, job, world);
     if (rc == 0)
         rc = region_validate(&r, job, world);
     if (rc != 0) {
@@ -512,7 +535,7 @@ int ivc_region_member_fail(const ivc_region_t *r, uint32_t rank, uint32_t how, u
         return 0;
     ivc_member_t *m = ivc_region_member(r, rank);
     uint32_t st = ivc_load_acquire(&m->state);
-    if (st != IVC_MEMBER_JOINED && st != IVC_MEMBER_ABSENT)
+    if (st != IVC_MEMBER_JOINED && st != IVC_MEMBER_ABSENT && st != IVC_MEMBER_MOVED)
         return 0;
     uint32_t zero = 0;
     if (!ivc_cas(&m->fail_claim, &zero, 1))

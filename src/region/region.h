@@ -18,6 +18,7 @@ typedef struct ivc_region {
     uint64_t job_id;
     uint64_t members_off;
     uint64_t doors_off; /* ivc_door_t[world_size] (door.h) */
+    uint64_t moves_off; /* ivc_move_t[world_size] (coord/coord_move.h) */
     uint64_t heap_off, heap_end;
     int fd;     /* the open region file (locks), -1 once detached */
     int locked; /* this process holds a rank's lock (ivc_region_lock) */
@@ -48,6 +49,11 @@ int ivc_region_create(const char *path, uint64_t size, uint64_t job, uint32_t wo
  * or format); -EBADF (size mismatch or too small); -ESRCH (another job's region);
  * -EXDEV (world size differs); -ETIMEDOUT (a formatter never finished). */
 int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region_t *out);
+
+/* Attaches the region of this running job (`job` and `world` must match) on another host,
+ * where a migrating rank goes: never formatted or reset, whoever is (or is no longer) there.
+ * Returns as ivc_region_attach. */
+int ivc_region_attach_running(const char *path, uint64_t job, uint32_t world, ivc_region_t *out);
 
 /* Unmaps; with `unlink_file`, also removes the file. */
 void ivc_region_detach(ivc_region_t *r, int unlink_file);
@@ -83,12 +89,18 @@ static inline ivc_door_t *ivc_region_door(const ivc_region_t *r, uint32_t rank)
     return (ivc_door_t *)(r->base + r->doors_off) + rank;
 }
 
+/* Migration slot of global rank `rank` (rank < world_size). */
+static inline ivc_move_t *ivc_region_move(const ivc_region_t *r, uint32_t rank)
+{
+    return (ivc_move_t *)(r->base + r->moves_off) + rank;
+}
+
 void ivc_region_member_set(const ivc_region_t *r, uint32_t rank, uint32_t state);
 uint32_t ivc_region_member_get(const ivc_region_t *r, uint32_t rank);
 
 /* Records that `rank` failed: `how` (IVC_FAIL_* of coord.h), declared by rank `by` (or
  * IVC_FAIL_BY_LAUNCHER), `what` it saw (cut to IVC_FAIL_WHAT_LEN - 1 characters). Only a
- * JOINED slot, or an ABSENT one (a rank on another host), becomes FAILED; one record per
+ * JOINED slot, or an ABSENT or MOVED one (a rank on another host), becomes FAILED; one record per
  * slot. Returns 1 when this call made the record, 0 when the rank had already failed or
  * left (FINALIZED, ABORTED). */
 int ivc_region_member_fail(const ivc_region_t *r, uint32_t rank, uint32_t how, uint32_t by,

@@ -13,6 +13,7 @@
  *                     where libivc's directory is
  *   members_off       ivc_member_t[world_size]: the locality detector's membership table
  *   doors_off         ivc_door_t[world_size]: each rank's sleep word and doorbell address
+ *   moves_off         ivc_move_t[world_size]: migration orders for each rank and its replies
  *   heap_off..heap_end  bump-allocated blocks: one receive block per rank (shm channel),
  *                       one shared heap per rank (shm/shm_heap.h), collective areas;
  *                       libivc's directory and its rings, lanes and shared blocks
@@ -38,7 +39,7 @@
 /* "IVCREGN1" read as a little-endian u64. */
 #define IVC_REGION_MAGIC 0x314e474552435649ULL
 /* Bump on any change to a structure in this file. */
-#define IVC_LAYOUT_VERSION 3u
+#define IVC_LAYOUT_VERSION 4u
 
 #define IVC_REGION_HDR_SIZE 4096u
 #define IVC_REGION_MIN_SIZE (1u << 20)
@@ -110,6 +111,10 @@ typedef struct ivc_region_hdr {
     /* Line 7, doorbells (layout version 3). Writer: the formatter, plain, covered by R0;
      * readers: attachers after A0, validated like members_off. */
     uint64_t doors_off IVC_ALIGNED_LINE;
+
+    /* Line 8, migration (layout version 4). Writer: the formatter, plain, covered by R0;
+     * readers: attachers after A0, validated like members_off. */
+    uint64_t moves_off IVC_ALIGNED_LINE;
 } ivc_region_hdr_t;
 
 _Static_assert(offsetof(ivc_region_hdr_t, magic) == 0, "magic first");
@@ -123,6 +128,7 @@ _Static_assert(offsetof(ivc_region_hdr_t, bar_generation) -
                "barrier words on separate lines");
 _Static_assert(offsetof(ivc_region_hdr_t, lib_off) == 6 * IVC_CACHE_LINE, "libivc line");
 _Static_assert(offsetof(ivc_region_hdr_t, doors_off) == 7 * IVC_CACHE_LINE, "doorbell line");
+_Static_assert(offsetof(ivc_region_hdr_t, moves_off) == 8 * IVC_CACHE_LINE, "migration line");
 _Static_assert(sizeof(ivc_region_hdr_t) <= IVC_REGION_HDR_SIZE, "header fits its page");
 
 /* ivc_member_t.state: one writer per slot, the rank it belongs to, except FAILED, which a
@@ -134,6 +140,8 @@ enum {
     IVC_MEMBER_FINALIZED = 2, /* in or past MPI_Finalize: needs nothing more from its peers */
     IVC_MEMBER_ABORTED = 3,   /* left through MPI_Abort or a fatal error */
     IVC_MEMBER_FAILED = 4,    /* declared failed by a peer or the launcher (fail_* say how) */
+    IVC_MEMBER_MOVED = 5,     /* its VM migrated to another host (coord/coord_move.h): it
+                               * left this region alive, after draining its channels here */
 };
 
 /* ivc_member_t.fail_how: how a rank failed. */
@@ -205,6 +213,26 @@ typedef struct ivc_door {
     uint8_t pad[IVC_CACHE_LINE - 24];
 } ivc_door_t;
 _Static_assert(sizeof(ivc_door_t) == IVC_CACHE_LINE, "one door slot per cache line");
+
+/* One slot per global rank: how a rank is told to move to another host (VM migration,
+ * coord/coord_move.h) and how it says it did. The order is written into the slot of the
+ * region the rank is in now; the reply into its slot of the region it went to. */
+typedef struct ivc_move {
+    /* Writer: the launcher or host daemon (release store, M1) of (seq << 16) | (dest + 1):
+     * move to host region `dest` of the job's list (IVC_HOST_REGIONS), `seq` counting the
+     * orders from 1. Reader: the slot's rank, acquire (M1), every few hundred progress
+     * calls; an order names a region index it validates against its list. */
+    IVC_ATOMIC(uint64_t) order;
+    /* Writer: the slot's rank, release, once the move `seq` is complete (every peer of the
+     * new host reached through shared memory, every old one through the network); readers:
+     * the launcher, acquire. */
+    IVC_ATOMIC(uint64_t) done;
+    /* Writer: the slot's rank, before `done`: nanoseconds from reading the order to done
+     * (relaxed). Readers: the launcher, after `done`. */
+    IVC_ATOMIC(uint64_t) took_ns;
+    uint8_t pad[IVC_CACHE_LINE - 24];
+} ivc_move_t;
+_Static_assert(sizeof(ivc_move_t) == IVC_CACHE_LINE, "one move slot per cache line");
 
 /* "RXBK" */
 #define IVC_RXBLOCK_MAGIC 0x4b425852u

@@ -124,6 +124,8 @@ struct ivc_shm_chan {
     uint8_t *rx_bounce, *tx_bounce;
     uint64_t heap_off, heap_len; /* this rank's shared heap (as published) */
     uint64_t rx_bytes;           /* size of this rank's receive block */
+    int sparse; /* migration: an inbox for every rank of the job; pairs open and close */
+    uint32_t *inflight; /* sparse: per peer index, handles (RTS, SYNC) not yet answered */
     /* IVC_REPORT_PATH: rendezvous messages [sent, received][path][log2 bytes]. */
     uint64_t paths[2][PATH_N][PATH_BUCKETS];
 };
@@ -191,6 +193,8 @@ static int handle_alloc(ivc_shm_chan_t *ch, shm_peer_t *p, ivc_chan_op_t *op, ui
     ch->free_handle = h->next_free;
     h->op = op;
     h->peer = p;
+    if (ch->inflight != NULL)
+        ch->inflight[p - ch->peers]++;
     *cookie = ((uint64_t)h->gen << 32) | slot;
     op->cookie = *cookie;
     return 0;
@@ -206,6 +210,8 @@ static ivc_chan_op_t *handle_take(ivc_shm_chan_t *ch, shm_peer_t *p, uint64_t co
     if (h->op == NULL || h->gen != gen || h->peer != p || (h->op->state & ~OP_FLAGS) != state)
         return NULL;
     ivc_chan_op_t *op = h->op;
+    if (ch->inflight != NULL)
+        ch->inflight[p - ch->peers]--;
     h->op = NULL;
     h->peer = NULL;
     h->gen = h->gen + 1 ? h->gen + 1 : 1;
@@ -856,15 +862,24 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
     blk->nchunks = (uint32_t)geo.nchunks;
     blk->inbox_stride = geo.inbox_stride;
     blk->block_size = geo.block_bytes;
-    /* This rank's shared heap, before R5 publishes it with the block. */
+    ch->sparse = cfg->sparse;
+    if (ch->sparse && (ch->inflight = calloc(nlocal, sizeof(*ch->inflight))) == NULL) {
+        ivc_shm_chan_destroy(ch);
+        return -ENOMEM;
+    }
+    /* This rank's shared heap, before R5 publishes it with the block (none when the rank
+     * may migrate: user memory must not live in a region it will leave). */
     ivc_rma_config_t rcfg;
-    if ((rc = ivc_rma_config_load(&rcfg)) != 0 ||
+    if (ch->sparse) {
+        ch->heap_off = ch->heap_len = 0;
+    } else if ((rc = ivc_rma_config_load(&rcfg)) != 0 ||
         (rc = ivc_shm_heap_init(region, ivc_rma_arena_bytes(&rcfg),
                                 heap_share(region, &geo, nlocal))) != 0) {
         ivc_shm_chan_destroy(ch);
         return rc;
+    } else {
+        ivc_shm_heap_bounds(&ch->heap_off, &ch->heap_len);
     }
-    ivc_shm_heap_bounds(&ch->heap_off, &ch->heap_len);
     blk->heap_off = ch->heap_off;
     blk->heap_len = ch->heap_len;
     for (uint32_t i = 0; i + 1 < nlocal; i++) {
@@ -966,6 +981,62 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
+/* Binds peer p (local index i) to our inbox in its block and to its inbox in ours, with
+ * fresh private ring and pipeline state. Returns 0 or -EPROTO (its block is invalid). */
+static int peer_bind(ivc_shm_chan_t *ch, shm_peer_t *p, uint32_t i, const ivc_rxblock_t *mine,
+                     uint8_t *mybase, uint64_t *tx_bounce)
+{
+    ivc_rxblock_t geo;
+    uint8_t *base;
+    int rc = peer_block(ch, p->rank, &geo, &base);
+    if (rc != 0)
+        return rc;
+    /* Our inbox in the peer's block, and the peer's inbox in ours. */
+    uint32_t in_theirs = ch->my_local < i ? ch->my_local : ch->my_local - 1;
+    uint32_t in_mine = i < ch->my_local ? i : i - 1;
+    uint8_t *out = base + 4096 + in_theirs * geo.inbox_stride;
+    uint8_t *in = mybase + 4096 + in_mine * mine->inbox_stride;
+
+    memset(&p->tx, 0, sizeof(p->tx));
+    memset(&p->rx, 0, sizeof(p->rx));
+    memset(&p->txpipe, 0, sizeof(p->txpipe));
+    memset(&p->rxpipe, 0, sizeof(p->rxpipe));
+    p->tx_seq = p->rx_seq = 0;
+    p->tx.ring = inbox_bind(&geo, out, &p->txpipe);
+    p->txpipe.stream_min = ch->cfg.stream_min;
+    p->tx.ctl = p->txpipe.ctl;
+    p->tx.size = geo.ring_size;
+    p->tx.max_record = geo.ring_slack;
+    /* The largest payload whose record (with its check word) fits the peer's slack. */
+    p->eager_limit = geo.ring_slack - sizeof(ivc_rec_t) - (ch->cfg.checksum ? 8 : 0);
+    if (p->eager_limit > ch->cfg.eager_limit)
+        p->eager_limit = ch->cfg.eager_limit;
+    p->rx.ring = inbox_bind(mine, in, &p->rxpipe);
+    p->rx.ctl = p->rxpipe.ctl;
+    p->rx.size = mine->ring_size;
+    p->rx.max_record = mine->ring_slack;
+    p->heap_off = geo.heap_off;
+    p->heap_len = geo.heap_len;
+    p->no_offer = same_heap(ch, &geo);
+    if (p->no_offer)
+        p->heap_off = p->heap_len = 0;
+    *tx_bounce = max_u64(*tx_bounce, max_u64(geo.ring_slack, geo.chunk_size));
+    return 0;
+}
+
+static int bounce_alloc(ivc_shm_chan_t *ch, const ivc_rxblock_t *mine, uint64_t tx_bounce)
+{
+    free(ch->rx_bounce);
+    free(ch->tx_bounce);
+    ch->rx_bounce = malloc(max_u64(mine->ring_slack, mine->chunk_size));
+    ch->tx_bounce = malloc(tx_bounce ? tx_bounce : 1);
+    if (ch->rx_bounce == NULL || ch->tx_bounce == NULL) {
+        ivc_error("out of memory for the shared-memory channel's copy buffers");
+        return -ENOMEM;
+    }
+    return 0;
+}
+
 int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
 {
     ivc_rxblock_t mine;
@@ -978,46 +1049,94 @@ int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
         if (i == ch->my_local)
             continue;
         shm_peer_t *p = &ch->peers[k++];
-        ivc_rxblock_t geo;
-        uint8_t *base;
-        rc = peer_block(ch, p->rank, &geo, &base);
-        if (rc != 0)
+        /* Sparse: only the ranks in this region now; the others open when they come. */
+        if (ch->sparse && ivc_region_member_get(ch->region, p->rank) != IVC_MEMBER_JOINED) {
+            p->failed = -ENOTCONN;
+            continue;
+        }
+        if ((rc = peer_bind(ch, p, i, &mine, mybase, &tx_bounce)) != 0)
             return rc;
-        /* Our inbox in the peer's block, and the peer's inbox in ours. */
-        uint32_t in_theirs = ch->my_local < i ? ch->my_local : ch->my_local - 1;
-        uint32_t in_mine = i < ch->my_local ? i : i - 1;
-        uint8_t *out = base + 4096 + in_theirs * geo.inbox_stride;
-        uint8_t *in = mybase + 4096 + in_mine * mine.inbox_stride;
+    }
+    /* Sparse: peers that open later may need larger copy buffers than those here now. */
+    if (ch->sparse)
+        tx_bounce = max_u64(tx_bounce, max_u64(mine.ring_slack, mine.chunk_size));
+    return bounce_alloc(ch, &mine, tx_bounce);
+}
 
-        p->tx.ring = inbox_bind(&geo, out, &p->txpipe);
-        p->txpipe.stream_min = ch->cfg.stream_min;
-        p->tx.ctl = p->txpipe.ctl;
-        p->tx.size = geo.ring_size;
-        p->tx.max_record = geo.ring_slack;
-        /* The largest payload whose record (with its check word) fits the peer's slack. */
-        p->eager_limit = geo.ring_slack - sizeof(ivc_rec_t) - (ch->cfg.checksum ? 8 : 0);
-        if (p->eager_limit > ch->cfg.eager_limit)
-            p->eager_limit = ch->cfg.eager_limit;
-        p->rx.ring = inbox_bind(&mine, in, &p->rxpipe);
-        p->rx.ctl = p->rxpipe.ctl;
-        p->rx.size = mine.ring_size;
-        p->rx.max_record = mine.ring_slack;
-        p->heap_off = geo.heap_off;
-        p->heap_len = geo.heap_len;
-        p->no_offer = same_heap(ch, &geo);
-        if (p->no_offer)
-            p->heap_off = p->heap_len = 0;
-        tx_bounce = max_u64(tx_bounce, max_u64(geo.ring_slack, geo.chunk_size));
-    }
-    free(ch->rx_bounce);
-    free(ch->tx_bounce);
-    ch->rx_bounce = malloc(max_u64(mine.ring_slack, mine.chunk_size));
-    ch->tx_bounce = malloc(tx_bounce ? tx_bounce : 1);
-    if (ch->rx_bounce == NULL || ch->tx_bounce == NULL) {
-        ivc_error("out of memory for the shared-memory channel's copy buffers");
-        return -ENOMEM;
-    }
+int ivc_shm_chan_connect_closed(ivc_shm_chan_t *ch)
+{
+    ivc_rxblock_t mine;
+    uint8_t *mybase;
+    int rc = peer_block(ch, ch->my_rank, &mine, &mybase);
+    if (rc != 0)
+        return rc;
+    for (uint32_t k = 0; k + 1 < ch->nlocal; k++)
+        ch->peers[k].failed = -ENOTCONN;
+    return bounce_alloc(ch, &mine, max_u64(mine.ring_slack, mine.chunk_size));
+}
+
+/* ---- migration (coord/coord_move.h) ----
+ * In a sparse channel every rank of the job has an inbox in every block, so a rank that
+ * arrives in this region needs no new inbox from anyone: the receiving side clears its
+ * inbox for the newcomer (ivc_shm_chan_inbox_reset) before it says so over the network,
+ * and the sender binds to it (ivc_shm_chan_peer_open) only after hearing that. A closed
+ * pair is marked -ENOTCONN in `failed`, which every path already skips. */
+
+int ivc_shm_chan_inbox_reset(ivc_shm_chan_t *ch, uint32_t rank)
+{
+    shm_peer_t *p = ivc_shm_chan_endpoint(ch, rank);
+    ivc_rxblock_t mine;
+    uint8_t *mybase;
+    if (p == NULL || peer_block(ch, ch->my_rank, &mine, &mybase) != 0)
+        return -EINVAL;
+    /* The inbox of peer index k is inbox k of this block (see peer_bind). */
+    uint8_t *in = mybase + 4096 + (uint64_t)(p - ch->peers) * mine.inbox_stride;
+    ivc_inbox_ctl_t *ctl = (ivc_inbox_ctl_t *)in;
+    ivc_store_relaxed(&ctl->ring_head, 0);
+    ivc_store_relaxed(&ctl->pipe_drained, 0);
+    ivc_store_relaxed(&ctl->pipe_filled, 0);
+    /* Every stamp: a record of the inbox's last use must not look fresh at its position. */
+    memset(in + sizeof(*ctl), 0, (size_t)mine.ring_size + mine.ring_slack);
+    ivc_fence_seq_cst();
     return 0;
+}
+
+int ivc_shm_chan_peer_open(ivc_shm_chan_t *ch, uint32_t rank)
+{
+    shm_peer_t *p = ivc_shm_chan_endpoint(ch, rank);
+    ivc_rxblock_t mine;
+    uint8_t *mybase;
+    if (p == NULL || !ch->sparse || p->failed != -ENOTCONN)
+        return -EINVAL;
+    int rc = peer_block(ch, ch->my_rank, &mine, &mybase);
+    uint64_t tx_bounce = 0;
+    uint32_t k = (uint32_t)(p - ch->peers);
+    uint32_t i = k < ch->my_local ? k : k + 1;
+    if (rc == 0)
+        rc = peer_bind(ch, p, i, &mine, mybase, &tx_bounce);
+    if (rc == 0 && tx_bounce > max_u64(mine.ring_slack, mine.chunk_size)) {
+        ivc_error("rank %u's receive block has larger records or chunks than this rank's", rank);
+        rc = -EPROTO;
+    }
+    if (rc == 0)
+        p->failed = 0;
+    return rc;
+}
+
+int ivc_shm_chan_peer_busy(ivc_shm_chan_t *ch, uint32_t rank)
+{
+    shm_peer_t *p = ivc_shm_chan_endpoint(ch, rank);
+    if (p == NULL || p->failed)
+        return 0;
+    return peer_has_tx_work(p) || p->drainq.head || p->pullq.head ||
+           (ch->inflight != NULL && ch->inflight[p - ch->peers] != 0);
+}
+
+void ivc_shm_chan_peer_close(ivc_shm_chan_t *ch, uint32_t rank)
+{
+    shm_peer_t *p = ivc_shm_chan_endpoint(ch, rank);
+    if (p != NULL && !p->failed)
+        p->failed = -ENOTCONN;
 }
 
 void *ivc_shm_chan_endpoint(ivc_shm_chan_t *ch, uint32_t rank)
@@ -1082,6 +1201,7 @@ void ivc_shm_chan_destroy(ivc_shm_chan_t *ch)
     for (uint32_t i = 0; i + 1 < ch->nlocal; i++)
         free(ch->peers[i].ctlq);
     free(ch->handles);
+    free(ch->inflight);
     free(ch->rx_bounce);
     free(ch->tx_bounce);
     free(ch->local);

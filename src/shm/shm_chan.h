@@ -41,6 +41,24 @@ int ivc_shm_chan_connect(ivc_shm_chan_t *ch);
  * it through on_peer_failed unless the channel already did. */
 void ivc_shm_chan_fail_peer(ivc_shm_chan_t *ch, uint32_t rank, int err);
 
+/* Migration (coord/coord_move.h). A sparse channel (cfg->sparse) is created with `local` =
+ * every rank of the job, so that every block has an inbox for every rank; its connect binds
+ * only the ranks JOINED in the region now and leaves the others closed. */
+/* Phase 2 of a sparse channel whose rank arrives in a region (instead of
+ * ivc_shm_chan_connect): every pair starts closed. Returns 0 or -errno. */
+int ivc_shm_chan_connect_closed(ivc_shm_chan_t *ch);
+/* Clears this rank's inbox for `rank` (counters and every ring stamp), before telling it
+ * that it may write. Returns 0 or -EINVAL. */
+int ivc_shm_chan_inbox_reset(ivc_shm_chan_t *ch, uint32_t rank);
+/* Opens the closed pair with `rank`, whose inbox for this rank it reset and whose block it
+ * published in its membership slot. Returns 0, -EINVAL (not closed) or -EPROTO. */
+int ivc_shm_chan_peer_open(ivc_shm_chan_t *ch, uint32_t rank);
+/* Whether anything with `rank` is in flight here: queued records or sends, streams,
+ * receives, or sends waiting for its answer (sparse channels count those). */
+int ivc_shm_chan_peer_busy(ivc_shm_chan_t *ch, uint32_t rank);
+/* Closes the pair with `rank` (not busy): its inbox is no longer read. */
+void ivc_shm_chan_peer_close(ivc_shm_chan_t *ch, uint32_t rank);
+
 /* The endpoint for a co-located global rank, or NULL if `rank` is not co-located. */
 void *ivc_shm_chan_endpoint(ivc_shm_chan_t *ch, uint32_t rank);
 

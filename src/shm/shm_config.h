@@ -17,6 +17,9 @@ typedef struct ivc_shm_config {
     int checksum;         /* IVC_CHECKSUM: records and chunks carry check words (shm_csum.h) */
     int one_copy;         /* IVC_ONE_COPY: rendezvous copies once through the shared heap */
     int report_path;      /* IVC_REPORT_PATH: print the rendezvous path counters at the end */
+    /* Not a tunable: set by the coordinator when VMs may migrate (coord/coord_move.h): the
+     * channel is sparse (ivc_shm_chan_create) and has no shared heap. */
+    int sparse;
 } ivc_shm_config_t;
 
 /* Smallest IVC_EAGER_LIMIT: a receive block's largest record must span two cache lines

@@ -21,6 +21,9 @@ with open(path, "r+b") as fh:
     # layout version 3: the doorbell table (line 7 of the header), after the 2 member slots
     fh.seek(7 * 64)
     fh.write(struct.pack("<Q", 4096 + 2 * 64))
+    # layout version 4: the migration table (line 8), after the 2 doorbell slots
+    fh.seek(8 * 64)
+    fh.write(struct.pack("<Q", 4096 + 4 * 64))
 PY
 }
 

@@ -51,6 +51,14 @@ int job_init(job_t *job, const ivcrun_opts_t *opts)
     }
     for (uint32_t a = 0; a < opts->napps; a++)
         job->progs[a].fd = -1;
+    if (opts->nmoves > 0) {
+        if ((job->vm_host = calloc(m, sizeof(*job->vm_host))) == NULL) {
+            fprintf(stderr, "ivcrun: out of memory\n");
+            goto err_free;
+        }
+        for (uint32_t k = 0; k < m; k++)
+            job->vm_host[k] = k / opts->vms_per_host;
+    }
     /* Blocks: the first n % m VMs get one rank more than the others; or as placed. */
     for (uint32_t k = 0, r = 0; k < m; k++) {
         uint32_t count = n / m + (k < n % m);
@@ -85,6 +93,8 @@ int job_init(job_t *job, const ivcrun_opts_t *opts)
     return 0;
 
 err_free:
+    free(job->vm_host);
+    job->vm_host = NULL;
     free(job->ranks);
     free(job->vms);
     free(job->regions);
@@ -430,6 +440,8 @@ void job_vm_conf(const job_t *job, uint32_t k, int userns, vm_conf_t *c)
     c->uid = job->uid;
     c->gid = job->gid;
     c->region_path = job->region_paths[k / job->opts->vms_per_host];
+    for (uint32_t h = 0; job->vm_host != NULL && h < job->nhosts && h < VM_KEEP_MAX; h++)
+        c->regions[c->nregions++] = job->region_paths[h];
     for (int i = 0; i < job->ntmp_trees; i++)
         c->tmp_trees[c->ntmp_trees++] = job->tmp_trees[i];
 }
@@ -602,6 +614,8 @@ void job_fini(job_t *job)
     fabric_destroy(job);
     pmi_server_destroy(job->pmi);
     job->pmi = NULL;
+    free(job->vm_host);
+    job->vm_host = NULL;
     free(job->regions);
     free(job->region_paths);
     job->regions = NULL;

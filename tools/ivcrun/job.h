@@ -72,6 +72,7 @@ typedef struct job {
     uint32_t *vm_ranks; /* every VM's ranks, VM after VM (job_vm_t.ranks point in here) */
     struct bind_plan *bind; /* -bind-to: the CPU sets ranks take in turn; else NULL */
     job_doors_t doors;      /* the ranks' doorbells (doors.h) */
+    uint32_t *vm_host;      /* --migrate: the host each VM is on now; else NULL */
 } job_t;
 
 /* Fills the rank and VM tables (block distribution: VM k gets a contiguous block, unless
@@ -90,7 +91,8 @@ int job_region_join(job_t *job);
 /* The simulated host of this launch's rank `r` (0 without --hosts). */
 static inline uint32_t job_host_of(const job_t *job, uint32_t r)
 {
-    return job->ranks[r].vm / job->opts->vms_per_host;
+    uint32_t vm = job->ranks[r].vm;
+    return job->vm_host != NULL ? job->vm_host[vm] : vm / job->opts->vms_per_host;
 }
 
 /* The job-wide rank of this launch's rank `r`. */

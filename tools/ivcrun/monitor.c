@@ -1,5 +1,6 @@
 #include "monitor.h"
 
+#include "migrate.h"
 #include "output.h"
 #include "pmi_server.h"
 
@@ -138,7 +139,8 @@ rank_failed(monitor_t *m, uint32_t r, int status, const char *what, const char *
 static void check_joined(monitor_t *m)
 {
     job_t *job = m->job;
-    if (m->unlinked || job->opts->keep_region || job->opts->join != NULL)
+    /* --migrate: a VM that moves opens the other host's region by its name. */
+    if (m->unlinked || job->opts->keep_region || job->opts->join != NULL || job->vm_host != NULL)
         return;
     for (uint32_t r = 0; r < job->opts->nranks; r++)
         if (ivc_region_member_get(&job->regions[job_host_of(job, r)], job_global_rank(job, r)) ==
@@ -319,7 +321,8 @@ static int outputs_init(monitor_t *m)
     return 0;
 }
 
-/* Milliseconds until the next timer, or -1 for none. */
+/* Milliseconds until the next timer, or -1 for none. Also carries out the --migrate moves
+ * that are due (migrate.h), which poll for their ranks' replies. */
 static int next_wait(const monitor_t *m, uint64_t now)
 {
     uint64_t t = UINT64_MAX;
@@ -331,6 +334,9 @@ static int next_wait(const monitor_t *m, uint64_t now)
         t = m->next_abort_check;
     if (m->drain_at != 0 && m->drain_at < t)
         t = m->drain_at;
+    int mig = m->status < 0 && m->running > 0 ? migrate_tick(m->job, now) : -1;
+    if (mig >= 0 && now + (uint64_t)mig < t)
+        t = now + (uint64_t)mig;
     if (t == UINT64_MAX)
         return -1;
     return t <= now ? 0 : (int)(t - now);
@@ -374,6 +380,7 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
     }
     uint64_t start = now_ms();
     m.next_abort_check = start + ABORT_POLL_MS;
+    migrate_start(job, start);
     if (job->opts->timeout_s != 0)
         m.deadline = start + (uint64_t)job->opts->timeout_s * 1000;
     size_t nfds = 1 + job->opts->nvms + 3 * (size_t)job->opts->nranks;

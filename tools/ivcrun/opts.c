@@ -1,6 +1,7 @@
 #include "opts.h"
 
 #include "compat.h"
+#include "migrate.h"
 
 #include "base/ivc_config.h"
 #include "shm/shm_config.h"
@@ -34,6 +35,10 @@ static void usage(FILE *f)
                "                       network channel (UCX over TCP). The VMs of all hosts are\n"
                "                       joined by veth pairs on a bridge (needs root)\n"
                "  --vms-per-host V     simulated VMs per host (default 1; or give --vms H*V)\n"
+               "  --migrate VM:HOST@S  move simulated VM (all its ranks) to simulated HOST S\n"
+               "                       seconds after start, while the job runs (repeatable;\n"
+               "                       with --hosts): peers switch between shared memory and\n"
+               "                       the network; each move and its switch time is printed\n"
                "  --net                give the VMs eth0 on a bridge (10.77.0.K+1 for VM K) also\n"
                "                       with one host, for programs that compare with TCP (root)\n"
                "  --no-ns              run plain processes, no namespaces\n"
@@ -218,6 +223,9 @@ static int parse_one(int argc, char **argv, int *ip, ivcrun_opts_t *o, ivcrun_ap
         if (parse_uint(v, 1, MAX_RANKS, &n) != 0)
             return bad("--vms-per-host needs a number >= 1, got '%s'", v ? v : "");
         o->vms_per_host = (uint32_t)n;
+    } else if (match_value("migrate", argc, argv, ip, &v)) {
+        if ((rc = migrate_parse(o, v)) != 0)
+            return rc;
     } else if (match_value("join", argc, argv, ip, &v)) {
         if (v == NULL || *v == '\0')
             return bad("--join needs the region file of the job");
@@ -275,6 +283,8 @@ static int lay_out(ivcrun_opts_t *o)
     if (o->nvms > o->nranks)
         return bad("--vms %u is more than the %u ranks (each VM runs at least one)", o->nvms,
                    o->nranks);
+    if ((rc = migrate_check(o)) != 0)
+        return rc;
     return compat_place_round_robin(o);
 }
 

@@ -39,6 +39,12 @@ enum { IVCRUN_TAG_NONE = 0, IVCRUN_TAG_RANK, IVCRUN_TAG_OMPI }; /* "[r] ", "[1,r
 enum { IVCRUN_BIND_NONE = 0, IVCRUN_BIND_HWTHREAD, IVCRUN_BIND_CORE, IVCRUN_BIND_SOCKET };
 enum { IVCRUN_MAP_SLOT = 0, IVCRUN_MAP_NODE };
 
+/* --migrate VM:HOST@SECONDS (migrate.h). */
+typedef struct ivcrun_move {
+    uint32_t vm, host;
+    uint64_t at_ms; /* after the ranks started */
+} ivcrun_move_t;
+
 typedef struct ivcrun_opts {
     uint32_t nranks;       /* -n/-np N (the sum over the apps) */
     uint32_t nvms;         /* --vms M, 1..N; defaults to N */
@@ -72,6 +78,8 @@ typedef struct ivcrun_opts {
     const char *outfile;   /* -outfile-pattern (%r rank, %h host) */
     const char *errfile;   /* -errfile-pattern */
     int verbose;           /* -v: where each rank runs, and its channel per peer */
+    ivcrun_move_t *moves;  /* --migrate, sorted by time */
+    uint32_t nmoves;
 } ivcrun_opts_t;
 
 /* Parses argv into *o. Returns 0 to run a job, 1 when --help or --version was printed

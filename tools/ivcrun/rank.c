@@ -105,6 +105,17 @@ void rank_exec(const job_t *job, uint32_t rank)
             setenv("IVC_REGION", job->region_paths[job_host_of(job, rank)], 1) != 0 ||
             set_env_u64("IVC_VM", job->ranks[rank].vm) != 0)
             rc = -errno;
+        if (rc == 0 && job->vm_host != NULL) {
+            /* --migrate (migrate.h): the library may move to any host's region. */
+            char list[4096];
+            size_t at = 0;
+            for (uint32_t h = 0; h < job->nhosts && at < sizeof(list); h++)
+                at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", h ? ":" : "",
+                                       job->region_paths[h]);
+            if (at >= sizeof(list) || setenv("IVC_MIGRATE", "1", 1) != 0 ||
+                setenv("IVC_HOST_REGIONS", list, 1) != 0)
+                rc = at >= sizeof(list) ? -E2BIG : -errno;
+        }
         if (rc == 0)
             rc = job_doors_export(&job->doors);
         /* -v: the library reports at MPI_Init where the rank runs (coord_report.c). */

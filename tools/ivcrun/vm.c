@@ -113,7 +113,8 @@ static int mount_private(const vm_conf_t *c, char *why, size_t len)
 {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
         return fail(why, len, "make / private", NULL);
-    int rc = cover_keeping("/dev/shm", &c->region_path, 1, why, len);
+    int rc = c->nregions > 0 ? cover_keeping("/dev/shm", c->regions, c->nregions, why, len)
+                             : cover_keeping("/dev/shm", &c->region_path, 1, why, len);
     if (rc == 0)
         rc = cover_keeping("/tmp", c->tmp_trees, c->ntmp_trees, why, len);
     if (rc == 0 && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)

@@ -41,6 +41,9 @@ typedef struct vm_conf {
     uid_t uid;      /* caller's ids, mapped to themselves with userns */
     gid_t gid;
     const char *region_path; /* the region file in the host's /dev/shm; the same path inside */
+    /* --migrate: every host's region file (a VM may move to any host); else 0 */
+    const char *regions[VM_KEEP_MAX];
+    int nregions;
     const char *tmp_trees[VM_KEEP_MAX]; /* entries of the host's /tmp kept visible */
     int ntmp_trees;
 } vm_conf_t;

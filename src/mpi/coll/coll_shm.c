@@ -140,7 +140,9 @@ int ivc_mpi_coll_init(void)
             s->gaveup_off = ctlb + s->cfg.area;
         }
     }
-    if (s->cfg.shm && c->have_region && c->nlocal > 1) {
+    /* Migration changes who shares the region: collectives then run over point-to-point,
+     * which follows each pair's switch (coord/coord_move.h). */
+    if (s->cfg.shm && c->have_region && c->nlocal > 1 && !c->migrate) {
         uint64_t off;
         if (ivc_region_alloc(&c->region, bytes, 4096, &off) == 0) {
             uint8_t *a = ivc_region_at(&c->region, off, bytes);

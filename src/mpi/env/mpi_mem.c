@@ -32,7 +32,8 @@ int ivc_mpi_mem_init(void)
     int rc = ivc_rma_config_load(&cfg); /* logs the variable that is wrong */
     if (rc != 0)
         return rc;
-    if (!ivc_coord.have_region)
+    /* A rank that may migrate keeps nothing of the program's in a region it may leave. */
+    if (!ivc_coord.have_region || ivc_coord.migrate)
         return 0;
     /* Done already when the shm channel started; a region sized by another tool may lack
      * room: then everything uses private memory. */

@@ -107,7 +107,7 @@ static void deliver(MPI_Request r, const ivc_inmsg_t *m)
         if (n < m->env.len)
             r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
         if (m->env.flags & IVC_ENV_SYNC) {
-            int rc = ivc_coord_send_ack((uint32_t)m->peer, m->cookie);
+            int rc = ivc_coord_send_ack(m);
             if (rc < 0)
                 r->status.MPI_ERROR = ivc_mpi_errno_class(rc);
         }
@@ -202,7 +202,7 @@ void ivc_mpi_match_discard(const ivc_inmsg_t *m)
         if (ivc_coord_recv_rndv(m, op) < 0)
             free(op);
     } else if (m->env.flags & IVC_ENV_SYNC) {
-        ivc_coord_send_ack((uint32_t)m->peer, m->cookie);
+        ivc_coord_send_ack(m);
     }
 }
 

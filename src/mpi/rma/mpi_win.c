@@ -42,8 +42,10 @@ void ivc_rma_win_unregister(MPI_Win w)
 /* Whether world rank r shares this rank's region (the coordinator's locality view). */
 static int co_located(int r)
 {
-    return r == ivc_mpi_world_rank || (ivc_coord.vcs != NULL && ivc_coord.shm != NULL &&
-                                       ivc_coord.vcs[r].ops == &ivc_shm_chan_ops);
+    /* A rank that may migrate reaches every peer's window through messages. */
+    return r == ivc_mpi_world_rank ||
+           (ivc_coord.vcs != NULL && ivc_coord.shm != NULL && !ivc_coord.migrate &&
+            ivc_coord.vcs[r].ops == &ivc_shm_chan_ops);
 }
 
 /* What each rank publishes at creation. */

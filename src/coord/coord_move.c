@@ -1,0 +1,513 @@
+/* VM migration: the switch of each pair between channels (protocol in coord_move.h). */
+#define _GNU_SOURCE
+#include "coord_move.h"
+
+#include "coord.h"
+#include "coord_fail.h"
+
+#include "../base/ivc_log.h"
+#include "../base/ivc_wait.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Tags of IVC_MOVE_CTX messages. */
+enum {
+    MOVE_FLUSH = 1, /* nothing more comes from the sender on the channel that carried this */
+    MOVE_HELLO = 2, /* (network) the sender joined this rank's region; its inbox is clear */
+};
+
+/* Pair states (per peer). */
+enum {
+    PAIR_IDLE = 0,
+    PAIR_CLOSING,   /* shm -> network: waiting for the peer's FLUSH through shm */
+    PAIR_DRAINING,  /* both FLUSHes passed; waiting for shm operations with it to end */
+};
+
+/* A message held because it came through the channel this rank does not yet accept from
+ * its sender; eager payloads are copied. */
+typedef struct held {
+    struct held *next;
+    ivc_inmsg_t m;
+    void *buf;
+} held_t;
+
+typedef struct move_peer {
+    uint8_t via_in; /* the channel whose messages are accepted (IVC_VIA_SHM or _NET) */
+    uint8_t pair;   /* PAIR_* */
+    uint8_t hello;  /* arriving: HELLO sent, this pair's switch to shm not yet done */
+    uint32_t owed;  /* messages received through shm whose answer (CTS, ACK) is owed */
+    held_t *head, *tail;
+} move_peer_t;
+
+static struct {
+    int on;
+    char **regions; /* the job's host regions (IVC_HOST_REGIONS) */
+    uint32_t nregions, cur;
+    uint32_t *all;      /* every rank of the job: a sparse shm channel's local set */
+    move_peer_t *peers; /* per global rank */
+    ivc_chan_upcalls_t up; /* the coordinator's upcalls (to the MPI layer) */
+    int leaving, arriving;
+    uint64_t seq;   /* the order being carried out */
+    uint64_t t0_ns; /* when it was read */
+    uint64_t last_order;
+    uint32_t polls;
+    uint64_t warn_at; /* ns: when a slow drain is reported */
+} mv;
+
+static int via_shm_tag = IVC_VIA_SHM, via_net_tag = IVC_VIA_NET;
+
+static const ivc_chan_ops_t *ops_of(int via)
+{
+    return via == IVC_VIA_SHM ? &ivc_shm_chan_ops : &ivc_net_chan_ops;
+}
+
+static void *ep_of(int via, uint32_t peer)
+{
+    ivc_coord_t *c = &ivc_coord;
+    if (via == IVC_VIA_SHM)
+        return c->shm != NULL ? ivc_shm_chan_endpoint(c->shm, peer) : NULL;
+    return c->net != NULL ? ivc_net_chan_endpoint(c->net, peer) : NULL;
+}
+
+void ivc_coord_move_route(uint32_t peer, int via, const ivc_chan_ops_t **ops, void **ep)
+{
+    *ops = ops_of(via);
+    *ep = ep_of(via, peer);
+    if (via == IVC_VIA_SHM && mv.peers != NULL && mv.peers[peer].owed > 0)
+        mv.peers[peer].owed--; /* the caller answers it now */
+}
+
+static void ctl_done(ivc_chan_op_t *op, int status)
+{
+    (void)status; /* a failed peer's pair is ended by its failure */
+    free(op);
+}
+
+/* Sends a zero-byte coordinator message with `tag` to `peer` through channel `via`. */
+static int ctl_send(uint32_t peer, int via, int tag)
+{
+    void *ep = ep_of(via, peer);
+    ivc_chan_op_t *op = calloc(1, sizeof(*op));
+    if (op == NULL || ep == NULL) {
+        free(op);
+        return ep == NULL ? -ENOTCONN : -ENOMEM;
+    }
+    op->env.ctx = IVC_MOVE_CTX;
+    op->env.src = (int32_t)ivc_coord.boot.rank;
+    op->env.tag = tag;
+    op->done = ctl_done;
+    int rc = ops_of(via)->send(ep, op);
+    if (rc != 0)
+        free(op); /* 1: sent at once; < 0: failed */
+    if (rc < 0)
+        ivc_warn("migration: cannot send %s to rank %u: %s", tag == MOVE_FLUSH ? "FLUSH" : "HELLO",
+                 peer, strerror(-rc));
+    return rc < 0 ? rc : 0;
+}
+
+static void set_vc(uint32_t peer, int via)
+{
+    ivc_coord.vcs[peer] = (ivc_vc_t){ops_of(via), ep_of(via, peer), IVC_VC_ACTIVE};
+}
+
+static void hand_up(ivc_inmsg_t *m, int via)
+{
+    m->via = via;
+    if (via == IVC_VIA_SHM && (m->rndv || (m->env.flags & IVC_ENV_SYNC)))
+        mv.peers[m->peer].owed++;
+    mv.up.on_message(mv.up.arg, m);
+}
+
+/* The peer's messages from `via` are accepted from now on: those held are handed up. */
+static void accept_from(uint32_t peer, int via)
+{
+    move_peer_t *p = &mv.peers[peer];
+    p->via_in = (uint8_t)via;
+    held_t *h = p->head;
+    p->head = p->tail = NULL;
+    while (h != NULL) {
+        held_t *next = h->next;
+        h->m.data = h->buf;
+        hand_up(&h->m, via);
+        free(h->buf);
+        free(h);
+        h = next;
+    }
+}
+
+static void hold(move_peer_t *p, const ivc_inmsg_t *m)
+{
+    held_t *h = calloc(1, sizeof(*h));
+    void *buf = NULL;
+    if (h != NULL && !m->rndv && m->env.len > 0 && (buf = malloc(m->env.len)) == NULL) {
+        free(h);
+        h = NULL;
+    }
+    if (h == NULL) {
+        ivc_error("migration: out of memory holding a message");
+        abort();
+    }
+    if (buf != NULL)
+        memcpy(buf, m->data, m->env.len);
+    h->m = *m;
+    h->buf = buf;
+    if (p->tail)
+        p->tail->next = h;
+    else
+        p->head = h;
+    p->tail = h;
+}
+
+/* FLUSH through shm: the peer sends through the network from now on (it is leaving, or a
+ * peer of this rank's that is leaving answered). */
+static void on_flush_shm(uint32_t peer)
+{
+    move_peer_t *p = &mv.peers[peer];
+    accept_from(peer, IVC_VIA_NET);
+    if (ivc_coord.vcs[peer].ops == &ivc_shm_chan_ops) {
+        ctl_send(peer, IVC_VIA_SHM, MOVE_FLUSH);
+        set_vc(peer, IVC_VIA_NET);
+    }
+    p->pair = PAIR_DRAINING;
+}
+
+/* FLUSH through the network: the peer sends through shm from now on; its inbox for this
+ * rank is clear. */
+static void on_flush_net(uint32_t peer)
+{
+    ivc_coord_t *c = &ivc_coord;
+    move_peer_t *p = &mv.peers[peer];
+    if (c->vcs[peer].ops != &ivc_shm_chan_ops) {
+        /* This rank arrived: bind to the resident's inbox and answer. */
+        int rc = c->shm != NULL ? ivc_shm_chan_peer_open(c->shm, peer) : -ENOTCONN;
+        if (rc != 0) {
+            ivc_error("migration: cannot reach rank %u through shared memory (%s); it stays on "
+                      "the network",
+                      peer, strerror(-rc));
+            p->hello = 0;
+            return; /* its shm messages stay held: it will not send any it could not */
+        }
+        ctl_send(peer, IVC_VIA_NET, MOVE_FLUSH);
+        set_vc(peer, IVC_VIA_SHM);
+    }
+    accept_from(peer, IVC_VIA_SHM);
+    p->hello = 0;
+}
+
+/* HELLO through the network: `peer` joined this rank's region. */
+static void on_hello(uint32_t peer)
+{
+    ivc_coord_t *c = &ivc_coord;
+    if (mv.leaving || c->shm == NULL ||
+        ivc_region_member_get(&c->region, peer) != IVC_MEMBER_JOINED) {
+        ivc_debug("migration: HELLO from rank %u, which is not in this rank's region", peer);
+        return;
+    }
+    int rc = ivc_shm_chan_inbox_reset(c->shm, peer);
+    if (rc == 0)
+        rc = ivc_shm_chan_peer_open(c->shm, peer);
+    if (rc != 0) {
+        ivc_error("migration: rank %u joined this region but its block is unusable (%s); it "
+                  "stays on the network",
+                  peer, strerror(-rc));
+        return;
+    }
+    if (ctl_send(peer, IVC_VIA_NET, MOVE_FLUSH) == 0)
+        set_vc(peer, IVC_VIA_SHM);
+}
+
+static void on_message(void *arg, ivc_inmsg_t *m)
+{
+    int via = *(const int *)arg;
+    uint32_t peer = (uint32_t)m->peer;
+    if (peer >= ivc_coord.boot.size)
+        return; /* the channels check it; never here */
+    move_peer_t *p = &mv.peers[peer];
+    if (m->env.ctx == IVC_MOVE_CTX) {
+        if (m->env.tag == MOVE_FLUSH && via == p->via_in) {
+            if (via == IVC_VIA_SHM)
+                on_flush_shm(peer);
+            else
+                on_flush_net(peer);
+        } else if (m->env.tag == MOVE_HELLO && via == IVC_VIA_NET) {
+            on_hello(peer);
+        } else {
+            ivc_debug("migration: unexpected marker %d from rank %u via %d", m->env.tag, peer, via);
+        }
+        return;
+    }
+    if (via != p->via_in) {
+        hold(p, m);
+        return;
+    }
+    hand_up(m, via);
+}
+
+static int parse_regions(const char *list)
+{
+    char *copy = strdup(list != NULL ? list : "");
+    if (copy == NULL)
+        return -ENOMEM;
+    uint32_t n = 0;
+    for (char *s = copy; *s; s++)
+        n += *s == ':';
+    mv.regions = calloc(n + 1, sizeof(*mv.regions));
+    if (mv.regions == NULL) {
+        free(copy);
+        return -ENOMEM;
+    }
+    char *save = NULL;
+    for (char *t = strtok_r(copy, ":", &save); t != NULL; t = strtok_r(NULL, ":", &save))
+        if ((mv.regions[mv.nregions] = strdup(t)) != NULL)
+            mv.nregions++;
+    free(copy);
+    return 0;
+}
+
+int ivc_coord_move_init(const ivc_chan_upcalls_t *up, ivc_chan_upcalls_t *shm_up,
+                        ivc_chan_upcalls_t *net_up)
+{
+    ivc_coord_t *c = &ivc_coord;
+    memset(&mv, 0, sizeof(mv));
+    mv.on = 1;
+    mv.up = *up;
+    int rc = parse_regions(c->cfg.host_regions);
+    if (rc != 0)
+        return rc;
+    mv.cur = UINT32_MAX;
+    for (uint32_t k = 0; k < mv.nregions; k++)
+        if (strcmp(mv.regions[k], c->boot.region) == 0)
+            mv.cur = k;
+    if (mv.cur == UINT32_MAX) {
+        ivc_error("IVC_MIGRATE=1: this rank's region %s is not in IVC_HOST_REGIONS (%s)",
+                  c->boot.region, c->cfg.host_regions);
+        return -EINVAL;
+    }
+    mv.peers = calloc(c->boot.size, sizeof(*mv.peers));
+    mv.all = malloc(c->boot.size * sizeof(*mv.all));
+    if (mv.peers == NULL || mv.all == NULL)
+        return -ENOMEM;
+    for (uint32_t r = 0; r < c->boot.size; r++)
+        mv.all[r] = r;
+    for (uint32_t r = 0; r < c->boot.size; r++)
+        mv.peers[r].via_in = ivc_region_member_get(&c->region, r) == IVC_MEMBER_ABSENT
+                                 ? IVC_VIA_NET
+                                 : IVC_VIA_SHM;
+    *shm_up = *up;
+    shm_up->on_message = on_message;
+    shm_up->arg = &via_shm_tag;
+    *net_up = *up;
+    net_up->on_message = on_message;
+    net_up->arg = &via_net_tag;
+    return 0;
+}
+
+/* Leaving: what is left to drain with each old neighbour. Returns 1 when nothing is. */
+static int leave_drained(void)
+{
+    ivc_coord_t *c = &ivc_coord;
+    int all = 1;
+    for (uint32_t r = 0; r < c->boot.size; r++) {
+        move_peer_t *p = &mv.peers[r];
+        if (p->pair == PAIR_CLOSING) {
+            all = 0;
+        } else if (p->pair == PAIR_DRAINING) {
+            if (p->owed == 0 && !ivc_shm_chan_peer_busy(c->shm, r)) {
+                ivc_shm_chan_peer_close(c->shm, r);
+                p->pair = PAIR_IDLE;
+            } else {
+                all = 0;
+            }
+        }
+    }
+    return all;
+}
+
+/* Pairs a neighbour that left asked to close (this rank stays). */
+static void close_drained(void)
+{
+    ivc_coord_t *c = &ivc_coord;
+    for (uint32_t r = 0; r < c->boot.size; r++) {
+        move_peer_t *p = &mv.peers[r];
+        if (p->pair == PAIR_DRAINING && p->owed == 0 && !ivc_shm_chan_peer_busy(c->shm, r)) {
+            ivc_shm_chan_peer_close(c->shm, r);
+            p->pair = PAIR_IDLE;
+        }
+    }
+}
+
+static void start_leave(void)
+{
+    ivc_coord_t *c = &ivc_coord;
+    mv.leaving = 1;
+    for (uint32_t r = 0; r < c->boot.size; r++) {
+        if (r == c->boot.rank || c->vcs[r].ops != &ivc_shm_chan_ops)
+            continue;
+        ctl_send(r, IVC_VIA_SHM, MOVE_FLUSH);
+        set_vc(r, IVC_VIA_NET);
+        mv.peers[r].pair = PAIR_CLOSING;
+    }
+}
+
+/* Every pair with the old region is closed: lets go of it and joins the new one. */
+static int arrive(uint32_t dest)
+{
+    ivc_coord_t *c = &ivc_coord;
+    ivc_coord_fail_stop();
+    ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_MOVED);
+    ivc_shm_chan_destroy(c->shm);
+    c->shm = NULL;
+    ivc_region_detach(&c->region, 0);
+    int rc = ivc_region_attach_running(mv.regions[dest], c->boot.job, c->boot.size, &c->region);
+    if (rc != 0) {
+        ivc_error("migration: cannot attach host region %s (%s)", mv.regions[dest],
+                  strerror(-rc));
+        return rc;
+    }
+    mv.cur = dest;
+    if ((rc = ivc_region_lock(&c->region, c->boot.rank)) != 0 && rc != -EBUSY)
+        ivc_debug("migration: no lock on region %s (%s)", c->region.path, strerror(-rc));
+    else if (rc == -EBUSY)
+        return -EBUSY;
+    rc = ivc_shm_chan_create(&c->region, &c->shm_cfg, c->boot.rank, mv.all, c->boot.size,
+                             &c->chan_up_shm, &c->shm);
+    if (rc != 0)
+        return rc;
+    /* Nobody may write into the new block before this rank says so (HELLO): every pair
+     * starts closed, whoever is here. */
+    if ((rc = ivc_shm_chan_connect_closed(c->shm)) != 0)
+        return rc;
+    ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_JOINED);
+    if ((rc = ivc_coord_fail_restart()) != 0)
+        return rc;
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < c->boot.size; r++) {
+        if (r == c->boot.rank || ivc_region_member_get(&c->region, r) != IVC_MEMBER_JOINED)
+            continue;
+        if (ctl_send(r, IVC_VIA_NET, MOVE_HELLO) == 0) {
+            mv.peers[r].hello = 1;
+            n++;
+        }
+    }
+    ivc_debug("migration: joined %s; %u ranks here", c->region.path, n);
+    return 0;
+}
+
+static int arrived(void)
+{
+    for (uint32_t r = 0; r < ivc_coord.boot.size; r++)
+        if (mv.peers[r].hello)
+            return 0;
+    return 1;
+}
+
+static void finish(void)
+{
+    ivc_coord_t *c = &ivc_coord;
+    ivc_move_t *slot = ivc_region_move(&c->region, c->boot.rank);
+    ivc_store_relaxed(&slot->took_ns, ivc_now_ns() - mv.t0_ns);
+    ivc_store_release(&slot->done, mv.seq);
+    mv.arriving = 0;
+    /* The co-located set, for MPI_Comm_split_type and friends. */
+    c->nlocal = 0;
+    for (uint32_t r = 0; r < c->boot.size; r++)
+        if (r == c->boot.rank || c->vcs[r].ops == &ivc_shm_chan_ops)
+            c->local[c->nlocal++] = r;
+    ivc_debug("migration: move %" PRIu64 " to %s done in %.1f ms", mv.seq, c->region.path,
+              (ivc_now_ns() - mv.t0_ns) / 1e6);
+}
+
+static void read_order(void)
+{
+    ivc_coord_t *c = &ivc_coord;
+    uint64_t order = ivc_load_acquire(&ivc_region_move(&c->region, c->boot.rank)->order);
+    if (order == mv.last_order || order == 0)
+        return;
+    mv.last_order = order;
+    uint64_t seq = order >> 16;
+    uint32_t dest = (uint32_t)(order & 0xffff) - 1;
+    if (seq <= mv.seq)
+        return; /* an order this rank carried out on an earlier visit to this region */
+    if (dest >= mv.nregions) {
+        ivc_warn("migration: ignoring an invalid move order 0x%" PRIx64, order);
+        return;
+    }
+    mv.seq = seq;
+    mv.t0_ns = ivc_now_ns();
+    mv.warn_at = mv.t0_ns + 5000000000ull;
+    if (dest == mv.cur) {
+        finish();
+        return;
+    }
+    ivc_debug("migration: order %" PRIu64 ": move to %s", seq, mv.regions[dest]);
+    mv.arriving = (int)dest + 1;
+    start_leave();
+}
+
+int ivc_coord_move_progress(void)
+{
+    ivc_coord_t *c = &ivc_coord;
+    if (mv.leaving) {
+        if (!leave_drained()) {
+            if (ivc_now_ns() > mv.warn_at) {
+                ivc_warn("migration: still draining shared memory after 5 s (a rendezvous or "
+                         "synchronous send not yet matched?)");
+                mv.warn_at = UINT64_MAX;
+            }
+            return 0;
+        }
+        mv.leaving = 0;
+        int rc = arrive((uint32_t)mv.arriving - 1);
+        if (rc != 0) {
+            /* Half-moved, this rank can reach no region: its peers see it end (its network
+             * connections drop) as they would see a VM that died in migration. */
+            ivc_error("migration: the move failed; ending");
+            fflush(stderr);
+            _exit(1);
+        }
+        return 1;
+    }
+    if (c->shm != NULL)
+        close_drained();
+    if (mv.arriving && arrived())
+        finish();
+    if ((++mv.polls & 255) == 0 && !mv.arriving)
+        read_order();
+    return 0;
+}
+
+const uint32_t *ivc_coord_move_all(void)
+{
+    return mv.all;
+}
+
+int ivc_coord_move_busy(void)
+{
+    return mv.leaving || mv.arriving;
+}
+
+void ivc_coord_move_free(void)
+{
+    for (uint32_t k = 0; k < mv.nregions; k++)
+        free(mv.regions[k]);
+    free(mv.regions);
+    if (mv.peers != NULL) {
+        for (uint32_t r = 0; r < ivc_coord.boot.size; r++) {
+            held_t *h = mv.peers[r].head;
+            while (h != NULL) {
+                held_t *next = h->next;
+                free(h->buf);
+                free(h);
+                h = next;
+            }
+        }
+    }
+    free(mv.peers);
+    free(mv.all);
+    memset(&mv, 0, sizeof(mv));
+}
