@@ -100,6 +100,7 @@ int ivc_shm_config_load(ivc_shm_config_t *cfg)
     int rc = ivc_cfg_load(&ivc_shm_config_table, cfg);
     if (rc != 0)
         return rc;
+    cfg->sparse = 0; /* the coordinator's choice, not a tunable */
     if (ivc_shm_parse_stream_min("STREAM_MIN", cfg->stream_text, 0, &cfg->stream_min) != 0)
         return -EINVAL;
     if (cfg->eager_limit < IVC_SHM_EAGER_MIN) {

@@ -1,0 +1,68 @@
+# ivcrun --migrate: VMs move between simulated hosts while tests/migrate/storm.c runs.
+#   options  command-line errors
+#   storm    4 ranks in 4 VMs on 2 hosts; two VMs bounce between the hosts 24 times in all
+#            while every rank streams mixed messages to every other (ANY_SOURCE receives,
+#            synchronous sends, rendezvous up to 1 MiB, Allreduce each round)
+#   big      2 ranks on 2 hosts; one VM joins its peer's host and leaves again, 6 times,
+#            while 64 MiB messages are in flight both ways
+. "$(dirname "$0")/../launcher/lib.sh"
+: "${STORM:?STORM must name the migrate_storm program}"
+
+expect_out() { # TEXT: ivcrun's stdout contains TEXT
+    case "$OUT" in *"$1"*) ;; *) fail "stdout: expected to contain '$1', got '$OUT'" ;; esac
+}
+
+moves_seen() { printf '%s\n' "$ERR" | grep -c "moved from host"; }
+
+case "${1:-}" in
+options)
+    run -n 2 --migrate 1:0@1 true
+    expect_rc 2
+    expect_err "--migrate needs --hosts 2 or more"
+    run -n 2 --hosts 2 --migrate 1-0@1 true
+    expect_rc 2
+    expect_err "--migrate needs VM:HOST@SECONDS"
+    run -n 2 --hosts 2 --migrate 5:0@1 true
+    expect_rc 2
+    expect_err "the job has VMs 0..1 and hosts 0..1"
+    ;;
+storm)
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    args=""
+    t=1
+    for i in $(seq 1 6); do
+        args="$args --migrate 1:1@$t.0 --migrate 3:0@$t.25 --migrate 1:0@$t.5 --migrate 3:1@$t.75"
+        t=$((t + 1))
+    done
+    # shellcheck disable=SC2086
+    run -n 4 --hosts 2 --vms-per-host 2 --timeout 240 $args "$STORM" 9
+    expect_rc 0
+    expect_out ", 0 errors"
+    n=$(moves_seen)
+    [ "$n" -ge 20 ] || fail "expected at least 20 moves, saw $n"
+    echo "$OUT"
+    printf '%s\n' "$ERR" | grep "moved from host" | sed -n '1,4p;$p'
+    ;;
+big)
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    args=""
+    for t in 1 3 5 7 9 11; do
+        args="$args --migrate 1:0@$t --migrate 1:1@$t.8"
+    done
+    # shellcheck disable=SC2086
+    run -n 2 --hosts 2 --timeout 240 $args "$STORM" 13 BIG
+    expect_rc 0
+    expect_out ", 0 errors"
+    n=$(moves_seen)
+    [ "$n" -ge 10 ] || fail "expected at least 10 moves, saw $n"
+    echo "$OUT"
+    printf '%s\n' "$ERR" | grep "moved from host"
+    ;;
+*)
+    echo "usage: migrate.sh options|storm|big" >&2
+    exit 2
+    ;;
+esac
+echo PASS
