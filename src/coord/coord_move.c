@@ -314,6 +314,10 @@ static int leave_drained(void)
     int all = 1;
     for (uint32_t r = 0; r < c->boot.size; r++) {
         move_peer_t *p = &mv.peers[r];
+        if (p->pair != PAIR_IDLE && ivc_coord_peer_failed(r)) {
+            p->pair = PAIR_IDLE; /* its shm operations failed with it */
+            continue;
+        }
         if (p->pair == PAIR_CLOSING) {
             all = 0;
         } else if (p->pair == PAIR_DRAINING) {
@@ -398,11 +402,15 @@ static int arrive(uint32_t dest)
     return 0;
 }
 
+/* Every rank of the new region answered HELLO (or failed: it never will). */
 static int arrived(void)
 {
-    for (uint32_t r = 0; r < ivc_coord.boot.size; r++)
+    for (uint32_t r = 0; r < ivc_coord.boot.size; r++) {
+        if (mv.peers[r].hello && ivc_coord_peer_failed(r))
+            mv.peers[r].hello = 0;
         if (mv.peers[r].hello)
             return 0;
+    }
     return 1;
 }
 

@@ -123,6 +123,16 @@ int main(int argc, char **argv)
         go = MPI_Wtime() - t0 < seconds;
         MPI_Allreduce(MPI_IN_PLACE, &go, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     }
+    for (int i = 0; i < nreq; i++)
+        free(sbuf[i]);
+    free(sbuf);
+    free(req);
+    free(rbuf);
+    free(want);
+    free(bigs);
+    free(bigr);
+    free(sent);
+    free(got);
     long tot[2] = {msgs, errors};
     MPI_Allreduce(MPI_IN_PLACE, tot, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)

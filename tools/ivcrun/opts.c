@@ -362,4 +362,7 @@ void ivcrun_opts_free(ivcrun_opts_t *o)
     compat_free(o);
     free(o->apps);
     o->apps = NULL;
+    free(o->moves);
+    o->moves = NULL;
+    o->nmoves = 0;
 }
