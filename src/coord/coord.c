@@ -441,6 +441,8 @@ int ivc_coord_finalize(void)
     ivc_coord_t *c = &ivc_coord;
     int rc = 0;
     if (c->have_region) {
+        if (c->migrate)
+            ivc_coord_move_close();
         /* Ranks on other hosts: send out what is queued (acknowledgements a peer's Ssend
          * waits for), then meet them all before the network channel closes. */
         if (c->net != NULL) {

@@ -9,6 +9,7 @@
 #include "../base/ivc_wait.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ static struct {
     uint64_t t0_ns; /* when it was read */
     uint64_t last_order;
     uint32_t polls;
+    int closed;       /* in MPI_Finalize: no new orders */
     uint64_t warn_at; /* ns: when a slow drain is reported */
 } mv;
 
@@ -484,9 +486,25 @@ int ivc_coord_move_progress(void)
         close_drained();
     if (mv.arriving && arrived())
         finish();
-    if ((++mv.polls & 255) == 0 && !mv.arriving)
+    if ((++mv.polls & 255) == 0 && !mv.arriving && !mv.closed)
         read_order();
     return 0;
+}
+
+void ivc_coord_move_close(void)
+{
+    if (!mv.on)
+        return;
+    mv.closed = 1;
+    /* A move under way ends first (the peers it waits for are progressing in their own
+     * MPI_Finalize); one that cannot end in 10 s is given up, and this rank finalizes
+     * where it is. */
+    uint64_t end = ivc_now_ns() + 10000000000ull;
+    while (ivc_coord_move_busy() && ivc_now_ns() < end)
+        if (ivc_coord_progress() == 0)
+            sched_yield();
+    if (ivc_coord_move_busy())
+        ivc_warn("migration: a move under way did not end in MPI_Finalize within 10 s");
 }
 
 const uint32_t *ivc_coord_move_all(void)

@@ -64,6 +64,9 @@ int ivc_coord_move_init(const ivc_chan_upcalls_t *up, ivc_chan_upcalls_t *shm_up
 /* Looks for a move order and advances a move in progress; from ivc_coord_progress(). */
 int ivc_coord_move_progress(void);
 
+/* MPI_Finalize: no new move orders are taken; a move under way is finished (10 s at most). */
+void ivc_coord_move_close(void);
+
 /* Every rank of the job, ascending: the local set of a sparse shm channel. */
 const uint32_t *ivc_coord_move_all(void);
 
