@@ -2,7 +2,7 @@
  * wake.c - what waiting costs: wake-up latency of a rank blocked in MPI_Recv, and the CPU
  * time such a rank uses.
  *
- *   wake [-n count] [-d delay_ms] [-c seconds] [-i scale]
+ *   wake [-n count] [-d delay_ms] [-c seconds] [-b count] [-i scale]
  *
  * Wake-up latency (-n, default 200; -d, default 10): rank 1 sleeps `delay` ms (so rank 0,
  * in MPI_Recv, has long gone past spinning and yielding), reads CLOCK_MONOTONIC and sends
@@ -13,6 +13,12 @@
  * CPU time (-c, default 5; 0 skips it): rank 0 blocks in MPI_Recv while rank 1 sleeps that
  * long before sending; rank 0 prints the user + system time getrusage(RUSAGE_SELF) charged
  * to its process during the receive, as a share of one core: a row "seconds percent".
+ *
+ * The floor under the first figure (-b, default 0: off): what the kernel charges for a
+ * bare eventfd wake-up between two processes, measured in the same run. Rank 0 forks a
+ * child (no MPI in it) that sleeps `delay` ms, reads the clock and writes an eventfd on
+ * which rank 0 blocks in ppoll (as a sleeping IVC rank does); printed as comment rows
+ * "# bare P latency_us", so that harnesses reading the MPI rows ignore them.
  *
  * Output follows the other benchmarks (bench/harness.py parses it): '#' comment lines,
  * result rows, "# Validation: OK" and the payload line last. -i scales the count.
@@ -26,7 +32,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,19 +68,74 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static const int pct[] = {0, 10, 25, 50, 75, 90, 99, 100};
+
+/* Prints the percentiles of lat[0..n) (sorted here), each row after `prefix`. */
+static void print_pct(const char *prefix, uint64_t *lat, int n)
+{
+    qsort(lat, (size_t)n, sizeof(*lat), cmp_u64);
+    for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
+        printf("%s%-12d %.2f\n", prefix, pct[k],
+               lat[(size_t)((n - 1) * pct[k] / 100.0 + 0.5)] / 1000.0);
+}
+
+/* The bare eventfd wake-up (-b): n wakes of this process by a forked child. Returns 0, or
+ * -1 when a system call failed (then nothing is printed). */
+static int bare_wakes(int n, double delay)
+{
+    int efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), back = eventfd(0, EFD_CLOEXEC);
+    uint64_t *stamp = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE,
+                           MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    uint64_t *lat = calloc((size_t)n, sizeof(*lat));
+    if (efd < 0 || back < 0 || stamp == MAP_FAILED || lat == NULL)
+        return -1;
+    pid_t child = fork();
+    if (child < 0)
+        return -1;
+    uint64_t one = 1, v;
+    if (child == 0) {
+        for (int i = 0; i < n; i++) {
+            sleep_ms(delay);
+            __atomic_store_n(stamp, now_ns(), __ATOMIC_RELEASE);
+            if (write(efd, &one, sizeof(one)) < 0 || read(back, &v, sizeof(v)) < 0)
+                _exit(1);
+        }
+        _exit(0);
+    }
+    for (int i = 0; i < n; i++) {
+        struct pollfd pfd = {efd, POLLIN, 0};
+        while (read(efd, &v, sizeof(v)) < 0)
+            ppoll(&pfd, 1, NULL, NULL);
+        lat[i] = now_ns() - __atomic_load_n(stamp, __ATOMIC_ACQUIRE);
+        if (write(back, &one, sizeof(one)) < 0)
+            break;
+    }
+    int status;
+    waitpid(child, &status, 0);
+    printf("# bare eventfd wake-up between two processes, %d wakes after %.1f ms asleep\n", n,
+           delay);
+    print_pct("# bare ", lat, n);
+    free(lat);
+    munmap(stamp, sizeof(uint64_t));
+    close(efd);
+    close(back);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int n = 200, opt;
+    int n = 200, bare = 0, opt;
     double delay = 10, cpu_secs = 5, scale = 1;
     MPI_Init(&argc, &argv);
-    while ((opt = getopt(argc, argv, "n:d:c:i:")) != -1) {
+    while ((opt = getopt(argc, argv, "n:d:c:b:i:")) != -1) {
         switch (opt) {
         case 'n': n = atoi(optarg); break;
         case 'd': delay = atof(optarg); break;
         case 'c': cpu_secs = atof(optarg); break;
+        case 'b': bare = atoi(optarg); break;
         case 'i': scale = atof(optarg); break;
         default:
-            fprintf(stderr, "usage: wake [-n count] [-d delay_ms] [-c seconds] [-i scale]\n");
+            fprintf(stderr, "usage: wake [-n count] [-d delay_ms] [-c seconds] [-b count] [-i scale]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
@@ -100,13 +165,12 @@ int main(int argc, char **argv)
         }
     }
     if (rank == 0 && n > 0) {
-        qsort(lat, (size_t)n, sizeof(*lat), cmp_u64);
-        static const int pct[] = {0, 10, 25, 50, 75, 90, 99, 100};
         printf("# wake-up latency, %d wakes after %.1f ms asleep\n", n, delay);
         printf("# Percentile  Latency (us)\n");
-        for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
-            printf("%-12d %.2f\n", pct[k], lat[(size_t)((n - 1) * pct[k] / 100.0 + 0.5)] / 1000.0);
+        print_pct("", lat, n);
     }
+    if (rank == 0 && bare > 0 && bare_wakes(bare, delay) != 0)
+        printf("# bare eventfd wake-up: a system call failed\n");
     if (cpu_secs > 0) {
         MPI_Barrier(MPI_COMM_WORLD);
         int token = 0;

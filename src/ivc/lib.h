@@ -60,6 +60,9 @@ struct ivc {
 
     /* Minitransactions: when a blocked commit last looked at the blocker's liveness. */
     uint64_t mtx_live_ns;
+
+    /* This endpoint's doorbell (lib_door.c), or NULL. */
+    struct ivclib_door *door;
 };
 
 struct ivc_chan {
@@ -154,11 +157,13 @@ void ivclib_untrack(ivc_t *ivc, void **arr, uint32_t *n, void *obj);
 /* ---- waiting ----
  *
  * Every blocking call of libivc waits through ivclib_wait_event: spin with a pause, then
- * sched_yield, then short nanosleeps doubling up to IVC_LIB_SLEEP_MAX. This is the one
- * place where doorbells (the ivshmem interrupt, eventfds from the host daemon) will plug
- * in: a waiter that reaches the sleeping stage will announce itself and sleep on its
- * doorbell instead of a timed nanosleep, and the writers will ring it. */
+ * sched_yield, then sleep. A waiter that says what it waits for (ivclib_waiter_ready)
+ * sleeps on its endpoint's doorbell where it has one (lib_door.c), and the writers ring it
+ * (ivclib_kick after every publication a peer may wait for: ring bytes and room, channel
+ * requests, accepts and closes, datagrams, barrier releases); other waits, and endpoints
+ * without a doorbell, sleep in short nanosleeps doubling up to IVC_LIB_SLEEP_MAX. */
 typedef struct ivclib_waiter {
+    const ivc_t *ivc;
     int mode;            /* IVC_WAIT_* */
     uint32_t rounds;     /* polls so far */
     uint32_t spin, yields;
@@ -166,14 +171,47 @@ typedef struct ivclib_waiter {
     int timeout_ms;      /* as given: -1 none, 0 do not wait */
     uint64_t deadline;   /* ivc_now_ns() value, 0: none (yet) */
     uint64_t next_check; /* when the caller should next look at liveness; 0: clock not read */
+    int (*ready)(void *); /* what it waits for is there (or needs a look); NULL: unknown */
+    void *ready_arg;
 } ivclib_waiter_t;
 
 #define IVCLIB_CHECK_NS 1000000ull /* liveness looks while waiting: every ms */
 
 void ivclib_waiter_init(ivclib_waiter_t *w, const ivc_t *ivc, int mode, int timeout_ms);
+/* Lets the waiter sleep on the doorbell: ready(arg) != 0 when the awaited thing is there
+ * (or the caller should look: a close, an error), read after announcing the sleep. */
+static inline void ivclib_waiter_ready(ivclib_waiter_t *w, int (*ready)(void *), void *arg)
+{
+    w->ready = ready;
+    w->ready_arg = arg;
+}
 /* One step of waiting. Returns 0 (poll again), 1 (poll again, and about a millisecond
- * passed since the last 1: look at liveness too) or -ETIMEDOUT. */
+ * passed since the last 1, or a sleep ended: look at liveness too) or -ETIMEDOUT. */
 int ivclib_wait_event(ivclib_waiter_t *w);
+
+/* Doorbells (lib_door.c). open: after the endpoint's slot is claimed, before it is ACTIVE;
+ * publishes the doorbell in the slot (or none). close: before the slot is freed. */
+void ivclib_door_open(ivc_t *ivc);
+void ivclib_door_close(ivc_t *ivc);
+/* Rings endpoint `id` now (if it shares this endpoint's doorbell domain). */
+void ivclib_door_ring(const ivc_t *ivc, uint32_t id);
+/* The sleeper's side: announce, ready(arg), sleep up to timeout_ns unless ready, awake.
+ * Returns 1 (ready, or rung: poll again), 0 (the sleep timed out) or -EAGAIN when it
+ * cannot sleep on the doorbell (none, or a live endpoint that could not ring it): the
+ * caller backs off otherwise. */
+int ivclib_door_wait(const ivc_t *ivc, int (*ready)(void *), void *arg, uint64_t timeout_ns);
+
+/* Publisher side: after publishing anything endpoint `id` may wait for. */
+static inline void ivclib_kick(const ivc_t *ivc, uint32_t id)
+{
+    if (ivc->door == NULL || id >= ivc->nendpoints)
+        return;
+    /* D2: orders the publication before the load of the count; pairs with D1 in
+     * ivclib_door_wait(). */
+    ivc_fence_seq_cst();
+    if (__builtin_expect(ivc_load_relaxed(&ivclib_ep(ivc, id)->sleepers) != 0, 0))
+        ivclib_door_ring(ivc, id);
+}
 
 /* Teardown helpers of the objects, used by ivc_close. */
 void ivclib_chan_close_all(ivc_t *ivc);

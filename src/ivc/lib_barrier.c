@@ -125,6 +125,28 @@ err_free:
     return rc;
 }
 
+/* Rings every other participant (a release or a break: they may sleep). */
+static void bar_kick_all(ivc_barrier_t *h)
+{
+    for (uint32_t i = 0; i < h->count; i++) {
+        uint64_t w = ivc_load_relaxed(&h->sh->part[i]);
+        if (i != h->part_idx && w != 0 && w != IVCLIB_BAR_LEFT)
+            ivclib_kick(h->ivc, ivclib_who_id(w));
+    }
+}
+
+typedef struct bar_wait {
+    ivclib_bar_t *b;
+    uint32_t gen;
+} bar_wait_t;
+
+/* A waiter's ready() (lib.h): released, or broken. */
+static int bar_ready(void *arg)
+{
+    const bar_wait_t *bw = arg;
+    return ivc_load_acquire(&bw->b->generation) != bw->gen || ivc_load_acquire(&bw->b->broken) != 0;
+}
+
 /* A participant that is dead or left, or 0. */
 static uint64_t bar_missing(ivc_t *ivc, ivclib_bar_t *b, uint32_t count)
 {
@@ -158,10 +180,13 @@ int ivc_barrier_wait(ivc_barrier_t *h, int mode, int timeout_ms)
         ivc_store_relaxed(&b->arrived, 0);
         /* R19: releases the waiters (and the reset above); pairs with A19. */
         ivc_store_release(&b->generation, gen + 1);
+        bar_kick_all(h);
         return 0;
     }
     ivclib_waiter_t w;
+    bar_wait_t bw = {b, gen};
     ivclib_waiter_init(&w, h->ivc, mode, timeout_ms);
+    ivclib_waiter_ready(&w, bar_ready, &bw);
     for (;;) {
         /* A19 */
         if (ivc_load_acquire(&b->generation) != gen)
@@ -183,6 +208,7 @@ int ivc_barrier_wait(ivc_barrier_t *h, int mode, int timeout_ms)
             return 0;
         uint64_t zero = 0;
         ivc_cas(&b->broken, &zero, why);
+        bar_kick_all(h);
         return rc < 0 ? -ETIMEDOUT : -EOWNERDEAD;
     }
 }

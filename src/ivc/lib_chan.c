@@ -93,6 +93,26 @@ static int chan_claim(ivc_t *ivc, uint32_t *slot)
     return -ENFILE;
 }
 
+/* Waiters' ready() (lib.h): what a sleeping caller re-checks before it sleeps. */
+static int request_answered(void *c)
+{
+    return ivc_load_acquire(&((ivclib_chan_t *)c)->state) != IVCLIB_CH_REQUEST;
+}
+
+static int chan_readable(void *arg)
+{
+    ivc_chan_t *ch = arg;
+    return ivclib_ring_avail(&ch->rx) != 0 || (ivc_load_acquire(peer_flags(ch)) & IVCLIB_CH_CLOSED) ||
+           ivc_load_acquire(&ch->sh->state) != IVCLIB_CH_OPEN;
+}
+
+static int chan_writable(void *arg)
+{
+    ivc_chan_t *ch = arg;
+    return ivclib_ring_room(&ch->tx, 1) != 0 || (ivc_load_acquire(peer_flags(ch)) & IVCLIB_CH_CLOSED) ||
+           ivc_load_acquire(&ch->sh->state) != IVCLIB_CH_OPEN;
+}
+
 int ivc_connect(ivc_t *ivc, uint32_t peer, uint32_t port, int timeout_ms, ivc_chan_t **out)
 {
     if (peer == ivc->id || port == IVC_PORT_ANY || out == NULL)
@@ -133,9 +153,11 @@ int ivc_connect(ivc_t *ivc, uint32_t peer, uint32_t port, int timeout_ms, ivc_ch
     ivc_store_relaxed(&c->b_flags, 0);
     /* R13: publishes the request; pairs with A13 in ivc_accept(). */
     ivc_store_release(&c->state, IVCLIB_CH_REQUEST);
+    ivclib_kick(ivc, ivclib_who_id(peer_who)); /* an acceptor may sleep */
 
     ivclib_waiter_t w;
     ivclib_waiter_init(&w, ivc, IVC_WAIT_BLOCK, timeout_ms);
+    ivclib_waiter_ready(&w, request_answered, c);
     for (;;) {
         /* A13: the acceptor's CAS. */
         uint32_t st = ivc_load_acquire(&c->state);
@@ -175,6 +197,7 @@ static int accept_once(ivc_t *ivc, uint32_t port, ivc_chan_t **out)
         uint32_t expect = IVCLIB_CH_REQUEST;
         if (!ivc_cas(&c->state, &expect, IVCLIB_CH_OPEN))
             continue;
+        ivclib_kick(ivc, ivclib_who_id(a_who)); /* the connector may sleep */
         int rc = chan_make(ivc, k, 1, ring_off, a_who, cport, out);
         if (rc != 0) {
             ivc_store_release(&c->b_flags, IVCLIB_CH_CLOSED);
@@ -185,12 +208,27 @@ static int accept_once(ivc_t *ivc, uint32_t port, ivc_chan_t **out)
     return -EAGAIN;
 }
 
+typedef struct accept_wait {
+    ivc_t *ivc;
+    uint32_t port;
+} accept_wait_t;
+
+static int accept_pending(ivc_t *ivc, uint32_t port);
+
+static int accept_ready(void *arg)
+{
+    const accept_wait_t *a = arg;
+    return accept_pending(a->ivc, a->port);
+}
+
 int ivc_accept(ivc_t *ivc, uint32_t port, int timeout_ms, ivc_chan_t **out)
 {
     if (out == NULL)
         return -EINVAL;
     ivclib_waiter_t w;
+    accept_wait_t aw = {ivc, port};
     ivclib_waiter_init(&w, ivc, IVC_WAIT_BLOCK, timeout_ms);
+    ivclib_waiter_ready(&w, accept_ready, &aw);
     for (;;) {
         int rc = accept_once(ivc, port, out);
         if (rc != -EAGAIN || timeout_ms == 0)
@@ -232,8 +270,10 @@ ssize_t ivc_write(ivc_chan_t *ch, const void *buf, size_t len)
     if (ivc_load_acquire(peer_flags(ch)) & IVCLIB_CH_CLOSED)
         return -EPIPE;
     int64_t n = ivclib_ring_write(&ch->tx, buf, len, 0);
-    if (n > 0)
+    if (n > 0) {
+        ivclib_kick(ch->ivc, ch->peer_id); /* after R15: the reader may sleep */
         return (ssize_t)n;
+    }
     if (n == -EPROTO) {
         ivc_error("libivc: channel to endpoint %u: its read position is impossible; the channel "
                   "is closed for writing",
@@ -257,8 +297,10 @@ ssize_t ivc_read(ivc_chan_t *ch, void *buf, size_t len)
     if (len == 0)
         return 0;
     int64_t n = ivclib_ring_read(&ch->rx, buf, len);
-    if (n > 0)
+    if (n > 0) {
+        ivclib_kick(ch->ivc, ch->peer_id); /* after R16: room for a writer that may sleep */
         return (ssize_t)n;
+    }
     if (n == -EPROTO) {
         ivc_error("libivc: channel from endpoint %u: its write position is impossible",
                   ch->peer_id);
@@ -286,6 +328,7 @@ ssize_t ivc_write_wait(ivc_chan_t *ch, const void *buf, size_t len, int timeout_
     size_t done = 0;
     ivclib_waiter_t w;
     ivclib_waiter_init(&w, ch->ivc, IVC_WAIT_BLOCK, timeout_ms);
+    ivclib_waiter_ready(&w, chan_writable, ch);
     while (done < len) {
         ssize_t n = ivc_write(ch, (const uint8_t *)buf + done, len - done);
         if (n > 0) {
@@ -308,6 +351,7 @@ ssize_t ivc_read_wait(ivc_chan_t *ch, void *buf, size_t len, int timeout_ms)
         return -EBADF;
     ivclib_waiter_t w;
     ivclib_waiter_init(&w, ch->ivc, IVC_WAIT_BLOCK, timeout_ms);
+    ivclib_waiter_ready(&w, chan_readable, ch);
     for (;;) {
         ssize_t n = ivc_read(ch, buf, len);
         if (n != -EAGAIN)
@@ -333,6 +377,7 @@ static void chan_release(ivc_chan_t *ch)
     ivc_t *ivc = ch->ivc;
     /* R14: everything written is published with the close; pairs with A14. */
     ivc_store_release(my_flags(ch), IVCLIB_CH_CLOSED);
+    ivclib_kick(ivc, ch->peer_id); /* a peer blocked on this channel looks again */
     /* Both sides store their flag, then look at the other's: with a full fence between,
      * at least one of two closing at once sees the other's flag and frees the slot. */
     ivc_fence_seq_cst();
@@ -407,6 +452,22 @@ short ivclib_poll_one(ivc_t *ivc, ivc_pollent_t *e, int check_live)
     return ev;
 }
 
+typedef struct poll_wait {
+    ivc_t *ivc;
+    ivc_pollent_t *ents;
+    int n;
+} poll_wait_t;
+
+static int poll_ready(void *arg)
+{
+    const poll_wait_t *p = arg;
+    for (int i = 0; i < p->n; i++)
+        if (ivclib_poll_one(p->ivc, &p->ents[i], 0) &
+            (p->ents[i].events | IVC_POLLERR | IVC_POLLHUP))
+            return 1;
+    return 0;
+}
+
 int ivc_poll(ivc_t *ivc, ivc_pollent_t *ents, int n, int timeout_ms)
 {
     if (n < 0 || (n > 0 && ents == NULL))
@@ -415,7 +476,9 @@ int ivc_poll(ivc_t *ivc, ivc_pollent_t *ents, int n, int timeout_ms)
         if (ents[i].kind < IVC_POLL_CHAN || ents[i].kind > IVC_POLL_ACCEPT)
             return -EINVAL;
     ivclib_waiter_t w;
+    poll_wait_t pw = {ivc, ents, n};
     ivclib_waiter_init(&w, ivc, IVC_WAIT_BLOCK, timeout_ms);
+    ivclib_waiter_ready(&w, poll_ready, &pw);
     int check = 1;
     for (;;) {
         int ready = 0;

@@ -33,7 +33,10 @@ static const ivc_cfg_entry_t lib_entries[] = {
     ROW("LIB_YIELDS", "50", "sched_yield rounds before a blocking libivc call sleeps",
         IVC_CFG_UINT, 0, 1u << 30, yields),
     ROW("LIB_SLEEP_MAX", "500", "longest sleep (microseconds) of a blocking libivc call's "
-        "backoff; sleeps start at 1 and double", IVC_CFG_UINT, 1, 1000000, sleep_max_us),
+        "backoff without a doorbell; sleeps start at 1 and double", IVC_CFG_UINT, 1, 1000000, sleep_max_us),
+    ROW("LIB_WAIT_TIMEOUT", "100", "ms a blocking libivc call sleeps on its doorbell at most "
+        "before it looks again (peers ring it; a safety net, and how soon it sees a peer that "
+        "died)", IVC_CFG_UINT, 1, 3600000, wait_timeout_ms),
     ROW("LIB_HEARTBEAT_PERIOD", "100", "ms between a libivc endpoint's heartbeats", IVC_CFG_UINT,
         10, 10000, heartbeat_ms),
     ROW("LIB_LIVENESS_TIMEOUT", "5000", "ms an endpoint's heartbeat may stand still before its "

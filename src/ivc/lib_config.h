@@ -12,7 +12,7 @@
 typedef struct ivclib_config {
     uint64_t endpoints, channels, ring_size, ports, lanes, lane_size, barriers, objects, locks,
         log_size;
-    uint64_t spin, yields, sleep_max_us;
+    uint64_t spin, yields, sleep_max_us, wait_timeout_ms;
     uint64_t heartbeat_ms, liveness_ms, event_us;
     uint64_t region_size;
 } ivclib_config_t;

@@ -27,7 +27,7 @@
 
 /* "IVCLIB01" little-endian */
 #define IVCLIB_DIR_MAGIC   0x3130424c43564955ull
-#define IVCLIB_DIR_VERSION 1u
+#define IVCLIB_DIR_VERSION 2u /* 2: endpoints publish a doorbell (ivclib_ep_t line 1) */
 /* ivc_region_hdr_t.lib_off while the first process formats the directory. */
 #define IVCLIB_DIR_BUSY 1u
 
@@ -100,7 +100,18 @@ typedef struct ivclib_ep {
     /* Writer: the owner's heartbeat thread, relaxed, every IVC_LIB_HEARTBEAT_PERIOD ms.
      * Readers: peers judging liveness, relaxed: only change matters. */
     IVC_ATOMIC(uint64_t) heartbeat;
-    uint8_t pad1[IVC_CACHE_LINE - IVCLIB_NAME_MAX - 8];
+    /* The endpoint's doorbell (lib_door.c): its domain (0: none) and its address in it.
+     * Plain; writer: the claimant while CLAIMED (before R12) and the owner at close;
+     * readers (a writer about to ring it) copy them once and ring only an address of their
+     * own domain that they can reach. */
+    uint64_t door_domain;
+    uint32_t door_id;
+    /* Threads of the owner asleep (or about to be) on the doorbell. Writers: the owner,
+     * fetch_add 1 (seq_cst, D1) before its re-check and fetch_sub 1 when awake; reset to
+     * 0 by the claimant. Readers: publishers, relaxed after their D2 fence (ivclib_kick):
+     * nonzero means ring. Another writer can only cost rings or a sleep's timeout. */
+    IVC_ATOMIC(uint32_t) sleepers;
+    uint8_t pad1[IVC_CACHE_LINE - IVCLIB_NAME_MAX - 24];
 } ivclib_ep_t;
 _Static_assert(sizeof(ivclib_ep_t) == 2 * IVC_CACHE_LINE, "endpoint slot is two lines");
 

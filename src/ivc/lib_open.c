@@ -426,6 +426,7 @@ static int ep_register(ivc_t *ivc, const char *name)
     ivclib_log_recover(ivc, ivc->id, 0);
     ivclib_log_t *log = ivclib_log(ivc, ivc->id);
     ivc_store_relaxed(&log->state, IVCLIB_LOG_EMPTY);
+    ivclib_door_open(ivc); /* its doorbell in the slot, before R12 */
     /* R12: publishes the slot; pairs with A12 in ivclib_alive() and the peer lists. */
     ivc_store_release(&me->state, IVCLIB_EP_ACTIVE);
     ivclib_create_unlock(ivc);
@@ -627,6 +628,7 @@ int ivc_close(ivc_t *ivc)
     ivclib_chan_close_all(ivc);
     ivclib_port_close_all(ivc);
     ivclib_bar_close_all(ivc);
+    ivclib_door_close(ivc);
     ivclib_ep_t *ep = ivclib_ep(ivc, ivc->id);
     /* R12 again: the slot is free; the file lock goes with the region's fd below. */
     ivc_store_release(&ep->state, IVCLIB_EP_FREE);

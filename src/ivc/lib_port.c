@@ -250,6 +250,7 @@ ssize_t ivc_sendto(ivc_t *ivc, uint32_t peer, uint32_t port, const void *buf, si
     ivclib_ring_put(&r->tx, r->tx.pos, &h, sizeof(h));
     ivclib_ring_put(&r->tx, r->tx.pos + sizeof(h), buf, len);
     ivclib_ring_publish(&r->tx, r->tx.pos + need);
+    ivclib_kick(ivc, peer); /* after R15: the port's owner may sleep */
     return (ssize_t)len;
 }
 
@@ -263,6 +264,12 @@ static int lane_reset(ivc_port_t *p, uint32_t i)
               p->port, i);
     ivclib_ring_consume(rx, tail);
     return -EPROTO;
+}
+
+/* The lane whose ring a receiver's view reads. */
+static ivclib_lane_t *lane_of(ivclib_ring_t *rx)
+{
+    return (ivclib_lane_t *)((uint8_t *)rx->ctl - offsetof(ivclib_lane_t, ring));
 }
 
 ssize_t ivc_recvfrom(ivc_port_t *p, void *buf, size_t len, uint32_t *from)
@@ -284,6 +291,11 @@ ssize_t ivc_recvfrom(ivc_port_t *p, void *buf, size_t len, uint32_t *from)
         size_t n = len < h.len ? len : h.len;
         ivclib_ring_get(rx, rx->pos + sizeof(h), buf, n);
         ivclib_ring_consume(rx, rx->pos + rec_bytes(h.len));
+        /* After R16: the lane's sender may wait for room (it sleeps only with a doorbell,
+         * and it names itself in the lane's owner word). */
+        uint64_t sender = ivc_load_relaxed(&lane_of(rx)->owner);
+        if (sender != 0)
+            ivclib_kick(p->ivc, ivclib_who_id(sender));
         if (from != NULL)
             *from = h.from;
         p->next_lane = i + 1;
@@ -307,12 +319,20 @@ ssize_t ivc_sendto_wait(ivc_t *ivc, uint32_t peer, uint32_t port, const void *bu
     }
 }
 
+int ivclib_port_readable(ivc_port_t *p);
+
+static int port_ready(void *p)
+{
+    return ivclib_port_readable(p);
+}
+
 ssize_t ivc_recvfrom_wait(ivc_port_t *p, void *buf, size_t len, uint32_t *from, int timeout_ms)
 {
     if (p == NULL)
         return -EBADF;
     ivclib_waiter_t w;
     ivclib_waiter_init(&w, p->ivc, IVC_WAIT_BLOCK, timeout_ms);
+    ivclib_waiter_ready(&w, port_ready, p);
     for (;;) {
         ssize_t n = ivc_recvfrom(p, buf, len, from);
         if (n != -EAGAIN)

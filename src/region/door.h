@@ -55,6 +55,7 @@ typedef struct ivc_doors {
     uint32_t nlocal;
     uint64_t timeout_ns;
     uint64_t sleeps, rung, timeouts, late; /* statistics (late: a timeout found work) */
+    int undrained;           /* my_fd holds the rings that ended the last sleep */
     int sock;                /* doorbell server connection, -1 none */
     ivc_door_config_t cfg;
 } ivc_doors_t;
@@ -94,7 +95,8 @@ static inline void ivc_door_kick(uint32_t rank)
 void ivc_door_kick_all(void);
 
 /* Sleeper side. announce: W = 1 and D1; the caller then re-checks. sleep: blocks until
- * rung or the timeout; returns 1 rung, 0 timed out. awake: W = 0. */
+ * rung or the timeout; returns 1 rung, 0 timed out; it leaves the rings in the eventfd
+ * (ivc_door_wait reads them off before its next re-check). awake: W = 0. */
 void ivc_door_announce(void);
 int ivc_door_sleep(void);
 void ivc_door_awake(void);

@@ -11,9 +11,16 @@
 #                         says once that it yields instead, and a ping-pong completes
 #   door.sh srvgone       the doorbell server is killed (SIGKILL) while the ranks run a
 #                         ping-pong that sleeps on its doorbells: the ping-pong completes
-# Environment: IVCRUN, IVC_HOST, STORM, VICTIM (the programs). Exit 0 pass, 1 fail, 77 skip.
+#   door.sh rmacpu MODE   rmawait.c MODE (lock, amlock, shared, agree) under ivcrun with
+#                         IVC_WAIT=block: rank 0 waits 3 s in MPI_Win_lock or
+#                         MPIX_Comm_agree, gets the right value and uses under 10% of a core
+#   door.sh rmastorm NP   rmawait.c storm: lock, accumulate and agreement contention with
+#                         random pauses, every idle wait sleeping, 10-minute sleep timeout:
+#                         counters checked, ranks slept, no sleep ended by its timeout
+# Environment: IVCRUN, IVC_HOST, STORM, VICTIM, RMAWAIT (the programs). Exit 0 pass, 1 fail, 77 skip.
 set -u
 : "${IVCRUN:?}" "${IVC_HOST:?}" "${STORM:?}" "${VICTIM:?}"
+RMAWAIT=${RMAWAIT:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/ivc-door.XXXXXX") || exit 1
 pids=()
 region=
@@ -68,7 +75,43 @@ start_rank() {
     eval "R$r=$!"
 }
 
+# no_lost_wakeup NP MIN: every rank's doorbell statistics (IVC_DEBUG, in $T/storm.err) show
+# no sleep that ended by its timeout, and MIN sleeps at least in all.
+no_lost_wakeup() {
+    lines=$(grep -c "doorbells: .* sleeps" "$T/storm.err")
+    [ "$lines" -eq "$1" ] || fail "expected doorbell statistics from $1 ranks, got $lines"
+    grep "doorbells: " "$T/storm.err" | sed 's/^/  /'
+    if grep "doorbells: .* sleeps" "$T/storm.err" | grep -v " 0 ended by the timeout" | grep -q .; then
+        fail "a sleep ended by its timeout: a lost wake-up"
+    fi
+    total=$(grep -o "doorbells: [0-9]* sleeps" "$T/storm.err" | awk '{s += $2} END {print s + 0}')
+    [ "$total" -ge "$2" ] || fail "expected at least $2 sleeps in all, got $total"
+}
+
 case "${1:-}" in
+rmacpu)
+    [ -n "$RMAWAIT" ] || fail "RMAWAIT is not set"
+    mode=${2:?}
+    IVC_WAIT=block timeout 120 "$IVCRUN" -n 2 --vms 2 "$RMAWAIT" "$mode" 3 \
+        >"$T/rma.out" 2>"$T/rma.err" || fail "rmawait $mode exited $?"
+    cpu=$(sed -n "s/^$mode: waited .* s, cpu \([0-9.]*\)%$/\1/p" "$T/rma.out")
+    [ -n "$cpu" ] || fail "no result line"
+    # A sleeping rank: well under 1% here; a yielding one: most of a core even when the
+    # machine is loaded. 10% tells them apart with room for noise.
+    awk -v c="$cpu" 'BEGIN { exit !(c < 10) }' || fail "rank 0 used ${cpu}% of a core while it waited"
+    echo "rmacpu $mode: $(cat "$T/rma.out")"
+    ;;
+rmastorm)
+    [ -n "$RMAWAIT" ] || fail "RMAWAIT is not set"
+    np=${2:-4}
+    IVC_WAIT=block IVC_SPIN=1 IVC_WAIT_TIMEOUT=600000 IVC_DEBUG=1 \
+        timeout 280 "$IVCRUN" -n "$np" --vms "$np" "$RMAWAIT" storm "${RMA_ROUNDS:-2000}" \
+        >"$T/storm.out" 2>"$T/storm.err" || fail "rmawait storm on $np ranks exited $?"
+    grep -q "^rmawait storm: .* rounds on $np ranks, counters checked" "$T/storm.out" ||
+        fail "no result line"
+    no_lost_wakeup "$np" 100
+    echo "rmastorm: $np ranks, $total sleeps, no lost wake-up"
+    ;;
 storm)
     np=${2:-4}
     IVC_WAIT=block IVC_SPIN=1 IVC_WAIT_TIMEOUT=600000 IVC_DEBUG=1 \

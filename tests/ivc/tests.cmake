@@ -52,6 +52,17 @@ add_test(NAME ivc.prodcons.vm2
 set_tests_properties(ivc.echo.vms ivc.echo.plain ivc.prodcons.vms ivc.prodcons.vm2 PROPERTIES
                      TIMEOUT 120 SKIP_RETURN_CODE 77 LABELS ivc)
 
+# Blocking calls sleep on doorbells (ivcrun's eventfds): CPU of a blocked call, no lost
+# wake-up (tests/ivc/sleep.sh).
+add_executable(ivclib_sleep ivc/sleep.c)
+target_link_libraries(ivclib_sleep PRIVATE ivc)
+set_target_properties(ivclib_sleep PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+foreach(m cpu storm)
+  add_test(NAME ivc.sleep.${m} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/ivc/sleep.sh
+                                       $<TARGET_FILE:ivcrun> $<TARGET_FILE:ivclib_sleep> ${m})
+  set_tests_properties(ivc.sleep.${m} PROPERTIES TIMEOUT 300 LABELS ivc)
+endforeach()
+
 # The libivc benchmarks (bench/ivc; bench/ivc/run.sh runs them and prints the tables).
 foreach(b barrier counter chan)
   add_executable(ivc_bench_${b} ${PROJECT_SOURCE_DIR}/bench/ivc/${b}.c)

@@ -114,6 +114,8 @@ typedef struct ft_cons ft_cons_t;
 ft_cons_t *ivc_mpi_ft_cons_start(MPI_Comm comm, uint32_t flag, const uint64_t *ids, int *err);
 /* Advances it; returns 1 once decided. */
 int ivc_mpi_ft_cons_step(ft_cons_t *c);
+/* The round it is in (the member count once decided). */
+int ivc_mpi_ft_cons_round(const ft_cons_t *c);
 /* The decision: the flag, the ids (when asked for), the failed members (a byte per member,
  * in the order of ivc_mpi_ft_cons_members(); valid until the agreement is freed). */
 uint32_t ivc_mpi_ft_cons_flag(const ft_cons_t *c);

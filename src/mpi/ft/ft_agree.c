@@ -260,6 +260,11 @@ int ivc_mpi_ft_cons_step(ft_cons_t *c)
     return 1;
 }
 
+int ivc_mpi_ft_cons_round(const ft_cons_t *c)
+{
+    return c->round;
+}
+
 uint32_t ivc_mpi_ft_cons_flag(const ft_cons_t *c)
 {
     return *v_flag(c->val);

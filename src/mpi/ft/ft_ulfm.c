@@ -85,10 +85,21 @@ IVC_MPIX_WEAK(Comm_ack_failed)
 
 /* ---- agreement ---- */
 
+/* An agreement's ready() (ivc_wait.h), its re-check before sleeping: a step finished the
+ * agreement or moved it to another round (whose requests were just posted: look again
+ * before sleeping). Everything it waits for is a message or a failure, and their senders
+ * and the failure detector ring this rank, so it may sleep. */
+static int agree_ready(void *arg)
+{
+    ft_cons_t *c = arg;
+    int round = ivc_mpi_ft_cons_round(c);
+    return ivc_mpi_ft_cons_step(c) || ivc_mpi_ft_cons_round(c) != round;
+}
+
 static int agree_run(ft_cons_t *c)
 {
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    ivc_backoff_init_idle(&b, agree_ready, c);
     while (!ivc_mpi_ft_cons_step(c))
         ivc_mpi_poll(&b);
     return MPI_SUCCESS;

@@ -7,6 +7,7 @@
  * touched lies inside the window (or an attached range of a dynamic window). A bad message
  * is dropped with a log line; the sender may break its own epochs, never this rank. */
 #include "rma/rma_impl.h"
+#include "rma/rma_wait.h"
 
 #include "base/ivc_log.h"
 
@@ -129,23 +130,44 @@ static int shared_sane(ivc_win_ctl_t *c)
     return tail == 0 || (ivc_load_relaxed(&c->shared[words - 1]) >> tail) == 0;
 }
 
-/* Waits (spin, then yield) without driving progress: safe inside the AM handler. A holder
- * never waits for anything while it holds the accumulate lock, so this ends unless the
- * holder died: then the lock is taken over from it (rma_impl.h), or the job's abort word
- * ends the wait. A word that names no rank, or names this one (it holds no accumulate lock
- * while it waits for one), was written by someone else: this one is taken over, the other
- * fails the call (ctl_broken). Returns MPI_SUCCESS with the lock held, or an error class. */
-static int acc_lock(ivc_win_ctl_t *c, int owner)
+/* acc_lock's re-check before it sleeps: the word is free, or holds what its periodic
+ * checks must look at (a name that is no live holder's, or garbage). */
+static int acc_ready(void *arg)
+{
+    ivc_win_ctl_t *c = arg;
+    uint64_t v = ivc_load_relaxed(&c->acc);
+    return v == 0 || v == (uint64_t)ivc_mpi_world_rank + 1 || v > (uint64_t)ivc_mpi_world_size ||
+           rank_failed(v - 1);
+}
+
+/* Waits without driving progress: safe inside the AM handler. Spins, yields, then sleeps
+ * (rma_wait.h: acc_unlock rings), as the waiting policy says. A holder never waits for
+ * anything while it holds the accumulate lock, so this ends unless the holder died: then
+ * the lock is taken over from it (rma_impl.h), or the job's abort word ends the wait (the
+ * failure detector and an aborting rank ring this rank). A word that names no rank, or
+ * names this one (it holds no accumulate lock while it waits for one), was written by
+ * someone else: this one is taken over, the other fails the call (ctl_broken). Returns
+ * MPI_SUCCESS with the lock held, or an error class. */
+static int acc_lock_wait(ivc_win_ctl_t *c, int owner, int *counted)
 {
     uint64_t me = (uint64_t)ivc_mpi_world_rank + 1;
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    ivc_backoff_init_idle(&b, NULL, NULL);
     for (uint32_t n = 0;; n++) {
         uint64_t exp = 0;
         if (ivc_load_relaxed(&c->acc) == 0 && ivc_cas(&c->acc, &exp, me)) /* L2 acquire */
             return MPI_SUCCESS;
-        ivc_backoff_wait(&b);
-        if ((n & 1023) != 1023)
+        int slept = 0;
+        if (ivc_backoff_idle(&b)) {
+            if (!*counted)
+                *counted = rma_waiters_enter(&c->acc_waiters);
+            ivc_coord_sleep(acc_ready, c);
+            ivc_backoff_reset(&b);
+            slept = 1;
+        }
+        /* The checks below, now and then, and after every sleep (a wake-up may be the
+         * failure detector's or an abort's). */
+        if ((n & 1023) != 1023 && !slept)
             continue;
         uint32_t rank;
         int code;
@@ -161,9 +183,18 @@ static int acc_lock(ivc_win_ctl_t *c, int owner)
     }
 }
 
+static int acc_lock(ivc_win_ctl_t *c, int owner)
+{
+    int counted = 0;
+    int rc = acc_lock_wait(c, owner, &counted);
+    rma_waiters_leave(&c->acc_waiters, counted);
+    return rc;
+}
+
 static void acc_unlock(ivc_win_ctl_t *c)
 {
     ivc_store_release(&c->acc, 0); /* L2: publishes the update; pairs with the next CAS */
+    rma_waiters_kick(&c->acc_waiters);
 }
 
 /* Whether world rank `who` holds the lock of block c as `type` (per the block). */
@@ -179,12 +210,18 @@ static int lock_named(ivc_win_ctl_t *c, int type, int who)
  * nothing changed). */
 static int lock_unname(ivc_win_ctl_t *c, int type, int who)
 {
+    int named;
     if (type == MPI_LOCK_EXCLUSIVE) {
         uint64_t exp = WIN_LOCK_EXCL | WIN_LOCK_OWNER(who);
-        return ivc_cas(&c->lock, &exp, 0);
+        named = ivc_cas(&c->lock, &exp, 0);
+    } else {
+        uint64_t bit = 1ull << (who % 64);
+        named = (atomic_fetch_and_explicit(&c->shared[who / 64], ~bit, memory_order_acq_rel) &
+                 bit) != 0;
     }
-    uint64_t bit = 1ull << (who % 64);
-    return (atomic_fetch_and_explicit(&c->shared[who / 64], ~bit, memory_order_acq_rel) & bit) != 0;
+    if (named)
+        rma_waiters_kick(&c->lock_waiters); /* lockers may sleep until it frees */
+    return named;
 }
 
 /* Releases the holds of ranks known to have failed (rma_impl.h): an exclusive hold or
@@ -239,8 +276,10 @@ static int lock_try(ivc_win_ctl_t *c, int type, int who)
         atomic_fetch_or_explicit(&c->shared[who / 64], bit, memory_order_seq_cst); /* S2 */
         if (!(atomic_load_explicit(&c->lock, memory_order_seq_cst) & WIN_LOCK_EXCL))
             return 1; /* L1 acquire: the seq_cst load sees the last exclusive release */
-        /* back off: a writer holds or reserved it */
+        /* back off: a writer holds or reserved it (and may sleep until the shared
+         * holders, this transient one included, have left) */
         atomic_fetch_and_explicit(&c->shared[who / 64], ~bit, memory_order_release);
+        rma_waiters_kick(&c->lock_waiters);
     }
     if (__builtin_expect(ivc_mpi_ft_state != 0, 0))
         lock_recover(c);
@@ -270,6 +309,14 @@ static struct {
 } reply;
 static uint64_t next_seq = 1;
 
+/* A wait's ready() (ivc_wait.h): the awaited reply came (progress handles it; the reply
+ * is a message, whose sender rings this rank when it sleeps). */
+static int reply_ready(void *arg)
+{
+    (void)arg;
+    return reply.done;
+}
+
 /* Sends h (+ payload) and waits for its reply; returns MPI_SUCCESS or a class. */
 static int am_call(int world, am_hdr_t *h, const void *payload, uint64_t len, void *dst)
 {
@@ -286,7 +333,7 @@ static int am_call(int world, am_hdr_t *h, const void *payload, uint64_t len, vo
         return rc;
     }
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    ivc_backoff_init_idle(&b, reply_ready, NULL);
     while (!reply.done) {
         if (ivc_mpi_peer_failed(world)) {
             reply.active = 0;
@@ -605,13 +652,20 @@ void ivc_mpi_rma_on_message(ivc_inmsg_t *m)
 
 /* ---- origin side ---- */
 
+/* A wait's ready(): every AM put/accumulate to the peer is acknowledged (the
+ * acknowledgements are messages: their senders ring). */
+static int flushed_ready(void *arg)
+{
+    return ((const win_peer_t *)arg)->pending == 0;
+}
+
 int ivc_rma_flush_am(MPI_Win w, int t)
 {
     win_peer_t *p = &w->peers[t];
     if (p->pending == 0 && p->err == 0)
         return MPI_SUCCESS;
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    ivc_backoff_init_idle(&b, flushed_ready, p);
     while (p->pending > 0) {
         if (ivc_mpi_peer_failed(p->world))
             return MPI_ERR_PROC_FAILED;
@@ -622,10 +676,42 @@ int ivc_rma_flush_am(MPI_Win w, int t)
     return err;
 }
 
-static int rma_lock(MPI_Win w, win_peer_t *p, int type)
+/* What a locker waits for in block c (rma_lock). */
+typedef struct lock_wait {
+    ivc_win_ctl_t *c;
+    int type, who;
+} lock_wait_t;
+
+/* A locker's ready() (ivc_wait.h), read before it sleeps and by an AM locker before it asks
+ * again: whether an attempt may now succeed (no exclusive holder or reservation for a
+ * shared lock; a free word, or this rank's reservation with the shared holders gone, for
+ * an exclusive one), or the block holds what the locker's checks must see (damage). */
+static int lock_ready(void *arg)
 {
+    const lock_wait_t *lw = arg;
+    ivc_win_ctl_t *c = lw->c;
+    uint64_t v = atomic_load_explicit(&c->lock, memory_order_seq_cst);
+    if (!lock_word_sane(v) || !shared_sane(c))
+        return 1;
+    if (lw->type == MPI_LOCK_SHARED)
+        return !(v & WIN_LOCK_EXCL);
+    return v == 0 || (v == (WIN_LOCK_EXCL | WIN_LOCK_OWNER(lw->who)) && shared_empty(c));
+}
+
+/* Sleeps until the lock frees (rma_wait.h: its freers ring) when this rank can read the
+ * target's control block: directly, or as an AM origin co-located with a block in the
+ * region (then it asks again only once lock_ready() says it may succeed, instead of a
+ * request per poll). A block it cannot read (on another host, or in the target's private
+ * memory when the region was full) has no count to join: that wait yields and retries,
+ * as before (a timed sleep would add up to IVC_WAIT_TIMEOUT to every contended lock). */
+static int rma_lock_wait(MPI_Win w, win_peer_t *p, int type, ivc_win_ctl_t *c)
+{
+    lock_wait_t lw = {c, type, ivc_mpi_world_rank};
     ivc_backoff_t b;
-    ivc_backoff_init(&b);
+    if (c != NULL)
+        ivc_backoff_init_idle(&b, lock_ready, &lw);
+    else
+        ivc_backoff_init(&b);
     for (uint32_t tries = 0;;) {
         if (__builtin_expect(ivc_mpi_ft_state != 0, 0) && ivc_mpi_peer_failed(p->world))
             return MPI_ERR_PROC_FAILED; /* an epoch with a failed target fails */
@@ -643,9 +729,24 @@ static int rma_lock(MPI_Win w, win_peer_t *p, int type)
                 return rc;
             if (reply.granted)
                 return MPI_SUCCESS;
+            if (c != NULL) {
+                /* Refused: wait here for the word to free (the owner decides again). */
+                while (!lock_ready(&lw) && !ivc_mpi_peer_failed(p->world))
+                    ivc_mpi_poll(&b);
+                continue;
+            }
         }
         ivc_mpi_poll(&b);
     }
+}
+
+static int rma_lock(MPI_Win w, win_peer_t *p, int type)
+{
+    ivc_win_ctl_t *c = p->direct ? p->ctl : p->seen;
+    int counted = c != NULL ? rma_waiters_enter(&c->lock_waiters) : 0;
+    int rc = rma_lock_wait(w, p, type, c);
+    rma_waiters_leave(c != NULL ? &c->lock_waiters : NULL, counted);
+    return rc;
 }
 
 int ivc_rma_lock(MPI_Win w, int t, int type)
@@ -712,10 +813,12 @@ static void audit_names(ivc_win_ctl_t *c, int who, int held, int win)
 static void audit_acc(ivc_win_ctl_t *c, int who, int win)
 {
     uint64_t exp = (uint64_t)who + 1;
-    if (ivc_load_relaxed(&c->acc) == exp && ivc_cas(&c->acc, &exp, 0))
+    if (ivc_load_relaxed(&c->acc) == exp && ivc_cas(&c->acc, &exp, 0)) {
+        rma_waiters_kick(&c->acc_waiters);
         ivc_warn("a window control block (window %d) named rank %d as the accumulate lock "
                  "holder it is not (overwritten by another writer); cleared",
                  win, who);
+    }
 }
 
 void ivc_mpi_rma_audit(void)

@@ -137,6 +137,8 @@ static int win_setup(void *base, uint64_t size, int disp_unit, MPI_Comm comm, in
     }
     ivc_store_relaxed(&w->ctl->lock, 0);
     ivc_store_relaxed(&w->ctl->acc, 0);
+    ivc_store_relaxed(&w->ctl->lock_waiters, 0);
+    ivc_store_relaxed(&w->ctl->acc_waiters, 0);
     for (uint64_t k = 0; k < WIN_CTL_WORDS(ivc_mpi_world_size); k++)
         ivc_store_relaxed(&w->ctl->shared[k], 0);
     if ((rc = ivc_rma_win_register(w)) != MPI_SUCCESS) {

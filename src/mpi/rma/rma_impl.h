@@ -38,12 +38,22 @@ typedef struct ivc_win_ctl {
      * it holds it once `shared` is empty (it waits for shared holders to leave; new shared
      * lockers see the reservation and back off). */
     IVC_ATOMIC(uint64_t) lock IVC_ALIGNED_LINE;
+    /* Lockers of this window (exclusive or shared) that may sleep until the lock frees: a
+     * count (rma_wait.h). Writers: each such waiter, fetch_add 1 before it first announces
+     * a sleep and fetch_sub 1 when it stops waiting (seq_cst). Readers: every writer that
+     * frees the lock (a release, a recovery, a shared locker backing off), after its write
+     * and a full fence (D2): nonzero rings the co-located sleepers. A wrong value costs
+     * rings (too high) or a sleep until IVC_WAIT_TIMEOUT (too low), never a wrong lock. */
+    IVC_ATOMIC(uint64_t) lock_waiters;
     /* Accumulate lock: 0 free, else the holder's world rank + 1. Makes every
      * accumulate-type operation on this window's memory atomic with the others. Writers:
      * same as `lock`; CAS 0 -> holder (acq_rel), release store 0 (L2 in acc_lock/acc_unlock,
      * pairs with the next CAS); a waiter that finds a failed rank's name takes it over by
      * CAS (the dead rank's accumulate may be half done: that element is what it is). */
     IVC_ATOMIC(uint64_t) acc IVC_ALIGNED_LINE;
+    /* Accumulate-lock waiters that may sleep: as lock_waiters, for `acc` (its release in
+     * acc_unlock, or a stray name cleared by the audit, rings them). */
+    IVC_ATOMIC(uint64_t) acc_waiters;
     /* Shared holders, one bit per world rank (bit r % 64 of word r / 64), WIN_CTL_WORDS(world)
      * words. A named record rather than a count, so that a hold of a rank that died can be
      * released by a survivor and a bit no live rank owns can be cleared by the rank it
