@@ -371,8 +371,11 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         if (c->nlocal == c->boot.size && !c->migrate)
             ivc_door_connect(c->local, c->nlocal, (uint32_t)cpus_online());
         else {
-            ivc_wait_no_doorbell_why = "ranks on other hosts are reached over the network, "
-                                       "which rings no doorbell";
+            ivc_wait_no_doorbell_why =
+                c->migrate ? "in migration mode (IVC_MIGRATE=1) peers may be reached over the "
+                             "network, which rings no doorbell"
+                           : "ranks on other hosts are reached over the network, which rings "
+                             "no doorbell";
             ivc_wait_doors_known = 1;
         }
         if (c->migrate)
