@@ -35,12 +35,14 @@ typedef struct held {
     struct held *next;
     ivc_inmsg_t m;
     void *buf;
+    int via;
 } held_t;
 
 typedef struct move_peer {
     uint8_t via_in; /* the channel whose messages are accepted (IVC_VIA_SHM or _NET) */
     uint8_t pair;   /* PAIR_* */
     uint8_t hello;  /* arriving: HELLO sent, this pair's switch to shm not yet done */
+    uint8_t hello_in; /* the peer's HELLO, waiting for the last pair with it to close */
     uint32_t owed;  /* messages received through shm whose answer (CTS, ACK) is owed */
     held_t *head, *tail;
 } move_peer_t;
@@ -125,7 +127,10 @@ static void hand_up(ivc_inmsg_t *m, int via)
     mv.up.on_message(mv.up.arg, m);
 }
 
-/* The peer's messages from `via` are accepted from now on: those held are handed up. */
+static void dispatch(ivc_inmsg_t *m, int via);
+
+/* The peer's messages from `via` are accepted from now on: those held go on, in order (a
+ * held marker may switch again, and hold what follows it anew). */
 static void accept_from(uint32_t peer, int via)
 {
     move_peer_t *p = &mv.peers[peer];
@@ -135,14 +140,14 @@ static void accept_from(uint32_t peer, int via)
     while (h != NULL) {
         held_t *next = h->next;
         h->m.data = h->buf;
-        hand_up(&h->m, via);
+        dispatch(&h->m, h->via);
         free(h->buf);
         free(h);
         h = next;
     }
 }
 
-static void hold(move_peer_t *p, const ivc_inmsg_t *m)
+static void hold(move_peer_t *p, const ivc_inmsg_t *m, int via)
 {
     held_t *h = calloc(1, sizeof(*h));
     void *buf = NULL;
@@ -158,6 +163,7 @@ static void hold(move_peer_t *p, const ivc_inmsg_t *m)
         memcpy(buf, m->data, m->env.len);
     h->m = *m;
     h->buf = buf;
+    h->via = via;
     if (p->tail)
         p->tail->next = h;
     else
@@ -205,6 +211,11 @@ static void on_flush_net(uint32_t peer)
 static void on_hello(uint32_t peer)
 {
     ivc_coord_t *c = &ivc_coord;
+    if (mv.peers[peer].pair != PAIR_IDLE) {
+        mv.peers[peer].hello_in = 1; /* its last visit is still draining here */
+        return;
+    }
+    mv.peers[peer].hello_in = 0;
     if (mv.leaving || c->shm == NULL ||
         ivc_region_member_get(&c->region, peer) != IVC_MEMBER_JOINED) {
         ivc_debug("migration: HELLO from rank %u, which is not in this rank's region", peer);
@@ -223,31 +234,38 @@ static void on_hello(uint32_t peer)
         set_vc(peer, IVC_VIA_SHM);
 }
 
+/* A message from a channel this rank does not accept from its sender yet waits, markers
+ * included: a FLUSH or HELLO overtaken on the other channel by the sender's last switch
+ * means nothing until that switch is through here. */
+static void dispatch(ivc_inmsg_t *m, int via)
+{
+    uint32_t peer = (uint32_t)m->peer;
+    move_peer_t *p = &mv.peers[peer];
+    if (via != p->via_in) {
+        hold(p, m, via);
+        return;
+    }
+    if (m->env.ctx != IVC_MOVE_CTX) {
+        hand_up(m, via);
+        return;
+    }
+    if (m->env.tag == MOVE_FLUSH) {
+        if (via == IVC_VIA_SHM)
+            on_flush_shm(peer);
+        else
+            on_flush_net(peer);
+    } else if (m->env.tag == MOVE_HELLO && via == IVC_VIA_NET) {
+        on_hello(peer);
+    } else {
+        ivc_warn("migration: rank %u sent an unknown marker %d; ignored", peer, m->env.tag);
+    }
+}
+
 static void on_message(void *arg, ivc_inmsg_t *m)
 {
-    int via = *(const int *)arg;
-    uint32_t peer = (uint32_t)m->peer;
-    if (peer >= ivc_coord.boot.size)
+    if ((uint32_t)m->peer >= ivc_coord.boot.size)
         return; /* the channels check it; never here */
-    move_peer_t *p = &mv.peers[peer];
-    if (m->env.ctx == IVC_MOVE_CTX) {
-        if (m->env.tag == MOVE_FLUSH && via == p->via_in) {
-            if (via == IVC_VIA_SHM)
-                on_flush_shm(peer);
-            else
-                on_flush_net(peer);
-        } else if (m->env.tag == MOVE_HELLO && via == IVC_VIA_NET) {
-            on_hello(peer);
-        } else {
-            ivc_debug("migration: unexpected marker %d from rank %u via %d", m->env.tag, peer, via);
-        }
-        return;
-    }
-    if (via != p->via_in) {
-        hold(p, m);
-        return;
-    }
-    hand_up(m, via);
+    dispatch(m, *(const int *)arg);
 }
 
 static int parse_regions(const char *list)
@@ -343,6 +361,8 @@ static void close_drained(void)
         if (p->pair == PAIR_DRAINING && p->owed == 0 && !ivc_shm_chan_peer_busy(c->shm, r)) {
             ivc_shm_chan_peer_close(c->shm, r);
             p->pair = PAIR_IDLE;
+            if (p->hello_in)
+                on_hello(r); /* it came back before its last visit here was drained */
         }
     }
 }
