@@ -10,6 +10,13 @@
 #                                  (ivcrun --join, ranks 2, 3) sharing one region file
 #   vm_test.sh doorbell            ivc-host serves doorbells; a guest with ivshmem-doorbell
 #                                  gets its peer id and exchanges doorbells with a host client
+#   vm_test.sh doorwake            ivc-host serves doorbells to 2 guests (ivshmem-doorbell, a
+#                                  virtual IOMMU, the device bound to vfio-pci); ranks with
+#                                  IVC_WAIT=block sleep on the MSI-X eventfd through long gaps
+#                                  and are woken by every message: data checked, the rank that
+#                                  waits uses little CPU, no sleep ends by its timeout
+#   vm_test.sh doorwake-novfio     the same guests without an IOMMU, so vfio-pci cannot take
+#                                  the device: the ranks say why and yield, and the job ends
 #   vm_test.sh errors              ranks in a guest with a too small device, a selector naming
 #                                  no device, and in a guest without any: the messages
 #   vm_test.sh libivc              libivc between 2 guests: the echo example (server in one,
@@ -78,7 +85,7 @@ mib() { echo "$(($1 >> 20))M"; }
 need
 case $scenario in
 image)
-    "$bin/ivc-vm-image" -o "$image" "${IVC_TESTS:?}/vm_job" "$bin/ivc-info" \
+    "$bin/ivc-vm-image" -o "$image" "${IVC_TESTS:?}/vm_job" "$IVC_TESTS/vm_wake" "$bin/ivc-info" \
         "$(dirname "$0")/doorbell-guest.sh" "$(dirname "$0")/errors-guest.sh" \
         "$IVC_TESTS/../examples/ivc_echo" "$IVC_TESTS/../apps/ivc_sph" || exit 1
     ;;
@@ -149,6 +156,47 @@ doorbell)
     wait "$host"
     expect "$work/host.log" "peer 1 disconnected"
     [[ ! -e $region && ! -e $sock ]] || fail "ivc-host left its region or socket behind"
+    ;;
+doorwake|doorwake-novfio)
+    sock=$work/doorbell.sock
+    "$bin/ivc-host" -n 2 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
+    host=$!
+    await "$work/host.log" "ivc-host: ready"
+    expect "$work/host.log" "ivc-host: ready"
+    # A sleep that a ring should have ended would last a minute: none may end by the timeout.
+    env=ivc.env=IVC_WAIT=block,IVC_WAIT_TIMEOUT=60000,IVC_DEBUG=1
+    args="ivc.size=2 ivc.job=$job $env"
+    if [[ $scenario = doorwake ]]; then
+        prog=ivc.prog=vm_wake,-n,10,-g,300,-c,25 viommu=on
+    else
+        prog=ivc.prog=vm_wake,-n,3,-g,300 viommu=off
+    fi
+    guest g0 --doorbell "$sock" --viommu $viommu -- ivc.ranks=0 $args $prog
+    guest g1 --doorbell "$sock" --viommu $viommu -- ivc.ranks=1 $args $prog
+    wait_all || fail "a guest did not power off cleanly"
+    for r in 0 1; do
+        expect "$work/g$r.log" "[$r] vm_wake: rank $r ok"
+        expect "$work/g$r.log" "ivc-guest: rank $r exit 0"
+    done
+    if [[ $scenario = doorwake ]]; then
+        for r in 0 1; do
+            expect "$work/g$r.log" "ivc-guest: ivshmem 0000:"
+            expect "$work/g$r.log" ": vfio-pci, group"
+            expect "$work/g$r.log" "through vfio (vIOMMU IOMMU group"
+            expect "$work/g$r.log" "doorbells on: 2 co-located ranks"
+            grep -qE "doorbells: [1-9][0-9]* sleeps, 0 ended by the timeout" "$work/g$r.log" ||
+                fail "g$r.log: rank $r did not sleep, or a sleep ended by its timeout"
+        done
+    else
+        for r in 0 1; do
+            expect "$work/g$r.log" "cannot bind to vfio-pci (no IOMMU group?): ranks yield"
+            expect "$work/g$r.log" "IVC_WAIT=block would sleep, but the ivshmem device"
+            expect "$work/g$r.log" "is not bound to vfio-pci (driver: none)"
+        done
+    fi
+    grep -h "vm_wake: r\|doorbells: " "$work"/g?.log
+    kill "$host"
+    wait "$host"
     ;;
 errors)
     guest g0 --region "$region" --region-size 1M -- ivc.cmd=errors-guest.sh
