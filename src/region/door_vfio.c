@@ -28,6 +28,8 @@
 
 /* BAR0 registers (QEMU docs/specs/ivshmem-spec; region/ivshmem.c names the others). */
 enum { REG_IV_POSITION = 8, REG_DOORBELL = 12, REGS_MIN = 16 };
+/* PCI configuration space: the command register and its bus master bit. */
+enum { PCI_COMMAND = 0x04, PCI_COMMAND_MASTER = 0x4 };
 #define DOOR_VECTOR 0 /* IVC uses one vector per peer */
 
 static struct {
@@ -200,6 +202,20 @@ int ivc_door_vfio_open(const char *bdf)
     if (id < 0 || id >= IVSHMEM_MAX_PEERS) {
         no_door("the ivshmem device %s has no doorbell peer id (IVPosition %s): is its "
                 "doorbell server connected?", bdf, id < 0 ? "-1" : "out of range");
+        goto err;
+    }
+
+    /* MSI-X messages are memory writes of the device: without bus mastering (which
+     * vfio-pci leaves to its user) the device model drops them. */
+    struct vfio_region_info ci = {.argsz = sizeof(ci), .index = VFIO_PCI_CONFIG_REGION_INDEX};
+    uint16_t cmd = 0;
+    if (ioctl(vf.device, VFIO_DEVICE_GET_REGION_INFO, &ci) != 0 ||
+        pread(vf.device, &cmd, sizeof(cmd), (off_t)(ci.offset + PCI_COMMAND)) != sizeof(cmd) ||
+        ((cmd & PCI_COMMAND_MASTER) == 0 &&
+         (cmd |= PCI_COMMAND_MASTER,
+          pwrite(vf.device, &cmd, sizeof(cmd), (off_t)(ci.offset + PCI_COMMAND)) != sizeof(cmd)))) {
+        no_door("vfio: cannot enable bus mastering (for MSI-X) of the ivshmem device %s: %s",
+                bdf, strerror(errno));
         goto err;
     }
 
