@@ -144,6 +144,8 @@ int ivc_door_connect(const uint32_t *local, uint32_t nlocal, uint32_t ncpu)
     ivc_wait_poll_ns = d->cfg.poll_us != 0 ? d->cfg.poll_us * 1000 : 1000000;
     if (nlocal < 2 || d->region == NULL)
         return 0;
+    if (d->domain == 0) /* this rank has none: keep the reason ivc_door_open() gave */
+        return 0;
     /* A rank that has no doorbell, or another domain, can neither be rung by us nor ring
      * us: nobody may sleep then (every rank reads the same table, so all decide alike). */
     uint64_t domain = 0;
