@@ -5,6 +5,7 @@
 
 #include "door_sock.h"
 #include "door_vfio.h"
+#include "ivshmem.h"
 #include "ivshmem_proto.h"
 
 #include "../base/ivc_log.h"
@@ -117,9 +118,21 @@ int ivc_door_open(uint32_t rank, uint32_t world, const char *ivshmem_bdf)
         return fds_parse(fds, world, rank);
     if (sock != NULL && *sock != '\0')
         return ivc_door_sock_open(sock, rank, world);
-    /* In a guest: the ivshmem-doorbell device's interrupts, through vfio-pci. */
-    if (ivshmem_bdf != NULL && *ivshmem_bdf != '\0')
+    /* In a guest: the ivshmem-doorbell device's interrupts, through vfio-pci; from the
+     * region's device unless IVC_DOORBELL_DEVICE names another one of the same server. */
+    const char *dev = getenv("IVC_DOORBELL_DEVICE");
+    if (dev != NULL && *dev != '\0') {
+        ivc_ivshmem_t x;
+        if (!ivc_ivshmem_is_selector(dev) || !strcmp(dev, "ivshmem")) {
+            ivc_error("IVC_DOORBELL_DEVICE=%s: expected ivshmem:N or ivshmem:<PCI address>", dev);
+            return -EINVAL;
+        }
+        if (ivc_ivshmem_select(NULL, dev, &x) != 0) /* logged */
+            return -EINVAL;
+        ivc_door_vfio_open(x.bdf);
+    } else if (ivshmem_bdf != NULL && *ivshmem_bdf != '\0') {
         ivc_door_vfio_open(ivshmem_bdf);
+    }
     return 0;
 }
 
@@ -127,7 +140,8 @@ void ivc_door_publish(const ivc_region_t *r, uint32_t rank)
 {
     ivc_door_t *s = ivc_region_door(r, rank);
     ivc_store_relaxed(&s->sleeping, 0);
-    if (ivc_door_vfio_on()) /* guests: the doorbell server of this region (door_vfio.h) */
+    /* guests: the doorbell server of this region (door_vfio.h) */
+    if (ivc_door_vfio_on() && ivc_door_vfio_check_region(r) == 0)
         ivc_doors.domain = ivc_door_vfio_domain(r->job_id);
     s->door_id = ivc_doors.door_id;
     s->domain = ivc_doors.domain;

@@ -13,7 +13,8 @@
  *     vector 0 of the device, routed to an eventfd (door_vfio.h); the device's peer id
  *     (IVPosition) is the doorbell address, and a peer is rung through BAR0's Doorbell
  *     register. The domain is the job's region (every guest gets its doorbells and its
- *     region from the same ivc-host).
+ *     region from the same ivc-host). IVC_DOORBELL_DEVICE=ivshmem:N|ivshmem:<bdf> takes
+ *     the doorbells of another device of the same server (one per rank of a guest).
  * Without either a rank has no doorbell and never sleeps (ivc_wait.h: it yields instead).
  *
  * The handshake, with W the sleeper's `sleeping` word:

@@ -5,6 +5,7 @@
 
 #include "door.h"
 #include "ivshmem_proto.h"
+#include "region.h"
 
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
@@ -38,7 +39,8 @@ static struct {
     size_t regs_len;
     int efd; /* MSI-X vector 0's eventfd */
     int on;
-} vf = {-1, -1, -1, NULL, 0, -1, 0};
+    char bdf[32];
+} vf = {-1, -1, -1, NULL, 0, -1, 0, ""};
 
 /* The reason a guest rank has no doorbell names the device, so it is formatted here. */
 static char why[256];
@@ -247,6 +249,7 @@ int ivc_door_vfio_open(const char *bdf)
         goto err;
     }
     vf.on = 1;
+    snprintf(vf.bdf, sizeof(vf.bdf), "%s", bdf);
     d->my_fd = vf.efd;
     d->door_id = (uint32_t)id;
     ivc_debug("doorbell: ivshmem %s through vfio (%s IOMMU group %s), peer id %d, MSI-X "
@@ -255,6 +258,32 @@ int ivc_door_vfio_open(const char *bdf)
 err:
     vfio_release();
     return 0;
+}
+
+int ivc_door_vfio_check_region(const struct ivc_region *r)
+{
+    char p[PATH_MAX];
+    if (!vf.on)
+        return 0;
+    snprintf(p, sizeof(p), SYSFS_PCI "/%s/resource2", vf.bdf);
+    if (strcmp(p, r->path) == 0)
+        return 0; /* the region's own device */
+    /* Line 0 of the header (identity, written once by the formatter) must read the same
+     * through both devices: then they map one memory, that of one server. */
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    void *m = fd >= 0 ? mmap(NULL, IVC_CACHE_LINE, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+    if (fd >= 0)
+        close(fd);
+    int same = m != MAP_FAILED && r->size >= IVC_CACHE_LINE &&
+               memcmp(m, r->base, IVC_CACHE_LINE) == 0;
+    if (m != MAP_FAILED)
+        munmap(m, IVC_CACHE_LINE);
+    if (same)
+        return 0;
+    no_door("the doorbell device %s (IVC_DOORBELL_DEVICE) does not map this job's region: its "
+            "peers are not this job's%s", vf.bdf, "");
+    ivc_door_vfio_close();
+    return -EXDEV;
 }
 
 int ivc_door_vfio_on(void)

@@ -17,7 +17,9 @@
  * which needs CAP_SYS_RAWIO). The rank needs read/write access to /dev/vfio/vfio and its
  * group's node. A group is opened by one process at a time, so a rank sleeps on vfio only
  * if it is the one rank using its device: give a guest one ivshmem-doorbell device per rank
- * (IVC_REGION=ivshmem:N picks it); the others find the group busy and the job yields.
+ * (IVC_DOORBELL_DEVICE=ivshmem:N picks it; all map the one region, which the rank still
+ * reaches through its IVC_REGION device, so that every rank of a guest locks the same
+ * file); ranks without a device of their own find the group busy and the job yields.
  *
  * The region itself (BAR2) stays mapped through sysfs resource2: vfio-pci claims only the
  * BARs that are mapped through it (here BAR0), and a BAR it has not claimed stays mappable
@@ -36,6 +38,13 @@
  * IOMMU group; vfio not permitted or the group busy; no doorbell server connected).
  * Never fails the rank: a guest without vfio yields. */
 int ivc_door_vfio_open(const char *bdf);
+
+/* Once the region is attached: when the doorbell device is not the region's own (see
+ * IVC_DOORBELL_DEVICE in door.h), checks that its memory is the region (the same header):
+ * only then are its peer ids those of the region's server. Otherwise closes the doorbell
+ * with the reason in ivc_wait_no_doorbell_why. Returns 0 (same region) or -EXDEV. */
+struct ivc_region;
+int ivc_door_vfio_check_region(const struct ivc_region *r);
 
 /* Whether ivc_door_vfio_open() succeeded (and ivc_door_vfio_close() has not run). */
 int ivc_door_vfio_on(void);

@@ -15,6 +15,9 @@
 #                                  IVC_WAIT=block sleep on the MSI-X eventfd through long gaps
 #                                  and are woken by every message: data checked, the rank that
 #                                  waits uses little CPU, no sleep ends by its timeout
+#   vm_test.sh doorwake4           4 ranks in 2 guests with one ivshmem-doorbell device per rank
+#                                  (same-guest and cross-guest pairs) run vm_job with
+#                                  IVC_WAIT=block on vfio doorbells
 #   vm_test.sh doorwake-novfio     the same guests without an IOMMU, so vfio-pci cannot take
 #                                  the device: the ranks say why and yield, and the job ends
 #   vm_test.sh errors              ranks in a guest with a too small device, a selector naming
@@ -195,6 +198,32 @@ doorwake|doorwake-novfio)
         done
     fi
     grep -h "vm_wake: r\|doorbells: " "$work"/g?.log
+    kill "$host"
+    wait "$host"
+    ;;
+doorwake4)
+    sock=$work/doorbell.sock
+    "$bin/ivc-host" -n 4 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
+    host=$!
+    await "$work/host.log" "ivc-host: ready"
+    expect "$work/host.log" "ivc-host: ready"
+    args="ivc.size=4 ivc.job=$job ivc.prog=vm_job ivc.rank-doorbells=1"
+    args+=" ivc.env=IVC_WAIT=block,IVC_WAIT_TIMEOUT=60000,IVC_DEBUG=1"
+    guest g0 --doorbell "$sock" --doorbell-devices 2 -- ivc.ranks=0,1 $args
+    guest g1 --doorbell "$sock" --doorbell-devices 2 -- ivc.ranks=2,3 $args
+    wait_all || fail "a guest did not power off cleanly"
+    ranks_ok "$work/g0.log" 0 1
+    ranks_ok "$work/g1.log" 2 3
+    expect "$work/g0.log" "vm_job: 4 ranks agree"
+    for r in 0 1 2 3; do
+        g=$work/g$((r / 2)).log
+        expect "$g" "[$r] ivc[$r]: doorbell: ivshmem 0000:00:0$((r % 2 + 1)).0 through vfio"
+        expect "$g" "[$r] ivc[$r]: doorbells on: 4 co-located ranks"
+    done
+    grep -q "doorbells: [1-9][0-9]* sleeps" "$work"/g?.log || fail "no rank slept"
+    ! grep -E "doorbells: [0-9]+ sleeps, [1-9][0-9]* ended by the timeout" "$work"/g?.log ||
+        fail "a sleep ended by its timeout: a ring was lost"
+    grep -h "doorbells: " "$work"/g?.log
     kill "$host"
     wait "$host"
     ;;
