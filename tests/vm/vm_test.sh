@@ -35,9 +35,9 @@ image=${IVC_VM_IMAGE:?}
 work=$(mktemp -d /tmp/ivc-vmtest.XXXXXX)
 job=$((RANDOM * 32768 + RANDOM + 1))
 region=/dev/shm/ivc-vmtest-$job
-pids=()
+pids=() daemons=() # guests; daemons to stop on the way out (a failed job leaves them waiting)
 cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    for p in "${pids[@]}" "${daemons[@]}"; do kill "$p" 2>/dev/null; done
     wait 2>/dev/null
     rm -rf "$work" "$region"
 }
@@ -164,6 +164,7 @@ doorwake|doorwake-novfio)
     sock=$work/doorbell.sock
     "$bin/ivc-host" -n 2 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
     host=$!
+    daemons+=($host)
     await "$work/host.log" "ivc-host: ready"
     expect "$work/host.log" "ivc-host: ready"
     # A sleep that a ring should have ended would last a minute: none may end by the timeout.
@@ -198,13 +199,16 @@ doorwake|doorwake-novfio)
         done
     fi
     grep -h "vm_wake: r\|doorbells: " "$work"/g?.log
-    kill "$host"
-    wait "$host"
+    # The job is over: ivc-host sees every rank finalize and leaves by itself.
+    for _ in $(seq 50); do kill -0 "$host" 2>/dev/null || break; sleep 0.1; done
+    wait "$host" || fail "ivc-host did not exit 0 after the job"
+    expect "$work/host.log" "every rank finalized"
     ;;
 doorwake4)
     sock=$work/doorbell.sock
     "$bin/ivc-host" -n 4 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
     host=$!
+    daemons+=($host)
     await "$work/host.log" "ivc-host: ready"
     expect "$work/host.log" "ivc-host: ready"
     args="ivc.size=4 ivc.job=$job ivc.prog=vm_job ivc.rank-doorbells=1"
@@ -224,8 +228,10 @@ doorwake4)
     ! grep -E "doorbells: [0-9]+ sleeps, [1-9][0-9]* ended by the timeout" "$work"/g?.log ||
         fail "a sleep ended by its timeout: a ring was lost"
     grep -h "doorbells: " "$work"/g?.log
-    kill "$host"
-    wait "$host"
+    # The job is over: ivc-host sees every rank finalize and leaves by itself.
+    for _ in $(seq 50); do kill -0 "$host" 2>/dev/null || break; sleep 0.1; done
+    wait "$host" || fail "ivc-host did not exit 0 after the job"
+    expect "$work/host.log" "every rank finalized"
     ;;
 errors)
     guest g0 --region "$region" --region-size 1M -- ivc.cmd=errors-guest.sh
