@@ -208,7 +208,8 @@ void ivc_door_ring(uint32_t rank)
     uint64_t one = 1;
     int fd = d->ring_fd[rank];
     if (ivc_door_vfio_on()) { /* fd is the peer's ivshmem id: ring through BAR0 */
-        ivc_door_vfio_ring((uint32_t)fd);
+        if (fd >= 0)
+            ivc_door_vfio_ring((uint32_t)fd);
         d->rung++;
         return;
     }
