@@ -15,7 +15,7 @@
  *     register. The domain is the job's region (every guest gets its doorbells and its
  *     region from the same ivc-host). IVC_DOORBELL_DEVICE=ivshmem:N|ivshmem:<bdf> takes
  *     the doorbells of another device of the same server (one per rank of a guest).
- * Without either a rank has no doorbell and never sleeps (ivc_wait.h: it yields instead).
+ * Without any of them a rank has no doorbell and never sleeps (ivc_wait.h: it yields instead).
  *
  * The handshake, with W the sleeper's `sleeping` word:
  *   sleeper:   W = 1; fence (D1); re-check everything it waits for; if nothing: block on
