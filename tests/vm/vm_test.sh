@@ -105,6 +105,7 @@ two)
 three)
     "$bin/ivc-host" -n 4 -j "$job" -r "$region" >"$work/host.log" 2>&1 &
     host=$!
+    daemons+=($host)
     await "$work/host.log" "ivc-host: ready"
     expect "$work/host.log" "ivc-host: ready"
     args="ivc.size=4 ivc.job=$job ivc.prog=vm_job"
@@ -140,11 +141,13 @@ doorbell)
     sock=$work/doorbell.sock
     "$bin/ivc-host" -n 2 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
     host=$!
+    daemons+=($host)
     await "$work/host.log" "ivc-host: ready"
     expect "$work/host.log" "ivc-host: ready"
     # The client connects first (peer id 0); the guest's QEMU becomes peer 1.
     "$bin/ivc-host" client -S "$sock" --wait 300 --ring 1 >"$work/client.log" 2>&1 &
     client=$!
+    daemons+=($client)
     await "$work/client.log" "peer id 0"
     guest g0 --doorbell "$sock" -- ivc.cmd=doorbell-guest.sh,1,0
     wait_all || fail "the guest did not power off cleanly"
