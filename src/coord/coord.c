@@ -297,7 +297,7 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
                                        &ivc_fail_config_table, &ivc_report_config_table,
                                        &ivclib_config_table, &ivc_door_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
-    if (!c->boot.singleton && (rc = ivc_door_open(c->boot.rank, c->boot.size)) != 0)
+    if (!c->boot.singleton && (rc = ivc_door_open(c->boot.rank, c->boot.size, c->boot.device)) != 0)
         return rc;
 
     /* The channels report failed peers to the coordinator, which records them and tells

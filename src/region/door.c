@@ -4,6 +4,9 @@
 #include "door.h"
 
 #include "door_sock.h"
+#include "door_vfio.h"
+#include "ivshmem.h"
+#include "ivshmem_proto.h"
 
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
@@ -79,7 +82,7 @@ bad:
     return -EINVAL;
 }
 
-int ivc_door_open(uint32_t rank, uint32_t world)
+int ivc_door_open(uint32_t rank, uint32_t world, const char *ivshmem_bdf)
 {
     ivc_doors_t *d = &ivc_doors;
     int rc = ivc_cfg_load(&ivc_door_config_table, &d->cfg);
@@ -115,6 +118,21 @@ int ivc_door_open(uint32_t rank, uint32_t world)
         return fds_parse(fds, world, rank);
     if (sock != NULL && *sock != '\0')
         return ivc_door_sock_open(sock, rank, world);
+    /* In a guest: the ivshmem-doorbell device's interrupts, through vfio-pci; from the
+     * region's device unless IVC_DOORBELL_DEVICE names another one of the same server. */
+    const char *dev = getenv("IVC_DOORBELL_DEVICE");
+    if (dev != NULL && *dev != '\0') {
+        ivc_ivshmem_t x;
+        if (!ivc_ivshmem_is_selector(dev) || !strcmp(dev, "ivshmem")) {
+            ivc_error("IVC_DOORBELL_DEVICE=%s: expected ivshmem:N or ivshmem:<PCI address>", dev);
+            return -EINVAL;
+        }
+        if (ivc_ivshmem_select(NULL, dev, &x) != 0) /* logged */
+            return -EINVAL;
+        ivc_door_vfio_open(x.bdf);
+    } else if (ivshmem_bdf != NULL && *ivshmem_bdf != '\0') {
+        ivc_door_vfio_open(ivshmem_bdf);
+    }
     return 0;
 }
 
@@ -122,6 +140,9 @@ void ivc_door_publish(const ivc_region_t *r, uint32_t rank)
 {
     ivc_door_t *s = ivc_region_door(r, rank);
     ivc_store_relaxed(&s->sleeping, 0);
+    /* guests: the doorbell server of this region (door_vfio.h) */
+    if (ivc_door_vfio_on() && ivc_door_vfio_check_region(r) == 0)
+        ivc_doors.domain = ivc_door_vfio_domain(r->job_id);
     s->door_id = ivc_doors.door_id;
     s->domain = ivc_doors.domain;
     ivc_doors.region = r;
@@ -136,6 +157,8 @@ int ivc_door_connect(const uint32_t *local, uint32_t nlocal, uint32_t ncpu)
     ivc_wait_poll_spins = 0;
     ivc_wait_poll_ns = d->cfg.poll_us != 0 ? d->cfg.poll_us * 1000 : 1000000;
     if (nlocal < 2 || d->region == NULL)
+        return 0;
+    if (d->domain == 0) /* this rank has none: keep the reason ivc_door_open() gave */
         return 0;
     /* A rank that has no doorbell, or another domain, can neither be rung by us nor ring
      * us: nobody may sleep then (every rank reads the same table, so all decide alike). */
@@ -158,7 +181,9 @@ int ivc_door_connect(const uint32_t *local, uint32_t nlocal, uint32_t ncpu)
     for (uint32_t i = 0; i < nlocal; i++) {
         uint32_t r = local[i];
         uint32_t id = ivc_region_door(d->region, r)->door_id; /* copied once, then checked */
-        int fd = d->sock >= 0 ? ivc_door_sock_fd(id) : (id == r ? d->ring_fd[r] : -1);
+        int fd = d->sock >= 0 ? ivc_door_sock_fd(id)
+                 : ivc_door_vfio_on() ? (id < IVSHMEM_MAX_PEERS ? (int)id : -1) /* a peer id */
+                                      : (id == r ? d->ring_fd[r] : -1);
         if (fd < 0) {
             ivc_debug("doorbells off: no doorbell for rank %u (address %u)", r, id);
             ivc_wait_no_doorbell_why = "a co-located rank's doorbell is not known here";
@@ -182,6 +207,12 @@ void ivc_door_ring(uint32_t rank)
     ivc_doors_t *d = &ivc_doors;
     uint64_t one = 1;
     int fd = d->ring_fd[rank];
+    if (ivc_door_vfio_on()) { /* fd is the peer's ivshmem id: ring through BAR0 */
+        if (fd >= 0)
+            ivc_door_vfio_ring((uint32_t)fd);
+        d->rung++;
+        return;
+    }
     if (fd >= 0 && write(fd, &one, sizeof(one)) < 0 && errno != EAGAIN) {
         /* The eventfd is gone (closed under us): nobody can sleep safely any more. */
         static int said;
@@ -292,6 +323,7 @@ void ivc_door_close(void)
                   d->sleeps, d->timeouts, d->late, d->rung);
     d->on = 0;
     ivc_wait_can_sleep = 0;
+    ivc_door_vfio_close();
     ivc_door_sock_close();
     free(d->ring_fd);
     d->ring_fd = NULL;

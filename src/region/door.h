@@ -8,8 +8,14 @@
  *     (rank first+k's doorbell is the k-th fd; <domain> is a hex id of that set);
  *   - IVC_DOORBELL_SOCKET=<path>  the Unix socket of a doorbell server speaking QEMU's
  *     ivshmem-server protocol (ivc-host -S): the rank connects as a peer and receives its
- *     own eventfd and one per peer; its peer id is its doorbell address.
- * Without either a rank has no doorbell and never sleeps (ivc_wait.h: it yields instead).
+ *     own eventfd and one per peer; its peer id is its doorbell address;
+ *   - in a guest whose region is an ivshmem-doorbell device bound to vfio-pci: MSI-X
+ *     vector 0 of the device, routed to an eventfd (door_vfio.h); the device's peer id
+ *     (IVPosition) is the doorbell address, and a peer is rung through BAR0's Doorbell
+ *     register. The domain is the job's region (every guest gets its doorbells and its
+ *     region from the same ivc-host). IVC_DOORBELL_DEVICE=ivshmem:N|ivshmem:<bdf> takes
+ *     the doorbells of another device of the same server (one per rank of a guest).
+ * Without any of them a rank has no doorbell and never sleeps (ivc_wait.h: it yields instead).
  *
  * The handshake, with W the sleeper's `sleeping` word:
  *   sleeper:   W = 1; fence (D1); re-check everything it waits for; if nothing: block on
@@ -50,7 +56,8 @@ typedef struct ivc_doors {
     int my_fd;               /* this rank's eventfd (read side), -1: none */
     uint64_t domain;         /* 0: no doorbells */
     uint32_t door_id;        /* this rank's address in the domain */
-    int *ring_fd;            /* per global rank: eventfd that rings it (validated), or -1 */
+    int *ring_fd;            /* per global rank: eventfd that rings it (validated), or -1;
+                              * with vfio (door_vfio.h) the rank's ivshmem peer id instead */
     uint32_t *local;         /* co-located global ranks (ivc_door_connect's copy) */
     uint32_t nlocal;
     uint64_t timeout_ns;
@@ -63,9 +70,10 @@ typedef struct ivc_doors {
 extern ivc_doors_t ivc_doors;
 
 /* Reads IVC_WAIT* and the doorbell source of this rank (`rank` of `world`) and sets the
- * waiting policy of ivc_wait.h.
+ * waiting policy of ivc_wait.h. `ivshmem_bdf`: the PCI address of the ivshmem device whose
+ * BAR2 is the region (in a guest), else NULL or "".
  * Returns 0 (with or without doorbells) or -EINVAL (a bad variable, logged). */
-int ivc_door_open(uint32_t rank, uint32_t world);
+int ivc_door_open(uint32_t rank, uint32_t world, const char *ivshmem_bdf);
 
 /* Writes this rank's doorbell address into its slot; before the rank marks JOINED. */
 void ivc_door_publish(const ivc_region_t *r, uint32_t rank);

@@ -118,6 +118,21 @@ int ivc_ivshmem_select(const char *root, const char *sel, ivc_ivshmem_t *out)
     return 0;
 }
 
+/* Whether vfio-pci drives the device: a rank that sleeps on its doorbells then holds BAR0
+ * (region/door_vfio.h), and kernels with CONFIG_IO_STRICT_DEVMEM refuse to map it again
+ * through sysfs. */
+static int driven_by_vfio(const ivc_ivshmem_t *dev)
+{
+    char p[PATH_MAX], target[PATH_MAX];
+    snprintf(p, sizeof(p), "/sys/bus/pci/devices/%s/driver", dev->bdf);
+    ssize_t n = readlink(p, target, sizeof(target) - 1);
+    if (n <= 0)
+        return 0;
+    target[n] = '\0';
+    const char *b = strrchr(target, '/');
+    return strcmp(b ? b + 1 : target, "vfio-pci") == 0;
+}
+
 int ivc_ivshmem_regs_open(const ivc_ivshmem_t *dev, ivc_ivshmem_regs_t *regs)
 {
     char p[PATH_MAX];
@@ -136,6 +151,11 @@ int ivc_ivshmem_regs_open(const ivc_ivshmem_t *dev, ivc_ivshmem_regs_t *regs)
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     int err = errno;
     close(fd);
+    if (m == MAP_FAILED && driven_by_vfio(dev)) {
+        ivc_debug("ivshmem %s: its registers are held through vfio-pci (%s)", dev->bdf,
+                  strerror(err));
+        return -EBUSY;
+    }
     if (m == MAP_FAILED) {
         ivc_error("ivshmem %s: cannot map its registers: %s", dev->bdf, strerror(err));
         return -err;

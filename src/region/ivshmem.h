@@ -44,7 +44,9 @@ int ivc_ivshmem_list(const char *sysfs_root, ivc_ivshmem_t *devs, int max);
  * -EINVAL (malformed selector, logged). */
 int ivc_ivshmem_select(const char *sysfs_root, const char *sel, ivc_ivshmem_t *out);
 
-/* Maps BAR0. Returns 0, -ENODEV (no BAR0), or -errno from open/mmap (logged). */
+/* Maps BAR0 through sysfs. Returns 0, -ENODEV (no BAR0), -EBUSY (not logged: the device
+ * is bound to vfio-pci and the kernel refuses a second mapping of a BAR that vfio mapped,
+ * as a rank sleeping on the doorbells does), or -errno from open/mmap (logged). */
 int ivc_ivshmem_regs_open(const ivc_ivshmem_t *dev, ivc_ivshmem_regs_t *regs);
 void ivc_ivshmem_regs_close(ivc_ivshmem_regs_t *regs);
 

@@ -10,6 +10,16 @@
 #                                  (ivcrun --join, ranks 2, 3) sharing one region file
 #   vm_test.sh doorbell            ivc-host serves doorbells; a guest with ivshmem-doorbell
 #                                  gets its peer id and exchanges doorbells with a host client
+#   vm_test.sh doorwake            ivc-host serves doorbells to 2 guests (ivshmem-doorbell, a
+#                                  virtual IOMMU, the device bound to vfio-pci); ranks with
+#                                  IVC_WAIT=block sleep on the MSI-X eventfd through long gaps
+#                                  and are woken by every message: data checked, the rank that
+#                                  waits uses little CPU, no sleep ends by its timeout
+#   vm_test.sh doorwake4           4 ranks in 2 guests with one ivshmem-doorbell device per rank
+#                                  (same-guest and cross-guest pairs) run vm_job with
+#                                  IVC_WAIT=block on vfio doorbells
+#   vm_test.sh doorwake-novfio     the same guests without an IOMMU, so vfio-pci cannot take
+#                                  the device: the ranks say why and yield, and the job ends
 #   vm_test.sh errors              ranks in a guest with a too small device, a selector naming
 #                                  no device, and in a guest without any: the messages
 #   vm_test.sh libivc              libivc between 2 guests: the echo example (server in one,
@@ -25,9 +35,9 @@ image=${IVC_VM_IMAGE:?}
 work=$(mktemp -d /tmp/ivc-vmtest.XXXXXX)
 job=$((RANDOM * 32768 + RANDOM + 1))
 region=/dev/shm/ivc-vmtest-$job
-pids=()
+pids=() daemons=() # guests; daemons to stop on the way out (a failed job leaves them waiting)
 cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    for p in "${pids[@]}" "${daemons[@]}"; do kill "$p" 2>/dev/null; done
     wait 2>/dev/null
     rm -rf "$work" "$region"
 }
@@ -78,7 +88,7 @@ mib() { echo "$(($1 >> 20))M"; }
 need
 case $scenario in
 image)
-    "$bin/ivc-vm-image" -o "$image" "${IVC_TESTS:?}/vm_job" "$bin/ivc-info" \
+    "$bin/ivc-vm-image" -o "$image" "${IVC_TESTS:?}/vm_job" "$IVC_TESTS/vm_wake" "$bin/ivc-info" \
         "$(dirname "$0")/doorbell-guest.sh" "$(dirname "$0")/errors-guest.sh" \
         "$IVC_TESTS/../examples/ivc_echo" "$IVC_TESTS/../apps/ivc_sph" || exit 1
     ;;
@@ -95,6 +105,7 @@ two)
 three)
     "$bin/ivc-host" -n 4 -j "$job" -r "$region" >"$work/host.log" 2>&1 &
     host=$!
+    daemons+=($host)
     await "$work/host.log" "ivc-host: ready"
     expect "$work/host.log" "ivc-host: ready"
     args="ivc.size=4 ivc.job=$job ivc.prog=vm_job"
@@ -130,11 +141,13 @@ doorbell)
     sock=$work/doorbell.sock
     "$bin/ivc-host" -n 2 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
     host=$!
+    daemons+=($host)
     await "$work/host.log" "ivc-host: ready"
     expect "$work/host.log" "ivc-host: ready"
     # The client connects first (peer id 0); the guest's QEMU becomes peer 1.
     "$bin/ivc-host" client -S "$sock" --wait 300 --ring 1 >"$work/client.log" 2>&1 &
     client=$!
+    daemons+=($client)
     await "$work/client.log" "peer id 0"
     guest g0 --doorbell "$sock" -- ivc.cmd=doorbell-guest.sh,1,0
     wait_all || fail "the guest did not power off cleanly"
@@ -149,6 +162,79 @@ doorbell)
     wait "$host"
     expect "$work/host.log" "peer 1 disconnected"
     [[ ! -e $region && ! -e $sock ]] || fail "ivc-host left its region or socket behind"
+    ;;
+doorwake|doorwake-novfio)
+    sock=$work/doorbell.sock
+    "$bin/ivc-host" -n 2 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
+    host=$!
+    daemons+=($host)
+    await "$work/host.log" "ivc-host: ready"
+    expect "$work/host.log" "ivc-host: ready"
+    # A sleep that a ring should have ended would last a minute: none may end by the timeout.
+    env=ivc.env=IVC_WAIT=block,IVC_WAIT_TIMEOUT=60000,IVC_DEBUG=1
+    args="ivc.size=2 ivc.job=$job $env"
+    if [[ $scenario = doorwake ]]; then
+        prog=ivc.prog=vm_wake,-n,10,-g,300,-c,25 viommu=on
+    else
+        prog=ivc.prog=vm_wake,-n,3,-g,300 viommu=off
+    fi
+    guest g0 --doorbell "$sock" --viommu $viommu -- ivc.ranks=0 $args $prog
+    guest g1 --doorbell "$sock" --viommu $viommu -- ivc.ranks=1 $args $prog
+    wait_all || fail "a guest did not power off cleanly"
+    for r in 0 1; do
+        expect "$work/g$r.log" "[$r] vm_wake: rank $r ok"
+        expect "$work/g$r.log" "ivc-guest: rank $r exit 0"
+    done
+    if [[ $scenario = doorwake ]]; then
+        for r in 0 1; do
+            expect "$work/g$r.log" "ivc-guest: ivshmem 0000:"
+            expect "$work/g$r.log" ": vfio-pci, group"
+            expect "$work/g$r.log" "through vfio (vIOMMU IOMMU group"
+            expect "$work/g$r.log" "doorbells on: 2 co-located ranks"
+            grep -qE "doorbells: [1-9][0-9]* sleeps, 0 ended by the timeout" "$work/g$r.log" ||
+                fail "g$r.log: rank $r did not sleep, or a sleep ended by its timeout"
+        done
+    else
+        for r in 0 1; do
+            expect "$work/g$r.log" "cannot bind to vfio-pci (no IOMMU group?): ranks yield"
+            expect "$work/g$r.log" "IVC_WAIT=block would sleep, but the ivshmem device"
+            expect "$work/g$r.log" "is not bound to vfio-pci (driver: none)"
+        done
+    fi
+    grep -h "vm_wake: r\|doorbells: " "$work"/g?.log
+    # The job is over: ivc-host sees every rank finalize and leaves by itself.
+    for _ in $(seq 50); do kill -0 "$host" 2>/dev/null || break; sleep 0.1; done
+    wait "$host" || fail "ivc-host did not exit 0 after the job"
+    expect "$work/host.log" "every rank finalized"
+    ;;
+doorwake4)
+    sock=$work/doorbell.sock
+    "$bin/ivc-host" -n 4 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
+    host=$!
+    daemons+=($host)
+    await "$work/host.log" "ivc-host: ready"
+    expect "$work/host.log" "ivc-host: ready"
+    args="ivc.size=4 ivc.job=$job ivc.prog=vm_job ivc.rank-doorbells=1"
+    args+=" ivc.env=IVC_WAIT=block,IVC_WAIT_TIMEOUT=60000,IVC_DEBUG=1"
+    guest g0 --doorbell "$sock" --doorbell-devices 2 -- ivc.ranks=0,1 $args
+    guest g1 --doorbell "$sock" --doorbell-devices 2 -- ivc.ranks=2,3 $args
+    wait_all || fail "a guest did not power off cleanly"
+    ranks_ok "$work/g0.log" 0 1
+    ranks_ok "$work/g1.log" 2 3
+    expect "$work/g0.log" "vm_job: 4 ranks agree"
+    for r in 0 1 2 3; do
+        g=$work/g$((r / 2)).log
+        expect "$g" "[$r] ivc[$r]: doorbell: ivshmem 0000:00:0$((r % 2 + 1)).0 through vfio"
+        expect "$g" "[$r] ivc[$r]: doorbells on: 4 co-located ranks"
+    done
+    grep -q "doorbells: [1-9][0-9]* sleeps" "$work"/g?.log || fail "no rank slept"
+    ! grep -E "doorbells: [0-9]+ sleeps, [1-9][0-9]* ended by the timeout" "$work"/g?.log ||
+        fail "a sleep ended by its timeout: a ring was lost"
+    grep -h "doorbells: " "$work"/g?.log
+    # The job is over: ivc-host sees every rank finalize and leaves by itself.
+    for _ in $(seq 50); do kill -0 "$host" 2>/dev/null || break; sleep 0.1; done
+    wait "$host" || fail "ivc-host did not exit 0 after the job"
+    expect "$work/host.log" "every rank finalized"
     ;;
 errors)
     guest g0 --region "$region" --region-size 1M -- ivc.cmd=errors-guest.sh

@@ -8,6 +8,7 @@
 #include "region/region.h"
 #include "shm/shm_config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <time.h>
@@ -74,14 +75,16 @@ static int list_ivshmem(void)
     }
     for (int i = 0; i < n; i++) {
         ivc_ivshmem_regs_t regs;
-        int32_t id = -1;
-        if (devs[i].has_msix && ivc_ivshmem_regs_open(&devs[i], &regs) == 0) {
+        int32_t id = -1, rc = -ENODEV;
+        if (devs[i].has_msix && (rc = ivc_ivshmem_regs_open(&devs[i], &regs)) == 0) {
             id = ivc_ivshmem_peer_id(&regs);
             ivc_ivshmem_regs_close(&regs);
         }
         printf("ivshmem:%d %s memory %" PRIu64 " bytes, %s", i, devs[i].bdf, devs[i].bar2_size,
                devs[i].has_msix ? "doorbell (MSI-X)" : "plain or doorbell without MSI-X");
-        if (devs[i].has_msix)
+        if (devs[i].has_msix && rc == -EBUSY)
+            printf(", registers held through vfio-pci (by a rank sleeping on its doorbells)");
+        else if (devs[i].has_msix)
             printf(", peer id %d", id);
         printf("\n");
     }
@@ -94,7 +97,13 @@ static int open_regs(const char *sel, ivc_ivshmem_regs_t *regs)
     ivc_ivshmem_t dev;
     if (ivc_ivshmem_select(NULL, sel, &dev) != 0)
         return 1;
-    if (ivc_ivshmem_regs_open(&dev, regs) != 0) {
+    int rc = ivc_ivshmem_regs_open(&dev, regs);
+    if (rc == -EBUSY) {
+        fprintf(stderr, "ivc-info: ivshmem %s: its registers are held through vfio-pci (by a "
+                        "rank sleeping on its doorbells)\n", dev.bdf);
+        return 1;
+    }
+    if (rc != 0) {
         fprintf(stderr, "ivc-info: ivshmem %s has no registers (BAR0)\n", dev.bdf);
         return 1;
     }
