@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -19,10 +21,14 @@ int ivc_region_dest_is_device(const char *name)
 
 int ivc_region_dest_is_bar(const char *path)
 {
+    /* Compared resolved: a launcher may pass the /sys/devices/... form of the path. */
+    char want[PATH_MAX], got[PATH_MAX];
+    if (realpath(path, want) == NULL)
+        return 0;
     ivc_ivshmem_t devs[IVC_IVSHMEM_MAX];
     int n = ivc_ivshmem_list(NULL, devs, IVC_IVSHMEM_MAX);
     for (int i = 0; i < n; i++)
-        if (strcmp(devs[i].bar2, path) == 0)
+        if (realpath(devs[i].bar2, got) != NULL && strcmp(got, want) == 0)
             return 1;
     return 0;
 }

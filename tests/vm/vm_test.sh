@@ -15,6 +15,13 @@
 #   vm_test.sh libivc              libivc between 2 guests: the echo example (server in one,
 #                                  client in the other), then the SPH fluid as 2 processes in
 #                                  2 guests, whose result must equal 2 threads' on the host
+#   vm_test.sh move                issue 12 part 3: two QEMUs stand for two hosts, each with
+#                                  its region file; a guest whose 2 ranks (ivcrun --join in the
+#                                  guest: its PMI connects their network channel over the
+#                                  guest's loopback) stream checked messages (vm_move) is
+#                                  live-migrated from one to the other mid-run: ivc-host move,
+#                                  device_del, migrate, device_add (ivc-vm-migrate); the ranks
+#                                  switch shm -> network -> shm and finish in the new region
 # Environment: IVC_BIN (ivc-vm, ivc-host, ...), IVC_TESTS (vm_job), IVC_VM_IMAGE (image dir).
 # Exit 0 pass, 1 fail, 77 skip (no QEMU or static busybox; a failure when
 # IVCTEST_REQUIRE_VM=1, as CI sets it).
@@ -79,6 +86,7 @@ need
 case $scenario in
 image)
     "$bin/ivc-vm-image" -o "$image" "${IVC_TESTS:?}/vm_job" "$bin/ivc-info" \
+        "$IVC_TESTS/vm_move" "$bin/ivcrun" \
         "$(dirname "$0")/doorbell-guest.sh" "$(dirname "$0")/errors-guest.sh" \
         "$IVC_TESTS/../examples/ivc_echo" "$IVC_TESTS/../apps/ivc_sph" || exit 1
     ;;
@@ -183,6 +191,47 @@ libivc)
     got=$(sed -n 's/.*sph vms 2 .* hash \([0-9a-f]*\).*/\1/p' "$work/g0.log" | head -1)
     [[ -n $want && $want == "$got" ]] || fail "SPH in 2 guests: hash $got, 2 threads on the host: $want"
     grep -h "echo client\|sph vms" "$work"/*.log
+    ;;
+move)
+    # Both ranks share the guest, so the network channel they fall back on while the guest
+    # has no device is the guest's own (ivcrun --no-ns in the guest is their process
+    # manager); what this shows is the device leaving and a new one arriving under a live
+    # migration, with the ranks' traffic checked across both switches.
+    regionb=$region-b
+    trap 'cleanup; rm -f "$regionb"' EXIT
+    for f in "$region" "$regionb"; do
+        "$bin/ivc-host" -n 2 -j "$job" -r "$f" -s 64M --no-wait --keep >/dev/null ||
+            fail "ivc-host cannot make $f"
+    done
+    port=$((20000 + job % 20000))
+    bar=/sys/bus/pci/devices/0000:00:10.0/resource2 # ivc-vm --qmp puts the device there
+    kargs=(ivc.env=IVC_MIGRATE=1,IVC_HOST_REGIONS=ivshmem:ivshmem,IVC_DEBUG=1 ivc.timeout=300
+           "ivc.cmd=ivcrun,--no-ns,-l,-n,2,--join,$bar,--job,$job,--world,2,--first-rank,0,vm_move,${IVC_VM_MOVE_SECS:-40}")
+    guest src --region "$region" --qmp "$work/src.qmp" --mem 512 -- "${kargs[@]}"
+    guest dst --qmp "$work/dst.qmp" --incoming "$port" --mem 512 -- "${kargs[@]}"
+    for _ in $(seq 240); do
+        grep -q "vm_move: 5 s\|ivc-guest: done" "$work/src.log" 2>/dev/null && break
+        sleep 1
+    done
+    expect "$work/src.log" "vm_move: 5 s"
+    "$bin/ivc-vm-migrate" --src-qmp "$work/src.qmp" --dst-qmp "$work/dst.qmp" --port "$port" \
+        --dst-region "$regionb" --src-region "$region" --ranks 0,1 --to 1 \
+        --ivc-host "$bin/ivc-host" >"$work/migrate.log" 2>&1 ||
+        { cat "$work/migrate.log"; fail "ivc-vm-migrate failed"; }
+    wait_all || fail "a QEMU did not end cleanly"
+    cat "$work/migrate.log"
+    log=$work/dst.log
+    expect "$work/migrate.log" "rank 0 left after"
+    expect "$work/migrate.log" "rank 1 left after"
+    expect "$work/migrate.log" "(c) guest migrated"
+    expect "$log" "the destination is ivshmem"
+    for r in 0 1; do
+        expect "$log" "[$r] vm_move: rank $r ok"
+        grep -q "\[$r\].*migration: move 1 to .* done in" "$log" ||
+            fail "rank $r did not finish its move into the new device"
+    done
+    expect "$log" "ivc-guest: cmd exit 0"
+    grep -h "vm_move: [0-9]* s\|vm_move: rank\|migration: move" "$work/src.log" "$log"
     ;;
 *)
     echo "unknown scenario $scenario"
