@@ -74,7 +74,7 @@ hostmove)
     pid=$!
     region0=""
     for _ in $(seq 100); do
-        region0=$(sed -n 's/.*, region \(\/dev\/shm\/ivc-[0-9]*-h0\).*/\1/p' "$SCRATCH/err")
+        region0=$(sed -n 's/.*, region \(\/dev\/shm\/ivc-[0-9]*-h0\).*/\1/p' "$SCRATCH/err" | head -n 1)
         [ -n "$region0" ] && break
         sleep 0.1
     done
