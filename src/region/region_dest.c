@@ -68,7 +68,8 @@ int ivc_region_attach_dest(const char *name, uint64_t job, uint32_t world, uint3
         if (ivc_region_attach_running(devs[i].bar2, job, world, &r) != 0)
             continue;
         /* The region this rank is leaving holds the order in its slot. */
-        if (rank < r.world_size && ivc_load_acquire(&ivc_region_move(&r, rank)->order) >> 16 >= seq) {
+        if (rank < r.world_size &&
+            ivc_load_acquire(&ivc_region_move(&r, rank)->order) >> 16 >= seq) {
             ivc_region_detach(&r, 0);
             continue;
         }
