@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define BURST 6
-static const int sizes[BURST] = {16, 2048, 100, 70000, 8, 300000};
+static const int sizes[BURST] = {16, 2048, 100, 70000, 9, 300000}; /* each >= 9: the header */
 
 static uint8_t byte_of(uint64_t seq, size_t i)
 {
