@@ -42,8 +42,15 @@ static const ivc_cfg_entry_t coord_entries[] = {
      IVC_CFG_UINT, 0, 1, offsetof(ivc_coord_config_t, migrate)},
     {"HOST_REGIONS", "",
      "with IVC_MIGRATE=1: the job's host regions, ':'-separated in host order; a move order "
-     "names one by its index (ivcrun --migrate sets it)",
+     "names one by its index (ivcrun --migrate sets it); in a guest, `ivshmem` names a host "
+     "whose region is the ivshmem device plugged after a live migration",
      IVC_CFG_STRING, 0, 0, offsetof(ivc_coord_config_t, host_regions)},
+    /* Issue 12 part 3 (real guests): the entry `ivshmem` of IVC_HOST_REGIONS. */
+    {"MOVE_DEVICE_WAIT", "120",
+     "with IVC_MIGRATE=1 in a guest: seconds a rank that left its host's ivshmem device waits "
+     "for the destination host's to be hot-plugged (IVC_HOST_REGIONS entry `ivshmem`; the "
+     "guest's live migration happens meanwhile)",
+     IVC_CFG_UINT, 1, 86400, offsetof(ivc_coord_config_t, move_device_wait)},
 };
 
 const ivc_cfg_table_t ivc_coord_config_table = {"coordinator and progress", coord_entries,

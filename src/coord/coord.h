@@ -48,6 +48,7 @@ typedef struct ivc_coord_config {
     uint64_t startup_timeout; /* IVC_STARTUP_TIMEOUT: seconds to wait for all ranks */
     uint64_t migrate;         /* IVC_MIGRATE: VMs may move while the job runs */
     const char *host_regions; /* IVC_HOST_REGIONS: the job's host regions, ':'-separated */
+    uint64_t move_device_wait; /* IVC_MOVE_DEVICE_WAIT: s a guest's rank waits for its device */
 } ivc_coord_config_t;
 
 extern const ivc_cfg_table_t ivc_coord_config_table;

@@ -7,6 +7,7 @@
 
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
+#include "../region/region_dest.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -55,6 +56,9 @@ static struct {
     move_peer_t *peers; /* per global rank */
     ivc_chan_upcalls_t up; /* the coordinator's upcalls (to the MPI layer) */
     int leaving, arriving;
+    int plugging;          /* a guest's rank left its device; waiting for the next one */
+    uint64_t plug_until;   /* ns: when waiting for it is given up */
+    uint64_t plug_scan_at; /* ns: the next scan of the PCI devices */
     uint64_t seq;   /* the order being carried out */
     uint64_t t0_ns; /* when it was read */
     uint64_t last_order;
@@ -303,6 +307,11 @@ int ivc_coord_move_init(const ivc_chan_upcalls_t *up, ivc_chan_upcalls_t *shm_up
     for (uint32_t k = 0; k < mv.nregions; k++)
         if (strcmp(mv.regions[k], c->boot.region) == 0)
             mv.cur = k;
+    /* In a guest the region is an ivshmem BAR, which the list calls `ivshmem`: the first
+     * such entry stands for the host it starts on (an order never means "stay" there). */
+    for (uint32_t k = 0; k < mv.nregions && mv.cur == UINT32_MAX; k++)
+        if (ivc_region_dest_is_device(mv.regions[k]) && ivc_region_dest_is_bar(c->boot.region))
+            mv.cur = k;
     if (mv.cur == UINT32_MAX) {
         ivc_error("IVC_MIGRATE=1: this rank's region %s is not in IVC_HOST_REGIONS (%s)",
                   c->boot.region, c->cfg.host_regions);
@@ -380,6 +389,8 @@ static void start_leave(void)
     }
 }
 
+static int join(uint32_t dest);
+
 /* Every pair with the old region is closed: lets go of it and joins the new one. */
 static int arrive(uint32_t dest)
 {
@@ -389,10 +400,33 @@ static int arrive(uint32_t dest)
     ivc_shm_chan_destroy(c->shm);
     c->shm = NULL;
     ivc_region_detach(&c->region, 0);
-    int rc = ivc_region_attach_running(mv.regions[dest], c->boot.job, c->boot.size, &c->region);
+    mv.plug_until = ivc_now_ns() + ivc_coord.cfg.move_device_wait * 1000000000ull;
+    mv.plug_scan_at = 0;
+    return join(dest);
+}
+
+/* Attaches the destination region and joins it. A guest's next device may not be plugged
+ * yet (its VM is being migrated): then mv.plugging is set and this is called again from
+ * progress, at most every 10 ms, until it appears or IVC_MOVE_DEVICE_WAIT runs out. */
+static int join(uint32_t dest)
+{
+    ivc_coord_t *c = &ivc_coord;
+    uint64_t now = ivc_now_ns();
+    if (now < mv.plug_scan_at)
+        return 0;
+    mv.plug_scan_at = now + 10000000ull;
+    int rc = ivc_region_attach_dest(mv.regions[dest], c->boot.job, c->boot.size, c->boot.rank,
+                                    mv.seq, &c->region);
+    if (rc == -EAGAIN && now < mv.plug_until) {
+        mv.plugging = (int)dest + 1;
+        return 0;
+    }
+    mv.plugging = 0;
     if (rc != 0) {
         ivc_error("migration: cannot attach host region %s (%s)", mv.regions[dest],
-                  strerror(-rc));
+                  rc == -EAGAIN ? "no ivshmem device of this job appeared within "
+                                  "IVC_MOVE_DEVICE_WAIT seconds"
+                                : strerror(-rc));
         return rc;
     }
     mv.cur = dest;
@@ -470,7 +504,7 @@ static void read_order(void)
     mv.seq = seq;
     mv.t0_ns = ivc_now_ns();
     mv.warn_at = mv.t0_ns + 5000000000ull;
-    if (dest == mv.cur) {
+    if (dest == mv.cur && !ivc_region_dest_is_device(mv.regions[dest])) {
         finish();
         return;
     }
@@ -501,6 +535,15 @@ int ivc_coord_move_progress(void)
             _exit(1);
         }
         return 1;
+    }
+    if (mv.plugging) {
+        int rc = join((uint32_t)mv.plugging - 1);
+        if (rc != 0) { /* as above */
+            ivc_error("migration: the move failed; ending");
+            fflush(stderr);
+            _exit(1);
+        }
+        return mv.plugging ? 0 : 1; /* still waiting: let a waiting caller sleep */
     }
     if (c->shm != NULL)
         close_drained();

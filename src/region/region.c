@@ -431,7 +431,7 @@ int ivc_region_alloc(ivc_region_t *r, uint64_t size, uint64_t align, uint64_t *o
 
 void ivc_region_member_set(const ivc_region_t *r, uint32_t rank, uint32_t state)
 {
-    if (rank >= r->world_size)
+    if (r->base == NULL || rank >= r->world_size) /* detached: mid-migration */
         return;
     /* R4: publishes this rank's slot contents; pairs with A4 in ivc_region_member_get(). */
     ivc_store_release(&ivc_region_member(r, rank)->state, state);
@@ -439,7 +439,7 @@ void ivc_region_member_set(const ivc_region_t *r, uint32_t rank, uint32_t state)
 
 uint32_t ivc_region_member_get(const ivc_region_t *r, uint32_t rank)
 {
-    if (rank >= r->world_size)
+    if (r->base == NULL || rank >= r->world_size) /* detached: mid-migration */
         return IVC_MEMBER_ABSENT;
     /* A4: pairs with R4 in ivc_region_member_set(). */
     return ivc_load_acquire(&ivc_region_member(r, rank)->state);
@@ -514,6 +514,8 @@ void ivc_region_abort(const ivc_region_t *r, uint32_t rank, int code)
 
 int ivc_region_aborted(const ivc_region_t *r, uint32_t *rank, int *code)
 {
+    if (r->base == NULL)
+        return 0;
     ivc_region_hdr_t *h = ivc_region_hdr(r);
     /* A2: pairs with R2 in ivc_region_abort(). */
     if (ivc_load_acquire(&h->abort_state) != 2)
@@ -531,7 +533,7 @@ int ivc_region_aborted(const ivc_region_t *r, uint32_t *rank, int *code)
 int ivc_region_member_fail(const ivc_region_t *r, uint32_t rank, uint32_t how, uint32_t by,
                            const char *what)
 {
-    if (rank >= r->world_size)
+    if (r->base == NULL || rank >= r->world_size)
         return 0;
     ivc_member_t *m = ivc_region_member(r, rank);
     uint32_t st = ivc_load_acquire(&m->state);

@@ -5,6 +5,9 @@
 #            synchronous sends, rendezvous up to 1 MiB, Allreduce each round)
 #   big      2 ranks on 2 hosts; one VM joins its peer's host and leaves again, 6 times,
 #            while 64 MiB messages are in flight both ways
+#   hostmove 2 ranks on 2 hosts; the moves are ordered by `ivc-host move` (the host
+#            administrator's tool, as for real guests) instead of ivcrun: rank 0 joins its
+#            peer's host, then goes back
 . "$(dirname "$0")/../launcher/lib.sh"
 : "${STORM:?STORM must name the migrate_storm program}"
 
@@ -60,8 +63,48 @@ big)
     echo "$OUT"
     printf '%s\n' "$ERR" | grep "moved from host"
     ;;
+hostmove)
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    : "${HOST_TOOL:?HOST_TOOL must name the ivc-host program}"
+    # A --migrate long after the end puts the job in migration mode (and keeps the host
+    # regions' names); ivc-host move does the moving.
+    "$IVCRUN" -v -n 2 --hosts 2 --timeout 240 --migrate 1:1@1000 "$STORM" 10 \
+        >"$SCRATCH/out" 2>"$SCRATCH/err" &
+    pid=$!
+    region0=""
+    for _ in $(seq 100); do
+        region0=$(sed -n 's/.*, region \(\/dev\/shm\/ivc-[0-9]*-h0\).*/\1/p' "$SCRATCH/err" | head -n 1)
+        [ -n "$region0" ] && break
+        sleep 0.1
+    done
+    [ -n "$region0" ] || { kill "$pid"; fail "ivcrun -v printed no region: $(cat "$SCRATCH/err")"; }
+    region1=${region0%-h0}-h1
+    # move REGION TO: orders rank 0 out of REGION, retrying while it has not joined it yet.
+    move() {
+        for _ in $(seq 100); do
+            "$HOST_TOOL" move --region "$1" --ranks 0 --to "$2" --wait 60 >"$SCRATCH/move.out" 2>&1 &&
+                return 0
+            grep -q "is not running\|cannot attach" "$SCRATCH/move.out" || break
+            sleep 0.1
+        done
+        kill "$pid"
+        fail "ivc-host move --region $1 --to $2: $(cat "$SCRATCH/move.out")"
+    }
+    move "$region0" 1
+    grep -q "rank 0 left after" "$SCRATCH/move.out" || fail "no departure: $(cat "$SCRATCH/move.out")"
+    cat "$SCRATCH/move.out"
+    # Rank 0 must have joined host 1's region to be ordered out of it.
+    move "$region1" 0
+    cat "$SCRATCH/move.out"
+    wait "$pid"
+    RC=$? OUT=$(cat "$SCRATCH/out") ERR=$(cat "$SCRATCH/err") LAST="ivcrun (hostmove)"
+    expect_rc 0
+    expect_out ", 0 errors"
+    echo "$OUT"
+    ;;
 *)
-    echo "usage: migrate.sh options|storm|big" >&2
+    echo "usage: migrate.sh options|storm|big|hostmove" >&2
     exit 2
     ;;
 esac

@@ -25,6 +25,13 @@
 #   vm_test.sh libivc              libivc between 2 guests: the echo example (server in one,
 #                                  client in the other), then the SPH fluid as 2 processes in
 #                                  2 guests, whose result must equal 2 threads' on the host
+#   vm_test.sh move                issue 12 part 3: QEMUs stand for two hosts, each with its
+#                                  region file; a guest whose 2 ranks (ivcrun --join in the
+#                                  guest: its PMI connects their network channel over the
+#                                  guest's loopback) stream checked messages (vm_move) is
+#                                  live-migrated to host 1 and back mid-run: ivc-host move,
+#                                  device_del, migrate, device_add (ivc-vm-migrate); the ranks
+#                                  switch shm -> network -> shm at each move
 # Environment: IVC_BIN (ivc-vm, ivc-host, ...), IVC_TESTS (vm_job), IVC_VM_IMAGE (image dir).
 # Exit 0 pass, 1 fail, 77 skip (no QEMU or static busybox; a failure when
 # IVCTEST_REQUIRE_VM=1, as CI sets it).
@@ -89,6 +96,7 @@ need
 case $scenario in
 image)
     "$bin/ivc-vm-image" -o "$image" "${IVC_TESTS:?}/vm_job" "$IVC_TESTS/vm_wake" "$bin/ivc-info" \
+        "$IVC_TESTS/vm_move" "$bin/ivcrun" \
         "$(dirname "$0")/doorbell-guest.sh" "$(dirname "$0")/errors-guest.sh" \
         "$IVC_TESTS/../examples/ivc_echo" "$IVC_TESTS/../apps/ivc_sph" || exit 1
     ;;
@@ -271,6 +279,61 @@ libivc)
     got=$(sed -n 's/.*sph vms 2 .* hash \([0-9a-f]*\).*/\1/p' "$work/g0.log" | head -1)
     [[ -n $want && $want == "$got" ]] || fail "SPH in 2 guests: hash $got, 2 threads on the host: $want"
     grep -h "echo client\|sph vms" "$work"/*.log
+    ;;
+move)
+    # Three QEMUs: h0 and h2 stand for host 0 (region A), h1 for host 1 (region B). The
+    # guest starts in h0, is migrated to h1 (its ranks leave A, join B) and back to h2
+    # (they leave B, join A again: a region visited before, whose slots hold the first
+    # order). Both ranks share the guest, so the network channel they fall back on while
+    # the guest has no device is the guest's own loopback (ivcrun --no-ns in the guest is
+    # their process manager); what this shows is the device leaving and another arriving
+    # under a live migration, with the ranks' traffic checked across all four switches.
+    regionb=$region-b
+    trap 'cleanup; rm -f "$regionb"' EXIT
+    for f in "$region" "$regionb"; do
+        "$bin/ivc-host" -n 2 -j "$job" -r "$f" -s 64M --no-wait --keep >/dev/null ||
+            fail "ivc-host cannot make $f"
+    done
+    port=$((20000 + job % 20000))
+    bar=/sys/bus/pci/devices/0000:00:10.0/resource2 # ivc-vm --qmp puts the device there
+    secs=${IVC_VM_MOVE_SECS:-60}
+    kargs=(ivc.env=IVC_MIGRATE=1,IVC_HOST_REGIONS=ivshmem:ivshmem,IVC_DEBUG=1 ivc.timeout=300
+           "ivc.cmd=ivcrun,--no-ns,-l,-n,2,--join,$bar,--job,$job,--world,2,--first-rank,0,vm_move,$secs")
+    guest h0 --region "$region" --qmp "$work/h0.qmp" --mem 512 -- "${kargs[@]}"
+    guest h1 --qmp "$work/h1.qmp" --incoming "$port" --mem 512 -- "${kargs[@]}"
+    guest h2 --qmp "$work/h2.qmp" --incoming "$((port + 1))" --mem 512 -- "${kargs[@]}"
+    # upto FILE PATTERN: waits (4 min at most) for a line matching PATTERN or the guest's end.
+    upto() {
+        for _ in $(seq 240); do
+            grep -q "$2\|ivc-guest: done" "$1" 2>/dev/null && break
+            sleep 1
+        done
+        grep -q "$2" "$1" || fail "$(basename "$1") lacks \"$2\" (the run ended first?)"
+    }
+    # migrate FROM TO REGION-LEFT REGION-JOINED K
+    migrate() {
+        "$bin/ivc-vm-migrate" --src-qmp "$work/$1.qmp" --dst-qmp "$work/$2.qmp" \
+            --port "$6" --src-region "$3" --dst-region "$4" --ranks 0,1 --to "$5" \
+            --ivc-host "$bin/ivc-host" >"$work/migrate-$1.log" 2>&1 ||
+            fail "ivc-vm-migrate $1 -> $2 failed: $(cat "$work/migrate-$1.log")"
+        cat "$work/migrate-$1.log"
+    }
+    upto "$work/h0.log" "vm_move: [0-9]* s"
+    migrate h0 h1 "$region" "$regionb" 1 "$port"
+    # Traffic on host 1 after the ranks switched back to shared memory there.
+    upto "$work/h1.log" "\[0\].*migration: move 1 to .* done"
+    upto "$work/h1.log" "vm_move: [0-9]* s"
+    migrate h1 h2 "$regionb" "$region" 0 "$((port + 1))"
+    wait_all || fail "a QEMU did not end cleanly"
+    for r in 0 1; do
+        grep -q "\[$r\].*migration: move 1 to .* done in" "$work/h1.log" ||
+            fail "rank $r did not finish its move into host 1's device"
+        grep -q "\[$r\].*migration: move 2 to .* done in" "$work/h2.log" ||
+            fail "rank $r did not finish its move back into host 0's device"
+        expect "$work/h2.log" "[$r] vm_move: rank $r ok"
+    done
+    expect "$work/h2.log" "ivc-guest: cmd exit 0"
+    grep -h "vm_move: [0-9]* s\|vm_move: rank\|migration: move" "$work"/h[012].log
     ;;
 *)
     echo "unknown scenario $scenario"

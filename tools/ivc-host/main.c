@@ -4,6 +4,7 @@
  * removes the region when the job is over. `ivc-host client` is a host-side ivshmem
  * client: it rings peers' doorbells and waits for its own. */
 #include "client.h"
+#include "move.h"
 #include "server.h"
 
 #include "base/ivc_log.h"
@@ -44,7 +45,13 @@ static void usage(FILE *f)
            "Connects to a doorbell server as a peer, prints its peer id and the region it was\n"
            "given, then in the order given rings PEER's VECTOR (waiting up to --timeout,\n"
            "default 60 s, for that peer to connect) or waits up to SEC seconds for one of its\n"
-           "own doorbells. Exit 0 when every step succeeded.\n");
+           "own doorbells. Exit 0 when every step succeeded.\n"
+           "\n"
+           "usage: ivc-host move --region FILE --ranks R1,R2... --to K [--wait SEC]\n"
+           "Tells ranks of a job started with IVC_MIGRATE=1 to move to host K of their\n"
+           "IVC_HOST_REGIONS (a move order in their slots of FILE) and waits up to SEC\n"
+           "(default 60) until each one left FILE (MOVED): then their guest's ivshmem device\n"
+           "may be unplugged and the guest migrated (ivc-vm-migrate). Exit 0 when all left.\n");
 }
 
 static volatile sig_atomic_t stop_signal;
@@ -349,5 +356,7 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "client"))
         return client(argc, argv);
+    if (argc > 1 && !strcmp(argv[1], "move"))
+        return host_move(argc, argv);
     return serve(argc, argv);
 }

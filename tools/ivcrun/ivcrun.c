@@ -156,7 +156,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "ivcrun: signalfd: %s\n", strerror(errno));
         goto out;
     }
-    if (opts.hosts > 1) {
+    /* IVC_MIGRATE=1 set by the user (a guest that will be live-migrated runs ivcrun in
+     * it): its ranks connect the network channel at start-up even on one host, which takes
+     * a process manager; served when this launch runs the whole job (issue 12 part 3). */
+    const char *migrate_env = getenv("IVC_MIGRATE");
+    int pmi_for_migrate = migrate_env != NULL && strcmp(migrate_env, "1") == 0 &&
+                          (opts.join == NULL || (opts.world == opts.nranks && opts.first_rank == 0));
+    if (opts.hosts > 1 || pmi_for_migrate) {
         char kvs[64];
         snprintf(kvs, sizeof(kvs), "ivc-%" PRIu64, job.id);
         if ((job.pmi = pmi_server_create(opts.nranks, kvs)) == NULL)
