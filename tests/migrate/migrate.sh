@@ -3,6 +3,8 @@
 #   storm    4 ranks in 4 VMs on 2 hosts; two VMs bounce between the hosts 24 times in all
 #            while every rank streams mixed messages to every other (ANY_SOURCE receives,
 #            synchronous sends, rendezvous up to 1 MiB, Allreduce each round)
+#   rma      the storm of 4 ranks plus a passive-target epoch on every other rank's window
+#            each round (exclusive and shared locks, accumulate, put, flush, get), 20 moves
 #   big      2 ranks on 2 hosts; one VM joins its peer's host and leaves again, 6 times,
 #            while 64 MiB messages are in flight both ways
 #   hostmove 2 ranks on 2 hosts; the moves are ordered by `ivc-host move` (the host
@@ -46,6 +48,23 @@ storm)
     [ "$n" -ge 20 ] || fail "expected at least 20 moves, saw $n"
     echo "$OUT"
     printf '%s\n' "$ERR" | grep "moved from host" | sed -n '1,4p;$p'
+    ;;
+rma)
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    args=""
+    t=1
+    for i in $(seq 1 5); do
+        args="$args --migrate 1:1@$t.0 --migrate 3:0@$t.5 --migrate 1:0@$t.25 --migrate 3:1@$t.75"
+        t=$((t + 1))
+    done
+    # shellcheck disable=SC2086
+    run -n 4 --hosts 2 --vms-per-host 2 --timeout 240 $args "$STORM" 7 RMA
+    expect_rc 0
+    expect_out ", 0 errors"
+    n=$(moves_seen)
+    [ "$n" -ge 20 ] || fail "expected at least 20 moves, saw $n"
+    echo "$OUT"
     ;;
 big)
     need_vms
@@ -104,7 +123,7 @@ hostmove)
     echo "$OUT"
     ;;
 *)
-    echo "usage: migrate.sh options|storm|big|hostmove" >&2
+    echo "usage: migrate.sh options|storm|rma|big|hostmove" >&2
     exit 2
     ;;
 esac

@@ -4,7 +4,9 @@
  * with its bytes intact. Rounds go on until `seconds` passed (rank 0 decides, through an
  * Allreduce, which runs over point-to-point and so crosses the switches too). Run under
  * ivcrun --hosts 2 --migrate ... (tests/migrate/storm.sh).
- *   storm SECONDS [BIG]   BIG: also a 64 MiB message per pair and round */
+ *   storm SECONDS [BIG|RMA]   BIG: also a 64 MiB message per pair and round; RMA: also a
+ *                             passive-target epoch per round on a window of every rank
+ *                             (lock, accumulate, put, get, unlock), counters checked */
 #include <mpi.h>
 
 #include <stdint.h>
@@ -48,6 +50,20 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     double seconds = argc > 1 ? atof(argv[1]) : 5;
     int big = argc > 2 && strcmp(argv[2], "BIG") == 0;
+    int rma = argc > 2 && strcmp(argv[2], "RMA") == 0;
+    /* RMA: win[0..size-1] counts each origin's accumulates; win[size + o] is the round
+     * number origin o last put. */
+    long *win = NULL;
+    MPI_Win w = MPI_WIN_NULL;
+    if (rma) {
+        MPI_Win_allocate((MPI_Aint)(2 * size * sizeof(long)), sizeof(long), MPI_INFO_NULL,
+                         MPI_COMM_WORLD, &win, &w);
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w);
+        for (int i = 0; i < 2 * size; i++)
+            win[i] = 0;
+        MPI_Win_unlock(rank, w);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
     const int bigsize = 64 << 20;
     uint64_t *sent = calloc((size_t)size, sizeof(uint64_t));
     uint64_t *got = calloc((size_t)size, sizeof(uint64_t));
@@ -119,9 +135,35 @@ int main(int argc, char **argv)
                         rounds);
         }
         MPI_Waitall(nr, req, MPI_STATUSES_IGNORE);
+        if (rma) {
+            /* An epoch on every other rank's window, while VMs move. */
+            for (int d = 1; d < size; d++) {
+                int t = (rank + d) % size;
+                long one = 1, mark = rounds + 1, back = -1;
+                MPI_Win_lock(d % 2 ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, t, 0, w);
+                MPI_Accumulate(&one, 1, MPI_LONG, t, rank, 1, MPI_LONG, MPI_SUM, w);
+                MPI_Put(&mark, 1, MPI_LONG, t, size + rank, 1, MPI_LONG, w);
+                MPI_Win_flush(t, w);
+                MPI_Get(&back, 1, MPI_LONG, t, size + rank, 1, MPI_LONG, w);
+                MPI_Win_unlock(t, w);
+                if (back != mark && errors++ < 5)
+                    fprintf(stderr, "rank %d: read back %ld from rank %d's window, put %ld\n",
+                            rank, back, t, mark);
+            }
+        }
         rounds++;
         go = MPI_Wtime() - t0 < seconds;
         MPI_Allreduce(MPI_IN_PLACE, &go, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    }
+    if (rma) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w);
+        for (int o = 0; o < size; o++)
+            if (o != rank && (win[o] != rounds || win[size + o] != rounds) && errors++ < 5)
+                fprintf(stderr, "rank %d: origin %d accumulated %ld and put %ld, not %ld\n", rank,
+                        o, win[o], win[size + o], rounds);
+        MPI_Win_unlock(rank, w);
+        MPI_Win_free(&w);
     }
     for (int i = 0; i < nreq; i++)
         free(sbuf[i]);

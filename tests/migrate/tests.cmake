@@ -3,7 +3,7 @@
 add_executable(migrate_storm ${CMAKE_CURRENT_LIST_DIR}/storm.c)
 target_link_libraries(migrate_storm PRIVATE mpi)
 set_target_properties(migrate_storm PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
-foreach(case options storm big hostmove)
+foreach(case options storm rma big hostmove)
   add_test(NAME migrate.${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/migrate.sh ${case})
   set_tests_properties(migrate.${case} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS migrate
     ENVIRONMENT "IVCRUN=$<TARGET_FILE:ivcrun>;HOST_TOOL=$<TARGET_FILE:ivc-host>;STORM=$<TARGET_FILE:migrate_storm>;LAUNCHER_SCRATCH=${CMAKE_CURRENT_BINARY_DIR}")
