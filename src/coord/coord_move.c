@@ -26,8 +26,8 @@ enum {
 /* Pair states (per peer). */
 enum {
     PAIR_IDLE = 0,
-    PAIR_CLOSING,   /* shm -> network: waiting for the peer's FLUSH through shm */
-    PAIR_DRAINING,  /* both FLUSHes passed; waiting for shm operations with it to end */
+    PAIR_CLOSING,  /* shm -> network: waiting for the peer's FLUSH through shm */
+    PAIR_DRAINING, /* both FLUSHes passed; waiting for shm operations with it to end */
 };
 
 /* A message held because it came through the channel this rank does not yet accept from
@@ -40,11 +40,11 @@ typedef struct held {
 } held_t;
 
 typedef struct move_peer {
-    uint8_t via_in; /* the channel whose messages are accepted (IVC_VIA_SHM or _NET) */
-    uint8_t pair;   /* PAIR_* */
-    uint8_t hello;  /* arriving: HELLO sent, this pair's switch to shm not yet done */
+    uint8_t via_in;   /* the channel whose messages are accepted (IVC_VIA_SHM or _NET) */
+    uint8_t pair;     /* PAIR_* */
+    uint8_t hello;    /* arriving: HELLO sent, this pair's switch to shm not yet done */
     uint8_t hello_in; /* the peer's HELLO, waiting for the last pair with it to close */
-    uint32_t owed;  /* messages received through shm whose answer (CTS, ACK) is owed */
+    uint32_t owed;    /* messages received through shm whose answer (CTS, ACK) is owed */
     held_t *head, *tail;
 } move_peer_t;
 
@@ -52,15 +52,15 @@ static struct {
     int on;
     char **regions; /* the job's host regions (IVC_HOST_REGIONS) */
     uint32_t nregions, cur;
-    uint32_t *all;      /* every rank of the job: a sparse shm channel's local set */
-    move_peer_t *peers; /* per global rank */
+    uint32_t *all;         /* every rank of the job: a sparse shm channel's local set */
+    move_peer_t *peers;    /* per global rank */
     ivc_chan_upcalls_t up; /* the coordinator's upcalls (to the MPI layer) */
     int leaving, arriving;
     int plugging;          /* a guest's rank left its device; waiting for the next one */
     uint64_t plug_until;   /* ns: when waiting for it is given up */
     uint64_t plug_scan_at; /* ns: the next scan of the PCI devices */
-    uint64_t seq;   /* the order being carried out */
-    uint64_t t0_ns; /* when it was read */
+    uint64_t seq;          /* the order being carried out */
+    uint64_t t0_ns;        /* when it was read */
     uint64_t last_order;
     uint32_t polls;
     int closed;       /* in MPI_Finalize: no new orders */
@@ -324,9 +324,8 @@ int ivc_coord_move_init(const ivc_chan_upcalls_t *up, ivc_chan_upcalls_t *shm_up
     for (uint32_t r = 0; r < c->boot.size; r++)
         mv.all[r] = r;
     for (uint32_t r = 0; r < c->boot.size; r++)
-        mv.peers[r].via_in = ivc_region_member_get(&c->region, r) == IVC_MEMBER_ABSENT
-                                 ? IVC_VIA_NET
-                                 : IVC_VIA_SHM;
+        mv.peers[r].via_in =
+            ivc_region_member_get(&c->region, r) == IVC_MEMBER_ABSENT ? IVC_VIA_NET : IVC_VIA_SHM;
     *shm_up = *up;
     shm_up->on_message = on_message;
     shm_up->arg = &via_shm_tag;

@@ -147,8 +147,8 @@ int main(int argc, char **argv)
                 MPI_Get(&back, 1, MPI_LONG, t, size + rank, 1, MPI_LONG, w);
                 MPI_Win_unlock(t, w);
                 if (back != mark && errors++ < 5)
-                    fprintf(stderr, "rank %d: read back %ld from rank %d's window, put %ld\n",
-                            rank, back, t, mark);
+                    fprintf(stderr, "rank %d: read back %ld from rank %d's window, put %ld\n", rank,
+                            back, t, mark);
             }
         }
         rounds++;

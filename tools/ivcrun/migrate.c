@@ -11,9 +11,9 @@
 #define MOVE_REPORT_MS 10000 /* a move not done by then is reported, once */
 
 static struct {
-    uint64_t t0;     /* ms: the ranks started */
-    uint32_t next;   /* next move in opts->moves (sorted by time) */
-    int busy;        /* a move is in progress */
+    uint64_t t0;   /* ms: the ranks started */
+    uint32_t next; /* next move in opts->moves (sorted by time) */
+    int busy;      /* a move is in progress */
     uint32_t vm, from, to;
     uint64_t seq, started, reported;
 } st;
@@ -23,8 +23,8 @@ int migrate_parse(ivcrun_opts_t *o, const char *v)
     unsigned vm, host;
     double sec;
     int used = 0;
-    if (v == NULL || sscanf(v, "%u:%u@%lf%n", &vm, &host, &sec, &used) != 3 ||
-        v[used] != '\0' || sec < 0 || sec > 1e6) {
+    if (v == NULL || sscanf(v, "%u:%u@%lf%n", &vm, &host, &sec, &used) != 3 || v[used] != '\0' ||
+        sec < 0 || sec > 1e6) {
         fprintf(stderr, "ivcrun: --migrate needs VM:HOST@SECONDS (e.g. 1:0@2.5), got '%s'\n",
                 v ? v : "");
         return -EINVAL;
