@@ -115,30 +115,28 @@ static inline int ivc_coord_send(uint32_t peer, ivc_chan_op_t *op)
     return vc->ops->send(vc->ep, op);
 }
 
-/* A message is answered through the channel that brought it, which after a switch need not
- * be the peer's VC. */
+/* The channel that answers message m: the one that brought it, which after a switch need
+ * not be the peer's VC (ep NULL: that channel is gone). */
+static inline ivc_vc_t ivc_coord_answer_vc(const ivc_inmsg_t *m)
+{
+    if (__builtin_expect(ivc_coord.migrate, 0) && m->via != IVC_VIA_VC) {
+        ivc_vc_t vc = {NULL, NULL, IVC_VC_ACTIVE};
+        ivc_coord_move_route((uint32_t)m->peer, m->via, &vc.ops, &vc.ep);
+        return vc;
+    }
+    return ivc_coord.vcs[m->peer];
+}
+
 static inline int ivc_coord_recv_rndv(const ivc_inmsg_t *m, ivc_chan_op_t *op)
 {
-    ivc_vc_t *vc = &ivc_coord.vcs[m->peer];
-    if (__builtin_expect(ivc_coord.migrate, 0) && m->via != IVC_VIA_VC) {
-        const ivc_chan_ops_t *ops;
-        void *ep;
-        ivc_coord_move_route((uint32_t)m->peer, m->via, &ops, &ep);
-        return ep != NULL ? ops->recv_rndv(ep, m, op) : -ENOTCONN;
-    }
-    return vc->ops->recv_rndv(vc->ep, m, op);
+    ivc_vc_t vc = ivc_coord_answer_vc(m);
+    return vc.ep != NULL ? vc.ops->recv_rndv(vc.ep, m, op) : -ENOTCONN;
 }
 
 static inline int ivc_coord_send_ack(const ivc_inmsg_t *m)
 {
-    ivc_vc_t *vc = &ivc_coord.vcs[m->peer];
-    if (__builtin_expect(ivc_coord.migrate, 0) && m->via != IVC_VIA_VC) {
-        const ivc_chan_ops_t *ops;
-        void *ep;
-        ivc_coord_move_route((uint32_t)m->peer, m->via, &ops, &ep);
-        return ep != NULL ? ops->send_ack(ep, m->cookie) : -ENOTCONN;
-    }
-    return vc->ops->send_ack(vc->ep, m->cookie);
+    ivc_vc_t vc = ivc_coord_answer_vc(m);
+    return vc.ep != NULL ? vc.ops->send_ack(vc.ep, m->cookie) : -ENOTCONN;
 }
 
 /* ---- peer failures (coord_fail.c) ----

@@ -335,44 +335,30 @@ int ivc_coord_move_init(const ivc_chan_upcalls_t *up, ivc_chan_upcalls_t *shm_up
     return 0;
 }
 
-/* Leaving: what is left to drain with each old neighbour. Returns 1 when nothing is. */
-static int leave_drained(void)
+/* Closes every shm pair whose switch to the network is through (both FLUSHes passed) and
+ * that has nothing left in flight; a failed peer's pair ends with it (its shm operations
+ * failed). Serves the rank that leaves and the ranks it leaves alike. Returns 1 when no
+ * pair is left closing. */
+static int close_drained(void)
 {
     ivc_coord_t *c = &ivc_coord;
     int all = 1;
     for (uint32_t r = 0; r < c->boot.size; r++) {
         move_peer_t *p = &mv.peers[r];
-        if (p->pair != PAIR_IDLE && ivc_coord_peer_failed(r)) {
-            p->pair = PAIR_IDLE; /* its shm operations failed with it */
+        if (p->pair == PAIR_IDLE)
             continue;
-        }
-        if (p->pair == PAIR_CLOSING) {
-            all = 0;
-        } else if (p->pair == PAIR_DRAINING) {
-            if (p->owed == 0 && !ivc_shm_chan_peer_busy(c->shm, r)) {
-                ivc_shm_chan_peer_close(c->shm, r);
-                p->pair = PAIR_IDLE;
-            } else {
-                all = 0;
-            }
-        }
-    }
-    return all;
-}
-
-/* Pairs a neighbour that left asked to close (this rank stays). */
-static void close_drained(void)
-{
-    ivc_coord_t *c = &ivc_coord;
-    for (uint32_t r = 0; r < c->boot.size; r++) {
-        move_peer_t *p = &mv.peers[r];
-        if (p->pair == PAIR_DRAINING && p->owed == 0 && !ivc_shm_chan_peer_busy(c->shm, r)) {
+        if (ivc_coord_peer_failed(r)) {
+            p->pair = PAIR_IDLE;
+        } else if (p->pair == PAIR_DRAINING && p->owed == 0 && !ivc_shm_chan_peer_busy(c->shm, r)) {
             ivc_shm_chan_peer_close(c->shm, r);
             p->pair = PAIR_IDLE;
             if (p->hello_in)
                 on_hello(r); /* it came back before its last visit here was drained */
+        } else {
+            all = 0;
         }
     }
+    return all;
 }
 
 static void start_leave(void)
@@ -512,11 +498,20 @@ static void read_order(void)
     start_leave();
 }
 
+/* Half-moved, this rank can reach no region: its peers see it end (its network
+ * connections drop) as they would see a VM that died in migration. */
+static void __attribute__((noreturn)) move_failed(void)
+{
+    ivc_error("migration: the move failed; ending");
+    fflush(stderr);
+    _exit(1);
+}
+
 int ivc_coord_move_progress(void)
 {
     ivc_coord_t *c = &ivc_coord;
     if (mv.leaving) {
-        if (!leave_drained()) {
+        if (!close_drained()) {
             if (ivc_now_ns() > mv.warn_at) {
                 ivc_warn("migration: still draining shared memory after 5 s (a rendezvous or "
                          "synchronous send not yet matched?)");
@@ -525,23 +520,13 @@ int ivc_coord_move_progress(void)
             return 0;
         }
         mv.leaving = 0;
-        int rc = arrive((uint32_t)mv.arriving - 1);
-        if (rc != 0) {
-            /* Half-moved, this rank can reach no region: its peers see it end (its network
-             * connections drop) as they would see a VM that died in migration. */
-            ivc_error("migration: the move failed; ending");
-            fflush(stderr);
-            _exit(1);
-        }
+        if (arrive((uint32_t)mv.arriving - 1) != 0)
+            move_failed();
         return 1;
     }
     if (mv.plugging) {
-        int rc = join((uint32_t)mv.plugging - 1);
-        if (rc != 0) { /* as above */
-            ivc_error("migration: the move failed; ending");
-            fflush(stderr);
-            _exit(1);
-        }
+        if (join((uint32_t)mv.plugging - 1) != 0)
+            move_failed();
         return mv.plugging ? 0 : 1; /* still waiting: let a waiting caller sleep */
     }
     if (c->shm != NULL)

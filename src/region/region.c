@@ -339,7 +339,9 @@ static int region_renew(ivc_region_t *r, uint64_t job, uint32_t world)
     return 0;
 }
 
-int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region_t *out)
+/* Maps and checks an existing region; with `renew`, first resets one an earlier job left
+ * (a rank joining at start-up), never one of a running job it migrates into. */
+static int region_open(const char *path, uint64_t job, uint32_t world, int renew, ivc_region_t *out)
 {
     ivc_region_t r;
     int rc = region_map(path, 0, 0, &r);
@@ -348,9 +350,9 @@ int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region
     rc = region_wait_ready(&r, job, world);
     /* Layout first (job and world are what an earlier job may have left), then whether an
      * earlier job left it, then whose it is. */
-    if (rc == 0)
+    if (rc == 0 && renew)
         rc = region_validate(&r, 0, 0);
-    if (rc == 0)
+    if (rc == 0 && renew)
         rc = region_renew(&r, job, world);
     if (rc == 0)
         rc = region_validate(&r, job, world);
@@ -362,21 +364,14 @@ int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region
     return 0;
 }
 
+int ivc_region_attach(const char *path, uint64_t job, uint32_t world, ivc_region_t *out)
+{
+    return region_open(path, job, world, 1, out);
+}
+
 int ivc_region_attach_running(const char *path, uint64_t job, uint32_t world, ivc_region_t *out)
 {
-    ivc_region_t r;
-    int rc = region_map(path, 0, 0, &r);
-    if (rc != 0)
-        return rc;
-    rc = region_wait_ready(&r, job, world);
-    if (rc == 0)
-        rc = region_validate(&r, job, world);
-    if (rc != 0) {
-        ivc_region_detach(&r, 0);
-        return rc;
-    }
-    *out = r;
-    return 0;
+    return region_open(path, job, world, 0, out);
 }
 
 void ivc_region_detach(ivc_region_t *r, int unlink_file)
