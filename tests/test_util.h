@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #define T_FAIL(...)                                                                                \
     do {                                                                                           \
@@ -41,6 +43,23 @@ static inline unsigned char t_pattern(unsigned seed, unsigned long long i)
     unsigned long long x = (i + 1) * 0x9E3779B97F4A7C15ull ^ ((unsigned long long)seed << 17);
     x ^= x >> 29;
     return (unsigned char)(x * 0xBF58476D1CE4E5B9ull >> 56);
+}
+
+/* CPU time (user + system) this process has used, in seconds: what a waiting rank costs. */
+static inline double t_cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* Sleeps `us` microseconds (not at all for us <= 0). */
+static inline void t_pause_us(long us)
+{
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    if (us > 0)
+        nanosleep(&ts, NULL);
 }
 
 #endif

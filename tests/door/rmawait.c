@@ -20,23 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
-static double cpu_now(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
-           ru.ru_stime.tv_usec * 1e-6;
-}
-
-static void pause_us(long us)
-{
-    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
-    if (us > 0)
-        nanosleep(&ts, NULL);
-}
+#include "../test_util.h"
 
 static int fail(int rank, const char *what, long want, long got)
 {
@@ -69,9 +54,9 @@ static int one_wait(const char *mode, int rank, int secs)
     if (!strcmp(mode, "agree")) {
         int flag = rank == 0 ? 0x7 : 0x5;
         if (rank == 1)
-            pause_us(secs * 1000000l);
+            t_pause_us(secs * 1000000l);
         else
-            cpu0 = cpu_now();
+            cpu0 = t_cpu_seconds();
         int rc = MPIX_Comm_agree(MPI_COMM_WORLD, &flag);
         if (rc != MPI_SUCCESS)
             return fail(rank, "MPIX_Comm_agree's return", MPI_SUCCESS, rc);
@@ -82,12 +67,12 @@ static int one_wait(const char *mode, int rank, int secs)
         long v = 4242;
         MPI_Win_lock(type, 0, 0, win);
         MPI_Barrier(MPI_COMM_WORLD); /* rank 0 asks only now */
-        pause_us(secs * 1000000l);
+        t_pause_us(secs * 1000000l);
         MPI_Put(&v, 1, MPI_LONG, 0, 1, 1, MPI_LONG, win);
         MPI_Win_unlock(0, win);
     } else {
         MPI_Barrier(MPI_COMM_WORLD);
-        cpu0 = cpu_now();
+        cpu0 = t_cpu_seconds();
         wall0 = MPI_Wtime();
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
         got = mem[1];
@@ -95,7 +80,7 @@ static int one_wait(const char *mode, int rank, int secs)
         MPI_Win_unlock(0, win);
     }
     if (rank == 0) {
-        double cpu = cpu_now() - cpu0, wall = MPI_Wtime() - wall0;
+        double cpu = t_cpu_seconds() - cpu0, wall = MPI_Wtime() - wall0;
         if (got != want)
             return fail(rank, "value after the wait", want, got);
         if (wall < secs * 0.9)
@@ -140,7 +125,7 @@ static int storm(int rank, int size, long rounds)
             MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, win[w]);
             MPI_Get(&v, 1, MPI_LONG, t, 0, 1, MPI_LONG, win[w]);
             MPI_Win_flush(t, win[w]);
-            pause_us(hold);
+            t_pause_us(hold);
             v++;
             MPI_Put(&v, 1, MPI_LONG, t, 0, 1, MPI_LONG, win[w]);
             MPI_Win_unlock(t, win[w]);
@@ -148,11 +133,11 @@ static int storm(int rank, int size, long rounds)
         } else { /* shared: an accumulate (the accumulate lock) */
             long one = 1;
             MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win[w]);
-            pause_us(hold / 2);
+            t_pause_us(hold / 2);
             MPI_Accumulate(&one, 1, MPI_LONG, t, 1, 1, MPI_LONG, MPI_SUM, win[w]);
             MPI_Win_unlock(t, win[w]);
         }
-        pause_us(gap);
+        t_pause_us(gap);
         if (r % 200 == 199) { /* every rank reaches the same rounds: agree on them */
             int flag = 1;
             if (MPIX_Comm_agree(MPI_COMM_WORLD, &flag) != MPI_SUCCESS || flag != 1)

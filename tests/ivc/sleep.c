@@ -18,8 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
+
+#include "../test_util.h"
 
 static int rank;
 
@@ -28,21 +29,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static double cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
-           ru.ru_stime.tv_usec * 1e-6;
-}
-
-static void pause_us(long us)
-{
-    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
-    if (us > 0)
-        nanosleep(&ts, NULL);
 }
 
 static int fail(const char *what, long want, long got)
@@ -55,7 +41,7 @@ static int fail(const char *what, long want, long got)
 /* Rank 0's report of one wait that began at (wall0, cpu0). */
 static void report(const char *call, double wall0, double cpu0, double secs)
 {
-    double wall = now_s() - wall0, cpu = cpu_s() - cpu0;
+    double wall = now_s() - wall0, cpu = t_cpu_seconds() - cpu0;
     if (wall < secs * 0.9)
         fail("ms waited (the wait ended early)", (long)(secs * 900), (long)(wall * 1000));
     printf("%s: waited %.2f s, cpu %.2f%%\n", call, wall, 100 * cpu / wall);
@@ -67,33 +53,33 @@ static int cpu_case(ivc_t *ivc, ivc_barrier_t *bar, double secs)
     ivc_chan_t *ch = NULL;
     uint64_t v = 0;
     if (rank == 0) {
-        double w0 = now_s(), c0 = cpu_s();
+        double w0 = now_s(), c0 = t_cpu_seconds();
         int rc = ivc_accept(ivc, 7, -1, &ch);
         if (rc != 0)
             fail("ivc_accept", 0, rc);
         report("ivc_accept", w0, c0, secs);
         w0 = now_s();
-        c0 = cpu_s();
+        c0 = t_cpu_seconds();
         ssize_t n = ivc_read_wait(ch, &v, sizeof(v), -1);
         if (n != sizeof(v) || v != 0x5eed)
             fail("ivc_read_wait's value", 0x5eed, n == sizeof(v) ? (long)v : (long)n);
         report("ivc_read_wait", w0, c0, secs);
         w0 = now_s();
-        c0 = cpu_s();
+        c0 = t_cpu_seconds();
         rc = ivc_barrier_wait(bar, IVC_WAIT_BLOCK, -1);
         if (rc != 0)
             fail("ivc_barrier_wait", 0, rc);
         report("ivc_barrier_wait", w0, c0, secs);
     } else {
-        pause_us((long)(secs * 1e6));
+        t_pause_us((long)(secs * 1e6));
         int rc = ivc_connect(ivc, 0, 7, 10000, &ch);
         if (rc != 0)
             fail("ivc_connect", 0, rc);
-        pause_us((long)(secs * 1e6));
+        t_pause_us((long)(secs * 1e6));
         v = 0x5eed;
         if (ivc_write_wait(ch, &v, sizeof(v), 10000) != sizeof(v))
             fail("ivc_write_wait", sizeof(v), -1);
-        pause_us((long)(secs * 1e6));
+        t_pause_us((long)(secs * 1e6));
         int brc = ivc_barrier_wait(bar, IVC_WAIT_BLOCK, -1);
         if (brc != 0)
             fail("ivc_barrier_wait", 0, brc);
@@ -122,7 +108,7 @@ static int storm_case(ivc_t *ivc, ivc_barrier_t *bar, long rounds)
             uint64_t v;
             if (rank == leader) {
                 v = (uint64_t)r * 3;
-                pause_us(delay);
+                t_pause_us(delay);
                 if (ivc_write_wait(ch, &v, sizeof(v), 60000) != sizeof(v))
                     fail("ping write", r, -1);
                 if (ivc_read_wait(ch, &v, sizeof(v), -1) != sizeof(v) || v != (uint64_t)r * 3 + 1)
@@ -130,14 +116,14 @@ static int storm_case(ivc_t *ivc, ivc_barrier_t *bar, long rounds)
             } else {
                 if (ivc_read_wait(ch, &v, sizeof(v), -1) != sizeof(v) || v != (uint64_t)r * 3)
                     fail("ping", r * 3, (long)v);
-                pause_us(delay / 2);
+                t_pause_us(delay / 2);
                 v++;
                 if (ivc_write_wait(ch, &v, sizeof(v), 60000) != sizeof(v))
                     fail("pong write", r, -1);
             }
         } else {
             if (rank == leader)
-                pause_us(delay);
+                t_pause_us(delay);
             if ((rc = ivc_barrier_wait(bar, IVC_WAIT_BLOCK, -1)) != 0)
                 fail("barrier", 0, rc);
         }

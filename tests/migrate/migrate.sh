@@ -17,6 +17,27 @@ expect_out() { # TEXT: ivcrun's stdout contains TEXT
     case "$OUT" in *"$1"*) ;; *) fail "stdout: expected to contain '$1', got '$OUT'" ;; esac
 }
 
+# bouncing_storm ROUNDS SECONDS [MODE]: 4 ranks in 4 VMs on 2 hosts; VMs 1 and 3 each
+# cross to the other host and back every second, ROUNDS times (4 moves a round), while
+# storm.c runs SECONDS in MODE; every message checked, at least 20 moves seen.
+bouncing_storm() {
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    local args="" t
+    for t in $(seq 1 "$1"); do
+        args="$args --migrate 1:1@$t.0 --migrate 3:0@$t.25 --migrate 1:0@$t.5 --migrate 3:1@$t.75"
+    done
+    # shellcheck disable=SC2086
+    run -n 4 --hosts 2 --vms-per-host 2 --timeout 240 $args "$STORM" "$2" ${3:-}
+    expect_rc 0
+    expect_out ", 0 errors"
+    local n
+    n=$(moves_seen)
+    [ "$n" -ge 20 ] || fail "expected at least 20 moves, saw $n"
+    echo "$OUT"
+    printf '%s\n' "$ERR" | grep "moved from host" | sed -n '1,4p;$p'
+}
+
 moves_seen() { printf '%s\n' "$ERR" | grep -c "moved from host"; }
 
 case "${1:-}" in
@@ -32,39 +53,10 @@ options)
     expect_err "the job has VMs 0..1 and hosts 0..1"
     ;;
 storm)
-    need_vms
-    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
-    args=""
-    t=1
-    for i in $(seq 1 6); do
-        args="$args --migrate 1:1@$t.0 --migrate 3:0@$t.25 --migrate 1:0@$t.5 --migrate 3:1@$t.75"
-        t=$((t + 1))
-    done
-    # shellcheck disable=SC2086
-    run -n 4 --hosts 2 --vms-per-host 2 --timeout 240 $args "$STORM" 9
-    expect_rc 0
-    expect_out ", 0 errors"
-    n=$(moves_seen)
-    [ "$n" -ge 20 ] || fail "expected at least 20 moves, saw $n"
-    echo "$OUT"
-    printf '%s\n' "$ERR" | grep "moved from host" | sed -n '1,4p;$p'
+    bouncing_storm 6 9
     ;;
 rma)
-    need_vms
-    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
-    args=""
-    t=1
-    for i in $(seq 1 5); do
-        args="$args --migrate 1:1@$t.0 --migrate 3:0@$t.5 --migrate 1:0@$t.25 --migrate 3:1@$t.75"
-        t=$((t + 1))
-    done
-    # shellcheck disable=SC2086
-    run -n 4 --hosts 2 --vms-per-host 2 --timeout 240 $args "$STORM" 7 RMA
-    expect_rc 0
-    expect_out ", 0 errors"
-    n=$(moves_seen)
-    [ "$n" -ge 20 ] || fail "expected at least 20 moves, saw $n"
-    echo "$OUT"
+    bouncing_storm 5 7 RMA
     ;;
 big)
     need_vms

@@ -19,9 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../test_util.h"
 
 #define LEN 64
 
@@ -34,10 +35,7 @@ static double now_us(void)
 
 static double cpu_us(void)
 {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + ru.ru_utime.tv_usec +
-           ru.ru_stime.tv_usec;
+    return t_cpu_seconds() * 1e6;
 }
 
 static void fill(uint8_t *b, int round, int from)
