@@ -17,4 +17,16 @@ case "$ERR" in *" 1 ("*) fail "rank 1 had ended but was named: '$ERR'" ;; esac
 # A job that ends in time is not affected.
 run -n 2 --timeout 5 true
 expect_rc 0
+
+# Hydra's MPIEXEC_TIMEOUT stands for --timeout (MPICH's test harness bounds jobs so);
+# --timeout wins over it; a bad value is a usage error.
+MPIEXEC_TIMEOUT=1 run -n 2 sleep 30
+expect_rc 124
+expect_err "ivcrun: timeout after 1 s"
+MPIEXEC_TIMEOUT=30 run -n 2 --timeout 1 sleep 30
+expect_rc 124
+expect_err "ivcrun: timeout after 1 s"
+MPIEXEC_TIMEOUT=soon run -n 2 true
+expect_rc 2
+expect_err "MPIEXEC_TIMEOUT"
 echo PASS
