@@ -292,8 +292,7 @@ int ivc_mpi_iprobe(int src, int tag, MPI_Comm comm, uint32_t ctx_off, MPI_Status
         return 0;
     if (status != MPI_STATUS_IGNORE) {
         status->MPI_SOURCE = u->m.env.src;
-        status->MPI_TAG = u->m.env.tag;
-        status->MPI_ERROR = MPI_SUCCESS;
+        status->MPI_TAG = u->m.env.tag; /* MPI_ERROR stays the user's (p2p.h) */
         status->ivc_count = (long long)u->m.env.len;
         status->ivc_cancelled = 0;
     }

@@ -58,7 +58,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
-        ivc_mpi_status_proc_null(status);
+        ivc_mpi_status_proc_null_out(status);
         return MPI_SUCCESS;
     }
     rc = ivc_mpi_probe_ft_check(comm, source, "MPI_Improbe");
@@ -77,7 +77,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         return rc;
     if (source == MPI_PROC_NULL) {
         *message = MPI_MESSAGE_NO_PROC;
-        ivc_mpi_status_proc_null(status);
+        ivc_mpi_status_proc_null_out(status);
         return MPI_SUCCESS;
     }
     ivc_backoff_t b;

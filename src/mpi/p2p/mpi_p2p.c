@@ -505,7 +505,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
         return ivc_mpi_raise(comm, MPI_ERR_ARG, "MPI_Iprobe", "NULL flag");
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        ivc_mpi_status_proc_null(status);
+        ivc_mpi_status_proc_null_out(status);
         return MPI_SUCCESS;
     }
     rc = ivc_mpi_probe_ft_check(comm, source, "MPI_Iprobe");
@@ -522,7 +522,7 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     if (rc != MPI_SUCCESS)
         return rc;
     if (source == MPI_PROC_NULL) {
-        ivc_mpi_status_proc_null(status);
+        ivc_mpi_status_proc_null_out(status);
         return MPI_SUCCESS;
     }
     ivc_backoff_t b;

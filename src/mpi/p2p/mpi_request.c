@@ -127,8 +127,7 @@ MPI_Request ivc_mpi_req_poll_new(MPI_Comm comm, int (*poll)(MPI_Request),
 int ivc_mpi_req_reap(MPI_Request r, MPI_Status *st)
 {
     ivc_mpi_req_done(r); /* a compound request fills its status when polled complete */
-    if (st != MPI_STATUS_IGNORE)
-        *st = r->status;
+    ivc_mpi_status_out(st, &r->status);
     int err = r->status.MPI_ERROR;
     req_release(r);
     return err;
@@ -208,6 +207,13 @@ void ivc_mpi_status_proc_null(MPI_Status *s)
     status_set(s, MPI_PROC_NULL);
 }
 
+void ivc_mpi_status_proc_null_out(MPI_Status *s)
+{
+    MPI_Status t;
+    status_set(&t, MPI_PROC_NULL);
+    ivc_mpi_status_out(s, &t);
+}
+
 static void check_abort(void)
 {
     uint32_t rank;
@@ -280,8 +286,7 @@ int ivc_mpi_wait_done(MPI_Request r, MPI_Status *status)
         while (!r->done)
             ivc_mpi_poll(&b);
     }
-    if (status != MPI_STATUS_IGNORE)
-        *status = r->status;
+    ivc_mpi_status_out(status, &r->status);
     if (__builtin_expect(ivc_mpi_ft_state != 0, 0))
         return ivc_mpi_ft_req_error(r);
     return r->status.MPI_ERROR;
@@ -366,8 +371,7 @@ static int req_finish(MPI_Request *rp, MPI_Status *status, MPI_Comm *comm)
     MPI_Request r = *rp;
     if (__builtin_expect(r->kind >= REQ_PERSIST, 0))
         return req_finish_ext(rp, status, comm);
-    if (status != MPI_STATUS_IGNORE)
-        *status = r->status;
+    ivc_mpi_status_out(status, &r->status);
     int err = r->status.MPI_ERROR;
     if (__builtin_expect(ivc_mpi_ft_state != 0, 0))
         err = ivc_mpi_ft_req_error(r);

@@ -216,8 +216,22 @@ void ivc_mpi_match_post(MPI_Request r);
 /* Removes a receive from the posted queue; returns 1 if it was there. */
 int ivc_mpi_match_cancel(MPI_Request r);
 
+/* Copies a request's status into the user's, all but MPI_ERROR: calls that complete one
+ * request leave that field as the user had it (MPI 4.0 3.2.5: it is set only where an
+ * array of statuses reports MPI_ERR_IN_STATUS, and the array calls set it themselves). */
+static inline void ivc_mpi_status_out(MPI_Status *dst, const MPI_Status *src)
+{
+    if (dst == MPI_STATUS_IGNORE)
+        return;
+    int keep = dst->MPI_ERROR;
+    *dst = *src;
+    dst->MPI_ERROR = keep;
+}
 void ivc_mpi_status_empty(MPI_Status *s);
 void ivc_mpi_status_proc_null(MPI_Status *s);
+/* The same into a status the user passed to a call that completes one operation (a probe):
+ * its MPI_ERROR stays (ivc_mpi_status_out). */
+void ivc_mpi_status_proc_null_out(MPI_Status *s);
 void ivc_mpi_match_finalize(void);
 int ivc_mpi_peer_failed(int world_rank);
 /* MPI_SUCCESS, or raises on comm and returns the class a probe of `source` (comm rank or
