@@ -50,8 +50,7 @@ int main(int argc, char **argv)
             CHECK_MPI(MPI_Win_allocate(bytes, unit, MPI_INFO_NULL, w.comm, &w.base, &w.win));
             break;
         case K_ALLOCATE_SHARED:
-            CHECK_MPI(
-                MPI_Win_allocate_shared(bytes, unit, MPI_INFO_NULL, w.comm, &w.base, &w.win));
+            CHECK_MPI(MPI_Win_allocate_shared(bytes, unit, MPI_INFO_NULL, w.comm, &w.base, &w.win));
             break;
         default: CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, w.comm, &w.win)); break;
         }
@@ -117,6 +116,34 @@ int main(int argc, char **argv)
             free(w.base);
         else if (kind == K_CREATE_ALLOC_MEM)
             CHECK_MPI(MPI_Free_mem(w.base));
+    }
+    /* Empty segments (Win_allocate_shared on the node, odd ranks ask for 0 bytes): their
+     * query gives size 0 and a NULL baseptr (MPICH's rma/win_shared_noncontig_put checks
+     * this); MPI_PROC_NULL gives rank 0's segment. */
+    {
+        int nrank, nsize, du;
+        MPI_Aint sz;
+        unsigned char *mine, *p;
+        MPI_Win win;
+        MPI_Comm_rank(node, &nrank);
+        MPI_Comm_size(node, &nsize);
+        CHECK_MPI(MPI_Win_allocate_shared(nrank % 2 ? 0 : 64, 1, MPI_INFO_NULL, node, &mine, &win));
+        for (int r = 0; r < nsize; r++) {
+            p = (unsigned char *)&sz; /* must be overwritten */
+            CHECK_MPI(MPI_Win_shared_query(win, r, &sz, &du, &p));
+            CHECK_INT(r % 2 ? 0 : 64, sz,
+                      t_fmt(what, sizeof what, "empty segments: size of %d", r));
+            if (r % 2)
+                CHECK_TRUE(p == NULL,
+                           t_fmt(what, sizeof what, "empty segments: baseptr of %d NULL", r));
+            else
+                CHECK_TRUE(p != NULL,
+                           t_fmt(what, sizeof what, "empty segments: baseptr of %d set", r));
+        }
+        CHECK_MPI(MPI_Win_shared_query(win, MPI_PROC_NULL, &sz, &du, &p));
+        CHECK_INT(64, sz, "empty segments: size for MPI_PROC_NULL");
+        CHECK_TRUE(p != NULL, "empty segments: baseptr for MPI_PROC_NULL set");
+        CHECK_MPI(MPI_Win_free(&win));
     }
     MPI_Group_free(&node_g);
     MPI_Comm_free(&node);
