@@ -647,6 +647,11 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     win_peer_t *p = &win->peers[rank];
     if (p->lock != 0 || win->lock_all)
         return ivc_mpi_raise(win->comm, MPI_ERR_RMA_SYNC, fn, "rank %d is already locked", rank);
+    /* One round of progress first, even for a free lock or MPI_MODE_NOCHECK: a rank that
+     * only locks, reads and unlocks its own window (all direct, no waiting) must still
+     * answer the lock requests and accesses other ranks sent it as active messages, or
+     * they starve (MPICH's rma/linked_list_bench_lock_* spin so, with no other MPI call). */
+    ivc_mpi_progress();
     p->nocheck = (assert &MPI_MODE_NOCHECK) != 0;
     if (!p->nocheck && (rc = ivc_rma_lock(win, rank, lock_type)) != MPI_SUCCESS)
         return ivc_mpi_raise(win->comm, rc, fn, "locking rank %d failed", rank);
@@ -688,6 +693,7 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     for (int t = 0; t < win->comm->size; t++)
         if (win->peers[t].lock != 0)
             return ivc_mpi_raise(win->comm, MPI_ERR_RMA_SYNC, fn, "rank %d is locked", t);
+    ivc_mpi_progress(); /* as in MPI_Win_lock */
     int nocheck = (assert &MPI_MODE_NOCHECK) != 0;
     for (int t = 0; t < win->comm->size; t++) {
         win->peers[t].nocheck = nocheck;
