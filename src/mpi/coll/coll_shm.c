@@ -786,13 +786,22 @@ static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64
 
 /* out = c_lo op ... op c_hi in rank order, reading c_r at src[r] (NULL: skip nothing).
  * Folds from the right (out = c_hi, then out = c_r op out) so that non-commutative
- * operations see rank order and every rank computes bit-identical results. */
+ * operations see rank order and every rank computes bit-identical results. The first step
+ * reads c_hi and c_hi-1 and writes out in one pass (no copy of c_hi into out first): out is
+ * the caller's private buffer, overlapping no contribution, or src[hi] itself. */
 static int fold(const uint8_t *const *src, int lo, int hi, void *out, uint64_t count, uint64_t len,
                 MPI_Datatype dt, MPI_Op op)
 {
-    if (src[hi] != out)
+    int r = hi - 1;
+    if (hi > lo && (src[hi] == out || src[hi - 1] != out)) {
+        int rc = coll_op_apply3(op, dt, src[hi - 1], src[hi], out, count);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        r--;
+    } else if (src[hi] != out) {
         memcpy(out, src[hi], len);
-    for (int r = hi - 1; r >= lo; r--) {
+    }
+    for (; r >= lo; r--) {
         int rc = coll_op_apply(op, dt, src[r], out, count);
         if (rc != MPI_SUCCESS)
             return rc;
