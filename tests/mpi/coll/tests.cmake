@@ -6,3 +6,7 @@ ivc_mpi_test(coll_persistent SOURCES mpi/coll/persistent.c NP 4 TIMEOUT 180 CONF
 ivc_mpi_test(coll_inter SOURCES mpi/coll/inter.c NP 4 TIMEOUT 180 CONFIGS vms plain hosts)
 ivc_mpi_test(coll_op_create_c SOURCES mpi/coll/op_create_c.c NP 3 CONFIGS vms plain hosts)
 ivc_mpi_test(coll_neighbor_c SOURCES mpi/coll/neighbor_c.c NP 3 CONFIGS vms plain hosts)
+# The vectorized loops of the predefined operations and the one-pass fold of two
+# contributions, bit for bit: odd counts, misaligned starts, piece boundaries, heap and
+# private buffers.
+ivc_mpi_test(coll_reduce_kernels SOURCES mpi/coll/reduce_kernels.c NP 2 TIMEOUT 180 CONFIGS vms plain)
