@@ -29,9 +29,9 @@
  *   ivc_coll_ctl_t   tag, filled: what P publishes now                    (bytes 0-15)
  *   ack[nlocal]      ack[q]: units of Q's publications that P has consumed (from byte 16)
  *   data[area]       P's publication: contributions, blocks, or a ring of chunks; for
- *                    Alltoall and Reduce_scatter, a descriptor line first: the data
- *                    follows, or it lies in P's shared heap at a region offset
- *                    (coll_shm.c, "operands in the shared heap")
+ *                    Alltoall, Reduce_scatter, Gather and Allgather, a descriptor line
+ *                    first: the data follows, or it lies in P's shared heap at a region
+ *                    offset (coll_shm.c, "operands in the shared heap")
  * The acknowledgements share the tag's cache line (for up to 6 ranks): a peer that polls
  * P's tag gets P's acknowledgements with the same miss, which halves the line transfers of
  * a barrier between two ranks. All of it has the one writer P.

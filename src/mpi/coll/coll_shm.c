@@ -728,8 +728,9 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
 
 /* ---- operands in the shared heap: read where they lie ----
  *
- * Alltoall and reduce-scatter keep the first line of each publication for a descriptor
- * (written by the area's owner before R10, read by the others after A10): DESC_DATA, the
+ * Alltoall, reduce-scatter, gather and allgather keep the first line of each publication
+ * for a descriptor (written by the area's owner before R10, read by the others after A10):
+ * DESC_DATA, the
  * bytes follow in the area as usual; or DESC_DIRECT, the operand lies in the owner's shared
  * heap (src/shm/shm_heap.h) at a region offset, and readers copy or reduce their part
  * straight out of it: one copy instead of two, and no piece is bounded by the area. Every
@@ -1104,19 +1105,26 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
     int reader = all || me == root;
     if (blk == 0)
         return MPI_SUCCESS;
-    uint64_t step = piece_bytes(blk, 1, 0);
+    uint64_t step = piece_bytes(blk, 1, DESC_BYTES);
     int pub = all || me != root;
+    /* Our block, when it is contiguous and lies in our heap, is read where it lies (see
+     * "operands in the shared heap"): in place it is block `me` of the receive buffer, which
+     * this rank does not write during the operation. */
+    const ivc_data_t *od = sd != NULL ? sd : rd;
+    uint64_t ooff = sd != NULL ? 0 : (uint64_t)me * blk, hoff = 0;
+    const uint8_t *obuf = (const uint8_t *)od->buf + ooff;
+    int direct = pub && ivc_data_contig(od) && direct_ok(obuf, blk, &hoff);
     for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);
         if (pub) {
             if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
-            if (sd != NULL)
-                pub_pack(sd, off, data_of(ivc_coll.me), len);
-            else /* in place: our block is in the receive buffer */
-                pub_pack(rd, (uint64_t)me * blk + off, data_of(ivc_coll.me), len);
-            pub_sum(0, 0, tag, data_of(ivc_coll.me), len);
+            uint8_t *area = data_of(ivc_coll.me) + DESC_BYTES;
+            desc_put(direct, hoff, blk);
+            if (!direct)
+                pub_pack(od, ooff + off, area, len);
+            pub_sum(0, 0, tag, direct ? obuf + off : area, len);
             publish(tag, 1);
             if (all)
                 owe_all(comm, cc, 1);
@@ -1133,11 +1141,18 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
             int r = (me + i) % n;
             if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
                 break;
-            rc = read_copy(comm, cc, r, 0, 0, tag, rd, (uint64_t)r * blk + off,
-                           data_of((uint32_t)cc->lidx[r]), len);
+            const uint8_t *from = desc_src(comm, cc, r, off, len, 0);
+            if (from == NULL) {
+                rc = MPI_ERR_PROC_FAILED;
+                break;
+            }
+            rc = read_copy(comm, cc, r, 0, 0, tag, rd, (uint64_t)r * blk + off, from, len);
             ack(cc, r, 1);
         }
     }
+    /* Our buffer is the program's again when we return: every reader must be done. */
+    if (direct && rc == MPI_SUCCESS)
+        rc = wait_acks(comm);
     return rc;
 }
 
