@@ -1,4 +1,4 @@
-/* coll: Alltoall, Allgather, Gather and Reduce_scatter(_block) whose operands lie in the shared heap are read
+/* coll: Bcast, Alltoall, Allgather, Gather and Reduce_scatter(_block) whose operands lie in the shared heap are read
  * where they lie (src/mpi/coll/coll_shm.c, "operands in the shared heap"), next to ranks
  * whose operands do not: every mix of heap (MPI_Alloc_mem) and private (mmap) send buffers
  * across the ranks, sizes from one element to several collective areas, MPI_IN_PLACE,
@@ -86,6 +86,26 @@ static void allgather(int mode, size_t blk, uint64_t seed)
     }
 }
 
+/* Bcast of blk bytes from every root in turn (the root's buffer: its send buffer of this
+ * mode), the root's buffer overwritten at once after the call. */
+static void bcast(int mode, size_t blk, uint64_t seed)
+{
+    char what[128];
+    for (int root = 0; root < t_size; root++) {
+        unsigned char *b = t_rank == root ? sbuf(mode) : ((mode & 8) ? heap_r : priv_r);
+        if (t_rank == root)
+            t_fill(b, blk, seed + (uint64_t)root);
+        else
+            memset(b, 0xa5, blk);
+        CHECK_INT(MPI_SUCCESS, MPI_Bcast(b, (int)blk, MPI_BYTE, root, MPI_COMM_WORLD),
+                  "MPI_Bcast");
+        t_fmt(what, sizeof what, "bcast mode %d, %zu bytes, from rank %d", mode, blk, root);
+        t_check_fill(b, blk, seed + (uint64_t)root, what);
+        if (t_rank == root)
+            memset(b, 0x5a, blk); /* ours again: a reader still copying would see this */
+    }
+}
+
 /* Element i of rank q's input: small integers, so that float sums are exact. */
 static int elem(int q, size_t i, uint64_t seed)
 {
@@ -153,6 +173,7 @@ int main(int argc, char **argv)
                 if (blk * (size_t)t_size <= MAXB) {
                     alltoall(mode | rh * 8, blk, seed += 100);
                     allgather(mode | rh * 8, blk, seed += 100);
+                    bcast(mode | rh * 8, blk, seed += 100);
                 }
                 size_t per = blk / sizeof(float) + 1;
                 if (per * sizeof(float) * (size_t)t_size + 64 * (size_t)t_size <= MAXB) {
@@ -165,6 +186,6 @@ int main(int argc, char **argv)
     MPI_Free_mem(heap_r);
     MPI_Finalize();
     if (t_rank == 0)
-        printf("alltoall, allgather, gather and reduce_scatter: every mix of heap and private operands checked\n");
+        printf("bcast, alltoall, allgather, gather and reduce_scatter: every mix of heap and private operands checked\n");
     return 0;
 }

@@ -639,7 +639,100 @@ int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
     return MPI_SUCCESS;
 }
 
-/* ---- broadcast: the root streams chunks through a ring of slots in its area ---- */
+/* ---- operands in the shared heap: read where they lie ----
+ *
+ * Alltoall, reduce-scatter, gather and allgather keep the first line of each publication
+ * for a descriptor (written by the area's owner before R10, read by the others after A10):
+ * DESC_DATA, the
+ * bytes follow in the area as usual; or DESC_DIRECT, the operand lies in the owner's shared
+ * heap (src/shm/shm_heap.h) at a region offset, and readers copy or reduce their part
+ * straight out of it: one copy instead of two, and no piece is bounded by the area. Every
+ * rank runs the same pieces and publications either way (the tags stay in step); a direct
+ * publisher only skips the copy into its area, and waits at the end of the operation until
+ * every reader acknowledged, since its buffer is the program's again once the call
+ * returns. A descriptor is checked before use: the bytes it names must lie in the heap the
+ * owner published at connect (else the area is reported broken); with check words on, the
+ * bytes read are checked as data from the area would be. */
+#define DESC_BYTES  IVC_CACHE_LINE
+#define DESC_DATA   0x41544144u /* "DATA" */
+#define DESC_DIRECT 0x54434944u /* "DICT" */
+
+typedef struct coll_desc {
+    uint32_t magic, pad;
+    uint64_t off, len; /* DIRECT: the operand's region offset and bytes */
+} coll_desc_t;
+
+/* The region offset of our operand [p, p + len) when it lies in our shared heap. */
+static int direct_ok(const void *p, uint64_t len, uint64_t *off)
+{
+    return ivc_coll.direct && len > 0 && ivc_shm_heap_offset(p, len, off);
+}
+
+static void desc_put(int direct, uint64_t off, uint64_t len)
+{
+    coll_desc_t d = {direct ? DESC_DIRECT : DESC_DATA, 0, off, len};
+    memcpy(data_of(ivc_coll.me), &d, sizeof(d));
+}
+
+/* The bytes [at, at + len) of comm rank r's operand that descriptor d (one copy of it,
+ * read once: the area is the owner's to change) names in r's heap. NULL (reported) for a
+ * descriptor that is not DESC_DIRECT or names anything outside r's heap. */
+static const uint8_t *desc_heap(MPI_Comm comm, ivc_coll_comm_t *cc, int r, const coll_desc_t *d,
+                                uint64_t at, uint64_t len)
+{
+    uint64_t hoff, hlen;
+    uint32_t rank = ivc_coord.local[cc->lidx[r]];
+    if (d->magic == DESC_DIRECT && ivc_shm_chan_peer_heap(ivc_coord.shm, rank, &hoff, &hlen) &&
+        d->off >= hoff && d->len <= hlen && d->off - hoff <= hlen - d->len && at <= d->len &&
+        len <= d->len - at)
+        return ivc_coord.region.base + d->off + at;
+    area_broken(comm, (uint32_t)cc->lidx[r], "a descriptor in its collective area names memory "
+                                             "outside its shared heap");
+    return NULL;
+}
+
+/* Where comm rank r's publication holds bytes [at, at + len) of its operand: in its area
+ * at `area_at` (past the descriptor), or in its heap. NULL (reported) for a descriptor
+ * naming anything else. */
+static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t at,
+                               uint64_t len, uint64_t area_at)
+{
+    coll_desc_t d;
+    const uint8_t *area = data_of((uint32_t)cc->lidx[r]);
+    memcpy(&d, area, sizeof(d)); /* once: the area is the owner's to change */
+    if (d.magic == DESC_DATA)
+        return area + DESC_BYTES + area_at;
+    return desc_heap(comm, cc, r, &d, at, len);
+}
+
+/* ---- broadcast: the root streams chunks through a ring of slots in its area ----
+ *
+ * or, when the root's buffer is contiguous and lies in its shared heap, publishes only a
+ * descriptor of it (in slot 0, `filled` = BCAST_DIRECT, which no ring count reaches) and
+ * every reader copies the whole message straight out of it: one copy instead of two, and
+ * two hand-overs per reader instead of two per chunk, which matters most when the ranks
+ * share cores with other work. The root then waits for every reader before returning (its
+ * buffer is the program's again). Readers tell the two apart by `filled` alone; a
+ * descriptor is validated like any other (desc_heap), and with check words on, check word
+ * 0 covers the whole message. */
+#define BCAST_DIRECT UINT64_MAX
+
+/* The root's side of a direct broadcast of d (bytes at heap offset hoff). */
+static int bcast_direct(const ivc_data_t *d, uint64_t hoff, uint64_t tag, int root, MPI_Comm comm,
+                        ivc_coll_comm_t *cc)
+{
+    int rc = wait_acks(comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    desc_put(1, hoff, d->bytes);
+    pub_sum(0, 0, tag, (const uint8_t *)d->buf, d->bytes);
+    for (int r = 0; r < comm->size; r++)
+        if (r != root)
+            owe(cc, r, 1);
+    publish(tag, BCAST_DIRECT);
+    return wait_acks(comm);
+}
+
 
 int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
                    ivc_coll_comm_t *cc)
@@ -653,6 +746,9 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     uint64_t units = (bytes + chunk - 1) / chunk, nslots = ivc_coll.cfg.area / chunk;
     uint64_t tag = next_tag(comm, cc);
     int rc;
+    uint64_t hoff = 0;
+    if (comm->rank == root && ivc_data_contig(&d) && direct_ok(d.buf, bytes, &hoff))
+        return bcast_direct(&d, hoff, tag, root, comm, cc);
     if (comm->rank == root) {
         if ((rc = wait_acks(comm)) != MPI_SUCCESS)
             return rc;
@@ -711,6 +807,16 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     ivc_coll_ctl_t *c = ctl_of(rl);
     const uint8_t *src = data_of(rl);
     uint64_t filled = ivc_load_acquire(&c->filled); /* A12: pairs with R10 / R12 */
+    if (filled == BCAST_DIRECT) {
+        coll_desc_t dd;
+        memcpy(&dd, src, sizeof(dd)); /* once: the area is the root's to change */
+        const uint8_t *from = desc_heap(comm, cc, root, &dd, 0, bytes);
+        if (from == NULL)
+            return MPI_ERR_PROC_FAILED;
+        rc = read_copy(comm, cc, root, 0, 0, tag, &d, 0, from, bytes);
+        ack(cc, root, 1);
+        return rc;
+    }
     for (uint64_t k = 0; k < units; k++) {
         if (filled <= k) {
             if ((rc = wait_word(comm, rl, &c->filled, k + 1, 1)) != MPI_SUCCESS)
@@ -724,63 +830,6 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
         ack(cc, root, 1);
     }
     return MPI_SUCCESS;
-}
-
-/* ---- operands in the shared heap: read where they lie ----
- *
- * Alltoall, reduce-scatter, gather and allgather keep the first line of each publication
- * for a descriptor (written by the area's owner before R10, read by the others after A10):
- * DESC_DATA, the
- * bytes follow in the area as usual; or DESC_DIRECT, the operand lies in the owner's shared
- * heap (src/shm/shm_heap.h) at a region offset, and readers copy or reduce their part
- * straight out of it: one copy instead of two, and no piece is bounded by the area. Every
- * rank runs the same pieces and publications either way (the tags stay in step); a direct
- * publisher only skips the copy into its area, and waits at the end of the operation until
- * every reader acknowledged, since its buffer is the program's again once the call
- * returns. A descriptor is checked before use: the bytes it names must lie in the heap the
- * owner published at connect (else the area is reported broken); with check words on, the
- * bytes read are checked as data from the area would be. */
-#define DESC_BYTES  IVC_CACHE_LINE
-#define DESC_DATA   0x41544144u /* "DATA" */
-#define DESC_DIRECT 0x54434944u /* "DICT" */
-
-typedef struct coll_desc {
-    uint32_t magic, pad;
-    uint64_t off, len; /* DIRECT: the operand's region offset and bytes */
-} coll_desc_t;
-
-/* The region offset of our operand [p, p + len) when it lies in our shared heap. */
-static int direct_ok(const void *p, uint64_t len, uint64_t *off)
-{
-    return ivc_coll.direct && len > 0 && ivc_shm_heap_offset(p, len, off);
-}
-
-static void desc_put(int direct, uint64_t off, uint64_t len)
-{
-    coll_desc_t d = {direct ? DESC_DIRECT : DESC_DATA, 0, off, len};
-    memcpy(data_of(ivc_coll.me), &d, sizeof(d));
-}
-
-/* Where comm rank r's publication holds bytes [at, at + len) of its operand: in its area
- * at `area_at` (past the descriptor), or in its heap. NULL (reported) for a descriptor
- * naming anything else. */
-static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t at,
-                               uint64_t len, uint64_t area_at)
-{
-    coll_desc_t d;
-    const uint8_t *area = data_of((uint32_t)cc->lidx[r]);
-    memcpy(&d, area, sizeof(d)); /* once: the area is the owner's to change */
-    if (d.magic == DESC_DATA)
-        return area + DESC_BYTES + area_at;
-    uint64_t hoff, hlen;
-    uint32_t rank = ivc_coord.local[cc->lidx[r]];
-    if (d.magic == DESC_DIRECT && ivc_shm_chan_peer_heap(ivc_coord.shm, rank, &hoff, &hlen) &&
-        d.off >= hoff && d.len <= hlen && d.off - hoff <= hlen - d.len && at <= d.len &&
-        len <= d.len - at)
-        return ivc_coord.region.base + d.off + at;
-    area_broken(comm, (uint32_t)cc->lidx[r], "a descriptor in its collective area names memory "
-                                             "outside its shared heap");
-    return NULL;
 }
 
 /* ---- reductions: contributions are reduced where they lie ---- */
