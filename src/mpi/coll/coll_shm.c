@@ -707,14 +707,14 @@ static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64
 
 /* ---- broadcast: the root streams chunks through a ring of slots in its area ----
  *
- * or, when the root's buffer is contiguous and lies in its shared heap, publishes only a
- * descriptor of it (in slot 0, `filled` = BCAST_DIRECT, which no ring count reaches) and
- * every reader copies the whole message straight out of it: one copy instead of two, and
- * two hand-overs per reader instead of two per chunk, which matters most when the ranks
- * share cores with other work. The root then waits for every reader before returning (its
- * buffer is the program's again). Readers tell the two apart by `filled` alone; a
- * descriptor is validated like any other (desc_heap), and with check words on, check word
- * 0 covers the whole message. */
+ * or, when the root's buffer is contiguous, lies in its shared heap and is larger than one
+ * chunk, publishes only a descriptor of it (in slot 0, `filled` = BCAST_DIRECT, which no
+ * ring count reaches) and every reader copies the whole message straight out of it: one
+ * copy instead of two, and two hand-overs per reader instead of two per chunk, which
+ * matters most when the ranks share cores with other work. The root then waits for every
+ * reader before returning (its buffer is the program's again). Readers tell the two apart
+ * by `filled` alone; a descriptor is validated like any other (desc_heap), and with check
+ * words on, check word 0 covers the whole message. */
 #define BCAST_DIRECT UINT64_MAX
 
 /* The root's side of a direct broadcast of d (bytes at heap offset hoff). */
@@ -747,7 +747,8 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     uint64_t tag = next_tag(comm, cc);
     int rc;
     uint64_t hoff = 0;
-    if (comm->rank == root && ivc_data_contig(&d) && direct_ok(d.buf, bytes, &hoff))
+    /* Up to one chunk the ring costs the root one small copy and lets it return at once. */
+    if (comm->rank == root && units > 1 && ivc_data_contig(&d) && direct_ok(d.buf, bytes, &hoff))
         return bcast_direct(&d, hoff, tag, root, comm, cc);
     if (comm->rank == root) {
         if ((rc = wait_acks(comm)) != MPI_SUCCESS)
@@ -1162,7 +1163,10 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
     const ivc_data_t *od = sd != NULL ? sd : rd;
     uint64_t ooff = sd != NULL ? 0 : (uint64_t)me * blk, hoff = 0;
     const uint8_t *obuf = (const uint8_t *)od->buf + ooff;
-    int direct = pub && ivc_data_contig(od) && direct_ok(obuf, blk, &hoff);
+    /* A rooted gather of small blocks keeps them in the area, so that the others need not
+     * wait for the root before returning (as for a broadcast, up to one chunk). */
+    int direct = pub && (all || blk > ivc_coll.cfg.chunk) && ivc_data_contig(od) &&
+                 direct_ok(obuf, blk, &hoff);
     for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);
