@@ -1,10 +1,10 @@
-/* coll: Bcast, Alltoall, Allgather, Gather and Reduce_scatter(_block) whose operands lie in the shared heap are read
- * where they lie (src/mpi/coll/coll_shm.c, "operands in the shared heap"), next to ranks
- * whose operands do not: every mix of heap (MPI_Alloc_mem) and private (mmap) send buffers
- * across the ranks, sizes from one element to several collective areas, MPI_IN_PLACE,
- * uneven Reduce_scatter counts (one rank none), and send buffers reused at once after the
- * call (a direct publisher must not return before its readers are done). Every element is
- * checked on every rank. */
+/* coll: Bcast, Alltoall, Allgather, Gather and Reduce_scatter(_block) whose operands lie in the
+ * shared heap are read where they lie (src/mpi/coll/coll_shm.c, "operands in the shared heap"),
+ * next to ranks whose operands do not: every mix of heap (MPI_Alloc_mem) and private (mmap)
+ * send buffers across the ranks, sizes from one element to several collective areas,
+ * MPI_IN_PLACE, uneven Reduce_scatter counts (one rank none), and send buffers reused at once
+ * after the call (a direct publisher must not return before its readers are done). Every
+ * element is checked on every rank. */
 #include "t_util.h"
 
 #include <sys/mman.h>
@@ -186,6 +186,7 @@ int main(int argc, char **argv)
     MPI_Free_mem(heap_r);
     MPI_Finalize();
     if (t_rank == 0)
-        printf("bcast, alltoall, allgather, gather and reduce_scatter: every mix of heap and private operands checked\n");
+        printf("bcast, alltoall, allgather, gather and reduce_scatter: every mix of heap and "
+               "private operands checked\n");
     return 0;
 }

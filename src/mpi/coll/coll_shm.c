@@ -643,16 +643,15 @@ int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
  *
  * Alltoall, reduce-scatter, gather and allgather keep the first line of each publication
  * for a descriptor (written by the area's owner before R10, read by the others after A10):
- * DESC_DATA, the
- * bytes follow in the area as usual; or DESC_DIRECT, the operand lies in the owner's shared
- * heap (src/shm/shm_heap.h) at a region offset, and readers copy or reduce their part
- * straight out of it: one copy instead of two, and no piece is bounded by the area. Every
- * rank runs the same pieces and publications either way (the tags stay in step); a direct
- * publisher only skips the copy into its area, and waits at the end of the operation until
- * every reader acknowledged, since its buffer is the program's again once the call
- * returns. A descriptor is checked before use: the bytes it names must lie in the heap the
- * owner published at connect (else the area is reported broken); with check words on, the
- * bytes read are checked as data from the area would be. */
+ * DESC_DATA, the bytes follow in the area as usual; or DESC_DIRECT, the operand lies in the
+ * owner's shared heap (src/shm/shm_heap.h) at a region offset, and readers copy or reduce
+ * their part straight out of it: one copy instead of two (a broadcast uses the same
+ * descriptor, see below). Every rank runs the same pieces and publications either way (the
+ * tags stay in step); a direct publisher only skips the copy into its area, and waits at
+ * the end of the operation until every reader acknowledged, since its buffer is the
+ * program's again once the call returns. A descriptor is checked before use: the bytes it
+ * names must lie in the heap the owner published at connect (else the area is reported
+ * broken); with check words on, the bytes read are checked as data from the area would be. */
 #define DESC_BYTES  IVC_CACHE_LINE
 #define DESC_DATA   0x41544144u /* "DATA" */
 #define DESC_DIRECT 0x54434944u /* "DICT" */

@@ -86,7 +86,7 @@ int ivc_mpi_op_valid(MPI_Op op)
         const T *b = in2;                                                                          \
         T *o = out;                                                                                \
         for (uint64_t i = 0; i < n; i++) {                                                         \
-            T x = a[i].v CMP b[i].v || (a[i].v == b[i].v && a[i].i < b[i].i) ? a[i] : b[i];      \
+            T x = a[i].v CMP b[i].v || (a[i].v == b[i].v && a[i].i < b[i].i) ? a[i] : b[i];        \
             o[i] = x;                                                                              \
         }                                                                                          \
     } while (0)

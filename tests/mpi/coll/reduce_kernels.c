@@ -82,10 +82,10 @@ static void put(int k, void *p, size_t i, int q)
 /* Whether element i at `got` is a op b (the elements i at a and b) for kind k. */
 static int same(int k, const void *a, const void *b, const void *got, size_t i)
 {
-#define PAIR(T, BETTER)                                                                           \
+#define PAIR(T, BETTER)                                                                            \
     do {                                                                                           \
-        T x = ((const T *)a)[i], y = ((const T *)b)[i], g = ((const T *)got)[i];                  \
-        T w = (x.v BETTER y.v || (x.v == y.v && x.i < y.i)) ? x : y;                              \
+        T x = ((const T *)a)[i], y = ((const T *)b)[i], g = ((const T *)got)[i];                   \
+        T w = (x.v BETTER y.v || (x.v == y.v && x.i < y.i)) ? x : y;                               \
         return w.v == g.v && w.i == g.i;                                                           \
     } while (0)
     switch (k) {
