@@ -667,10 +667,17 @@ static int direct_ok(const void *p, uint64_t len, uint64_t *off)
     return ivc_coll.direct && len > 0 && ivc_shm_heap_offset(p, len, off);
 }
 
-static void desc_put(int direct, uint64_t off, uint64_t len)
+/* The descriptor at byte dpos of our area's data (0, or the upper half of a partitioned
+ * allreduce). */
+static void desc_put_at(uint64_t dpos, int direct, uint64_t off, uint64_t len)
 {
     coll_desc_t d = {direct ? DESC_DIRECT : DESC_DATA, 0, off, len};
-    memcpy(data_of(ivc_coll.me), &d, sizeof(d));
+    memcpy(data_of(ivc_coll.me) + dpos, &d, sizeof(d));
+}
+
+static void desc_put(int direct, uint64_t off, uint64_t len)
+{
+    desc_put_at(0, direct, off, len);
 }
 
 /* The bytes [at, at + len) of comm rank r's operand that descriptor d (one copy of it,
@@ -693,15 +700,21 @@ static const uint8_t *desc_heap(MPI_Comm comm, ivc_coll_comm_t *cc, int r, const
 /* Where comm rank r's publication holds bytes [at, at + len) of its operand: in its area
  * at `area_at` (past the descriptor), or in its heap. NULL (reported) for a descriptor
  * naming anything else. */
-static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t at,
-                               uint64_t len, uint64_t area_at)
+static const uint8_t *desc_src_at(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t dpos,
+                                  uint64_t at, uint64_t len, uint64_t area_at)
 {
     coll_desc_t d;
-    const uint8_t *area = data_of((uint32_t)cc->lidx[r]);
+    const uint8_t *area = data_of((uint32_t)cc->lidx[r]) + dpos;
     memcpy(&d, area, sizeof(d)); /* once: the area is the owner's to change */
     if (d.magic == DESC_DATA)
         return area + DESC_BYTES + area_at;
     return desc_heap(comm, cc, r, &d, at, len);
+}
+
+static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t at,
+                               uint64_t len, uint64_t area_at)
+{
+    return desc_src_at(comm, cc, r, 0, at, len, area_at);
 }
 
 /* ---- broadcast: the root streams chunks through a ring of slots in its area ----
@@ -870,13 +883,19 @@ static uint8_t *own_buf(void)
 
 /* Partitioned allreduce: every rank publishes its contribution in the lower half of its
  * area; rank i folds slice i of all of them into the upper half and publishes that; every
- * rank then copies all slices. Each rank reads about 2 x bytes instead of (n - 1) x bytes. */
+ * rank then copies all slices. Each rank reads about 2 x bytes instead of (n - 1) x bytes.
+ * Each half starts with a descriptor line ("operands in the shared heap"): a contribution
+ * or a result that lies in the shared heap is read where it lies instead of being copied
+ * into the area first (not in place, where the result overwrites the contribution). */
 static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
                            MPI_Comm comm, ivc_coll_comm_t *cc)
 {
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     uint64_t esz = coll_elem_bytes(dt), bytes = count * dt->map.size;
-    uint64_t half = ivc_coll.cfg.area / 2, step = half / esz * esz;
+    uint64_t half = ivc_coll.cfg.area / 2, step = (half - DESC_BYTES) / esz * esz;
+    int sep = mine != out;
+    uint64_t ioff = 0, ooff = 0;
+    int din = sep && direct_ok(mine, bytes, &ioff), dout = sep && direct_ok(out, bytes, &ooff);
     const uint8_t **src = malloc((size_t)n * sizeof(*src));
     uint64_t *want = malloc((size_t)n * sizeof(*want));
     /* With checks on, our own slice is folded from a private copy: our area has no check
@@ -895,7 +914,9 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         if ((rc = wait_acks(comm)) != MPI_SUCCESS)
             break;
         uint8_t *area = data_of(ivc_coll.me);
-        pub_copy(area, (const uint8_t *)mine + off, len);
+        desc_put_at(0, din, ioff, bytes);
+        if (!din)
+            pub_copy(area + DESC_BYTES, (const uint8_t *)mine + off, len);
         for (int r = 0; ivc_coll.csum && r < n; r++) { /* from our (cached) copy */
             uint64_t rlo = (uint64_t)r * nel / (uint64_t)n, rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
             pub_sum((uint64_t)r, (uint64_t)r, tag1, (const uint8_t *)mine + off + rlo * esz,
@@ -905,10 +926,23 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         owe_all(comm, cc, 1);
         int seen = n; /* ranks [0, seen) published this piece (see coll_shm_reduce) */
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
-            if (r != me && (rc = wait_tag(comm, cc, r, tag1)) != MPI_SUCCESS)
+            if (r == me) {
+                /* Our own slice: from our input, unless the result is about to overwrite
+                 * it (in place), then from our copy in the area. */
+                src[r] = sep ? (const uint8_t *)mine + off + lo * esz : area + DESC_BYTES + lo * esz;
+                want[r] = 0;
+                continue;
+            }
+            if ((rc = wait_tag(comm, cc, r, tag1)) != MPI_SUCCESS) {
                 seen = r;
-            want[r] = r != me && rc == MPI_SUCCESS ? sum_want(cc, r, (uint64_t)me) : 0;
-            src[r] = data_of((uint32_t)cc->lidx[r]) + lo * esz;
+                break;
+            }
+            want[r] = sum_want(cc, r, (uint64_t)me);
+            src[r] = desc_src_at(comm, cc, r, 0, off + lo * esz, (hi - lo) * esz, lo * esz);
+            if (src[r] == NULL) {
+                rc = MPI_ERR_PROC_FAILED;
+                seen = r;
+            }
         }
         if (own != NULL) {
             memcpy(own, (const uint8_t *)mine + off + lo * esz, (hi - lo) * esz);
@@ -927,7 +961,9 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
                 ack(cc, r, 1);
         if (rc != MPI_SUCCESS || (rc = wait_acks(comm)) != MPI_SUCCESS)
             break;
-        pub_copy(area + half + lo * esz, o + lo * esz, (hi - lo) * esz);
+        desc_put_at(half, dout, ooff, bytes);
+        if (!dout)
+            pub_copy(area + half + DESC_BYTES + lo * esz, o + lo * esz, (hi - lo) * esz);
         pub_sum(0, 0, tag2, o + lo * esz, (hi - lo) * esz);
         publish(tag2, 1);
         owe_all(comm, cc, 1);
@@ -937,11 +973,19 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
                      rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
             if ((rc = wait_tag(comm, cc, r, tag2)) != MPI_SUCCESS)
                 break;
-            rc = read_into(comm, cc, r, 0, 0, tag2, o + rlo * esz,
-                           data_of((uint32_t)cc->lidx[r]) + half + rlo * esz, (rhi - rlo) * esz);
+            const uint8_t *from =
+                desc_src_at(comm, cc, r, half, off + rlo * esz, (rhi - rlo) * esz, rlo * esz);
+            if (from == NULL) {
+                rc = MPI_ERR_PROC_FAILED;
+                break;
+            }
+            rc = read_into(comm, cc, r, 0, 0, tag2, o + rlo * esz, from, (rhi - rlo) * esz);
             ack(cc, r, 1);
         }
     }
+    /* Our buffers are the program's again when we return: every reader must be done. */
+    if ((din || dout) && rc == MPI_SUCCESS)
+        rc = wait_acks(comm);
     free(src);
     free(want);
     return rc;
@@ -1035,7 +1079,7 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
     SHM_FT_ENTRY(comm);
     if (mode == COLL_ALLREDUCE && ivc_coll.cfg.split_min != 0 &&
         count * dt->map.size >= ivc_coll.cfg.split_min &&
-        ivc_coll.cfg.area / 2 >= coll_elem_bytes(dt))
+        ivc_coll.cfg.area / 2 >= DESC_BYTES + coll_elem_bytes(dt))
         return allreduce_split(mine, out, count, dt, op, comm, cc);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     uint64_t esz = coll_elem_bytes(dt), bytes = count * dt->map.size;
