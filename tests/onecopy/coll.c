@@ -1,10 +1,10 @@
-/* coll: Alltoall and Reduce_scatter(_block) whose operands lie in the shared heap are read
- * where they lie (src/mpi/coll/coll_shm.c, "operands in the shared heap"), next to ranks
- * whose operands do not: every mix of heap (MPI_Alloc_mem) and private (mmap) send buffers
- * across the ranks, sizes from one element to several collective areas, MPI_IN_PLACE,
- * uneven Reduce_scatter counts (one rank none), and send buffers reused at once after the
- * call (a direct publisher must not return before its readers are done). Every element is
- * checked on every rank. */
+/* coll: Bcast, Alltoall, Allgather, Gather and Reduce_scatter(_block) whose operands lie in the
+ * shared heap are read where they lie (src/mpi/coll/coll_shm.c, "operands in the shared heap"),
+ * next to ranks whose operands do not: every mix of heap (MPI_Alloc_mem) and private (mmap)
+ * send buffers across the ranks, sizes from one element to several collective areas,
+ * MPI_IN_PLACE, uneven Reduce_scatter counts (one rank none), and send buffers reused at once
+ * after the call (a direct publisher must not return before its readers are done). Every
+ * element is checked on every rank. */
 #include "t_util.h"
 
 #include <sys/mman.h>
@@ -44,6 +44,65 @@ static void alltoall(int mode, size_t blk, uint64_t seed)
     for (int q = 0; q < t_size; q++) {
         t_fmt(what, sizeof what, "alltoall in place mode %d, %zu bytes, from rank %d", mode, blk, q);
         t_check_fill(s + (size_t)q * blk, blk, seed + 7 + (uint64_t)(q * 64 + t_rank), what);
+    }
+}
+
+/* Allgather and Gather (root: the last rank) of blk bytes per rank; send buffer reused at
+ * once after the call; then Allgather in place from block t_rank of the receive buffer. */
+static void allgather(int mode, size_t blk, uint64_t seed)
+{
+    char what[128];
+    unsigned char *s = sbuf(mode), *r = (mode & 8) ? heap_r : priv_r;
+    for (int root = -1; root < 1; root++) {
+        int rt = t_size - 1;
+        t_fill(s, blk, seed + (uint64_t)t_rank);
+        memset(r, 0xa5, (size_t)t_size * blk);
+        if (root < 0)
+            CHECK_INT(MPI_SUCCESS,
+                      MPI_Allgather(s, (int)blk, MPI_BYTE, r, (int)blk, MPI_BYTE, MPI_COMM_WORLD),
+                      "MPI_Allgather");
+        else
+            CHECK_INT(MPI_SUCCESS,
+                      MPI_Gather(s, (int)blk, MPI_BYTE, r, (int)blk, MPI_BYTE, rt, MPI_COMM_WORLD),
+                      "MPI_Gather");
+        memset(s, 0x5a, blk); /* ours again: a reader still copying would see this */
+        for (int q = 0; q < t_size && (root < 0 || t_rank == rt); q++) {
+            t_fmt(what, sizeof what, "%s mode %d, %zu bytes, block of rank %d",
+                  root < 0 ? "allgather" : "gather", mode, blk, q);
+            t_check_fill(r + (size_t)q * blk, blk, seed + (uint64_t)q, what);
+        }
+        seed += 16;
+    }
+    /* in place: our block is already in the receive buffer (here the "send" buffer) */
+    memset(s, 0xa5, (size_t)t_size * blk);
+    t_fill(s + (size_t)t_rank * blk, blk, seed + (uint64_t)t_rank);
+    CHECK_INT(MPI_SUCCESS,
+              MPI_Allgather(MPI_IN_PLACE, 0, MPI_BYTE, s, (int)blk, MPI_BYTE, MPI_COMM_WORLD),
+              "MPI_Allgather in place");
+    for (int q = 0; q < t_size; q++) {
+        t_fmt(what, sizeof what, "allgather in place mode %d, %zu bytes, block of rank %d", mode,
+              blk, q);
+        t_check_fill(s + (size_t)q * blk, blk, seed + (uint64_t)q, what);
+    }
+}
+
+/* Bcast of blk bytes from every root in turn (the root's buffer: its send buffer of this
+ * mode), the root's buffer overwritten at once after the call. */
+static void bcast(int mode, size_t blk, uint64_t seed)
+{
+    char what[128];
+    for (int root = 0; root < t_size; root++) {
+        unsigned char *b = t_rank == root ? sbuf(mode) : ((mode & 8) ? heap_r : priv_r);
+        if (t_rank == root)
+            t_fill(b, blk, seed + (uint64_t)root);
+        else
+            memset(b, 0xa5, blk);
+        CHECK_INT(MPI_SUCCESS, MPI_Bcast(b, (int)blk, MPI_BYTE, root, MPI_COMM_WORLD),
+                  "MPI_Bcast");
+        t_fmt(what, sizeof what, "bcast mode %d, %zu bytes, from rank %d", mode, blk, root);
+        t_check_fill(b, blk, seed + (uint64_t)root, what);
+        if (t_rank == root)
+            memset(b, 0x5a, blk); /* ours again: a reader still copying would see this */
     }
 }
 
@@ -111,8 +170,11 @@ int main(int argc, char **argv)
         for (int rh = 0; rh < 2; rh++)
             for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
                 size_t blk = sizes[k];
-                if (blk * (size_t)t_size <= MAXB)
+                if (blk * (size_t)t_size <= MAXB) {
                     alltoall(mode | rh * 8, blk, seed += 100);
+                    allgather(mode | rh * 8, blk, seed += 100);
+                    bcast(mode | rh * 8, blk, seed += 100);
+                }
                 size_t per = blk / sizeof(float) + 1;
                 if (per * sizeof(float) * (size_t)t_size + 64 * (size_t)t_size <= MAXB) {
                     reduce_scatter(mode | rh * 8, per, 0, 0, seed += 3);
@@ -124,6 +186,7 @@ int main(int argc, char **argv)
     MPI_Free_mem(heap_r);
     MPI_Finalize();
     if (t_rank == 0)
-        printf("alltoall and reduce_scatter: every mix of heap and private operands checked\n");
+        printf("bcast, alltoall, allgather, gather and reduce_scatter: every mix of heap and "
+               "private operands checked\n");
     return 0;
 }

@@ -23,3 +23,5 @@ ivc_unit_test(onecopy_forge onecopy/forge.c)
 ivc_onecopy_test(onecopy_coll onecopy/coll.c 3 CONFIGS vms vm2 plain)
 ivc_onecopy_test(onecopy_coll_np2 onecopy/coll.c 2 CONFIGS vms)
 ivc_onecopy_test(onecopy_coll_off onecopy/coll.c 3 CONFIGS vm2 ENV IVC_ONE_COPY=no)
+# Without check words (the suite's default is IVC_CHECKSUM=1).
+ivc_onecopy_test(onecopy_coll_nocsum onecopy/coll.c 2 CONFIGS vms ENV IVC_CHECKSUM=0)

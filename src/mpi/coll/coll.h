@@ -40,6 +40,10 @@ enum {
 /* inout[i] = in[i] op inout[i] for n elements of basic kind `basic`.
  * Returns MPI_SUCCESS or MPI_ERR_OP when op is not defined on that kind. */
 int ivc_mpi_op_apply(MPI_Op op, const void *in, void *inout, uint64_t n, int basic);
+/* out[i] = in[i] op in2[i]: the same in one pass over three buffers (out may be in2; it is
+ * neither overlapping in2 partly nor overlapping in unless equal to it). */
+int ivc_mpi_op_apply3(MPI_Op op, const void *in, const void *in2, void *out, uint64_t n,
+                      int basic);
 int ivc_mpi_op_valid(MPI_Op op);
 /* 1 if the predefined operation op is defined on basic kind `basic` (MPI_NO_OP on all). */
 int ivc_mpi_op_defined(MPI_Op op, int basic);

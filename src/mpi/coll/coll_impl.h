@@ -29,9 +29,9 @@
  *   ivc_coll_ctl_t   tag, filled: what P publishes now                    (bytes 0-15)
  *   ack[nlocal]      ack[q]: units of Q's publications that P has consumed (from byte 16)
  *   data[area]       P's publication: contributions, blocks, or a ring of chunks; for
- *                    Alltoall and Reduce_scatter, a descriptor line first: the data
- *                    follows, or it lies in P's shared heap at a region offset
- *                    (coll_shm.c, "operands in the shared heap")
+ *                    Alltoall, Reduce_scatter, Gather and Allgather, a descriptor line
+ *                    first: the data follows, or it lies in P's shared heap at a region
+ *                    offset (coll_shm.c, "operands in the shared heap")
  * The acknowledgements share the tag's cache line (for up to 6 ranks): a peer that polls
  * P's tag gets P's acknowledgements with the same miss, which halves the line transfers of
  * a barrier between two ranks. All of it has the one writer P.
@@ -162,6 +162,11 @@ int coll_shm_usable(MPI_Comm comm, ivc_coll_comm_t *cc);
  * User functions get the elements in dt's own layout. Returns MPI_SUCCESS or an error
  * class (MPI_ERR_OP: op undefined on dt's kind, MPI_ERR_NO_MEM). */
 int coll_op_apply(MPI_Op op, MPI_Datatype dt, const void *in, void *inout, uint64_t count);
+/* out = in op in2 over `count` elements of dt (packed); one pass over the three buffers for
+ * the predefined operations on plain kinds, else a copy of in2 to out and coll_op_apply().
+ * out is in2 or overlaps neither. */
+int coll_op_apply3(MPI_Op op, MPI_Datatype dt, const void *in, const void *in2, void *out,
+                   uint64_t count);
 /* Elements per reduction unit: pieces of a reduction are cut on multiples of this many
  * packed bytes (one element of dt). */
 static inline uint64_t coll_elem_bytes(MPI_Datatype dt)

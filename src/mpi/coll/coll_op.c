@@ -128,6 +128,21 @@ int coll_op_apply(MPI_Op op, MPI_Datatype dt, const void *in, void *inout, uint6
     return MPI_SUCCESS;
 }
 
+int coll_op_apply3(MPI_Op op, MPI_Datatype dt, const void *in, const void *in2, void *out,
+                   uint64_t count)
+{
+    if (count == 0)
+        return MPI_SUCCESS;
+    if (op->id != OP_USER) {
+        size_t ioff = 0, nsz = pair_native(dt->basic, &ioff);
+        if (nsz == 0 || nsz == dt->basic_size)
+            return ivc_mpi_op_apply3(op, in, in2, out, count * dt->nbasic, dt->basic);
+    }
+    if (out != in2)
+        memcpy(out, in2, count * dt->map.size);
+    return coll_op_apply(op, dt, in, out, count);
+}
+
 /* A user operation calling fn (an MPI_User_function, or an MPI_User_function_c when
  * bigcount). Returns MPI_SUCCESS or the raised error class. */
 static int op_new(MPI_User_function *fn, int bigcount, int commute, MPI_Op *op, const char *name)

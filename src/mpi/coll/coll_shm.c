@@ -639,7 +639,112 @@ int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
     return MPI_SUCCESS;
 }
 
-/* ---- broadcast: the root streams chunks through a ring of slots in its area ---- */
+/* ---- operands in the shared heap: read where they lie ----
+ *
+ * Alltoall, reduce-scatter, gather and allgather keep the first line of each publication
+ * for a descriptor (written by the area's owner before R10, read by the others after A10):
+ * DESC_DATA, the bytes follow in the area as usual; or DESC_DIRECT, the operand lies in the
+ * owner's shared heap (src/shm/shm_heap.h) at a region offset, and readers copy or reduce
+ * their part straight out of it: one copy instead of two (a broadcast uses the same
+ * descriptor, see below). Every rank runs the same pieces and publications either way (the
+ * tags stay in step); a direct publisher only skips the copy into its area, and waits at
+ * the end of the operation until every reader acknowledged, since its buffer is the
+ * program's again once the call returns. A descriptor is checked before use: the bytes it
+ * names must lie in the heap the owner published at connect (else the area is reported
+ * broken); with check words on, the bytes read are checked as data from the area would be. */
+#define DESC_BYTES  IVC_CACHE_LINE
+#define DESC_DATA   0x41544144u /* "DATA" */
+#define DESC_DIRECT 0x54434944u /* "DICT" */
+
+typedef struct coll_desc {
+    uint32_t magic, pad;
+    uint64_t off, len; /* DIRECT: the operand's region offset and bytes */
+} coll_desc_t;
+
+/* The region offset of our operand [p, p + len) when it lies in our shared heap. */
+static int direct_ok(const void *p, uint64_t len, uint64_t *off)
+{
+    return ivc_coll.direct && len > 0 && ivc_shm_heap_offset(p, len, off);
+}
+
+/* The descriptor at byte dpos of our area's data (0, or the upper half of a partitioned
+ * allreduce). */
+static void desc_put_at(uint64_t dpos, int direct, uint64_t off, uint64_t len)
+{
+    coll_desc_t d = {direct ? DESC_DIRECT : DESC_DATA, 0, off, len};
+    memcpy(data_of(ivc_coll.me) + dpos, &d, sizeof(d));
+}
+
+static void desc_put(int direct, uint64_t off, uint64_t len)
+{
+    desc_put_at(0, direct, off, len);
+}
+
+/* The bytes [at, at + len) of comm rank r's operand that descriptor d (one copy of it,
+ * read once: the area is the owner's to change) names in r's heap. NULL (reported) for a
+ * descriptor that is not DESC_DIRECT or names anything outside r's heap. */
+static const uint8_t *desc_heap(MPI_Comm comm, ivc_coll_comm_t *cc, int r, const coll_desc_t *d,
+                                uint64_t at, uint64_t len)
+{
+    uint64_t hoff, hlen;
+    uint32_t rank = ivc_coord.local[cc->lidx[r]];
+    if (d->magic == DESC_DIRECT && ivc_shm_chan_peer_heap(ivc_coord.shm, rank, &hoff, &hlen) &&
+        d->off >= hoff && d->len <= hlen && d->off - hoff <= hlen - d->len && at <= d->len &&
+        len <= d->len - at)
+        return ivc_coord.region.base + d->off + at;
+    area_broken(comm, (uint32_t)cc->lidx[r], "a descriptor in its collective area names memory "
+                                             "outside its shared heap");
+    return NULL;
+}
+
+/* Where comm rank r's publication holds bytes [at, at + len) of its operand: in its area
+ * at `area_at` (past the descriptor), or in its heap. NULL (reported) for a descriptor
+ * naming anything else. */
+static const uint8_t *desc_src_at(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t dpos,
+                                  uint64_t at, uint64_t len, uint64_t area_at)
+{
+    coll_desc_t d;
+    const uint8_t *area = data_of((uint32_t)cc->lidx[r]) + dpos;
+    memcpy(&d, area, sizeof(d)); /* once: the area is the owner's to change */
+    if (d.magic == DESC_DATA)
+        return area + DESC_BYTES + area_at;
+    return desc_heap(comm, cc, r, &d, at, len);
+}
+
+static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t at,
+                               uint64_t len, uint64_t area_at)
+{
+    return desc_src_at(comm, cc, r, 0, at, len, area_at);
+}
+
+/* ---- broadcast: the root streams chunks through a ring of slots in its area ----
+ *
+ * or, when the root's buffer is contiguous, lies in its shared heap and is larger than one
+ * chunk, publishes only a descriptor of it (in slot 0, `filled` = BCAST_DIRECT, which no
+ * ring count reaches) and every reader copies the whole message straight out of it: one
+ * copy instead of two, and two hand-overs per reader instead of two per chunk, which
+ * matters most when the ranks share cores with other work. The root then waits for every
+ * reader before returning (its buffer is the program's again). Readers tell the two apart
+ * by `filled` alone; a descriptor is validated like any other (desc_heap), and with check
+ * words on, check word 0 covers the whole message. */
+#define BCAST_DIRECT UINT64_MAX
+
+/* The root's side of a direct broadcast of d (bytes at heap offset hoff). */
+static int bcast_direct(const ivc_data_t *d, uint64_t hoff, uint64_t tag, int root, MPI_Comm comm,
+                        ivc_coll_comm_t *cc)
+{
+    int rc = wait_acks(comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    desc_put(1, hoff, d->bytes);
+    pub_sum(0, 0, tag, (const uint8_t *)d->buf, d->bytes);
+    for (int r = 0; r < comm->size; r++)
+        if (r != root)
+            owe(cc, r, 1);
+    publish(tag, BCAST_DIRECT);
+    return wait_acks(comm);
+}
+
 
 int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
                    ivc_coll_comm_t *cc)
@@ -653,6 +758,10 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     uint64_t units = (bytes + chunk - 1) / chunk, nslots = ivc_coll.cfg.area / chunk;
     uint64_t tag = next_tag(comm, cc);
     int rc;
+    uint64_t hoff = 0;
+    /* Up to one chunk the ring costs the root one small copy and lets it return at once. */
+    if (comm->rank == root && units > 1 && ivc_data_contig(&d) && direct_ok(d.buf, bytes, &hoff))
+        return bcast_direct(&d, hoff, tag, root, comm, cc);
     if (comm->rank == root) {
         if ((rc = wait_acks(comm)) != MPI_SUCCESS)
             return rc;
@@ -711,6 +820,16 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     ivc_coll_ctl_t *c = ctl_of(rl);
     const uint8_t *src = data_of(rl);
     uint64_t filled = ivc_load_acquire(&c->filled); /* A12: pairs with R10 / R12 */
+    if (filled == BCAST_DIRECT) {
+        coll_desc_t dd;
+        memcpy(&dd, src, sizeof(dd)); /* once: the area is the root's to change */
+        const uint8_t *from = desc_heap(comm, cc, root, &dd, 0, bytes);
+        if (from == NULL)
+            return MPI_ERR_PROC_FAILED;
+        rc = read_copy(comm, cc, root, 0, 0, tag, &d, 0, from, bytes);
+        ack(cc, root, 1);
+        return rc;
+    }
     for (uint64_t k = 0; k < units; k++) {
         if (filled <= k) {
             if ((rc = wait_word(comm, rl, &c->filled, k + 1, 1)) != MPI_SUCCESS)
@@ -726,73 +845,26 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     return MPI_SUCCESS;
 }
 
-/* ---- operands in the shared heap: read where they lie ----
- *
- * Alltoall and reduce-scatter keep the first line of each publication for a descriptor
- * (written by the area's owner before R10, read by the others after A10): DESC_DATA, the
- * bytes follow in the area as usual; or DESC_DIRECT, the operand lies in the owner's shared
- * heap (src/shm/shm_heap.h) at a region offset, and readers copy or reduce their part
- * straight out of it: one copy instead of two, and no piece is bounded by the area. Every
- * rank runs the same pieces and publications either way (the tags stay in step); a direct
- * publisher only skips the copy into its area, and waits at the end of the operation until
- * every reader acknowledged, since its buffer is the program's again once the call
- * returns. A descriptor is checked before use: the bytes it names must lie in the heap the
- * owner published at connect (else the area is reported broken); with check words on, the
- * bytes read are checked as data from the area would be. */
-#define DESC_BYTES  IVC_CACHE_LINE
-#define DESC_DATA   0x41544144u /* "DATA" */
-#define DESC_DIRECT 0x54434944u /* "DICT" */
-
-typedef struct coll_desc {
-    uint32_t magic, pad;
-    uint64_t off, len; /* DIRECT: the operand's region offset and bytes */
-} coll_desc_t;
-
-/* The region offset of our operand [p, p + len) when it lies in our shared heap. */
-static int direct_ok(const void *p, uint64_t len, uint64_t *off)
-{
-    return ivc_coll.direct && len > 0 && ivc_shm_heap_offset(p, len, off);
-}
-
-static void desc_put(int direct, uint64_t off, uint64_t len)
-{
-    coll_desc_t d = {direct ? DESC_DIRECT : DESC_DATA, 0, off, len};
-    memcpy(data_of(ivc_coll.me), &d, sizeof(d));
-}
-
-/* Where comm rank r's publication holds bytes [at, at + len) of its operand: in its area
- * at `area_at` (past the descriptor), or in its heap. NULL (reported) for a descriptor
- * naming anything else. */
-static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t at,
-                               uint64_t len, uint64_t area_at)
-{
-    coll_desc_t d;
-    const uint8_t *area = data_of((uint32_t)cc->lidx[r]);
-    memcpy(&d, area, sizeof(d)); /* once: the area is the owner's to change */
-    if (d.magic == DESC_DATA)
-        return area + DESC_BYTES + area_at;
-    uint64_t hoff, hlen;
-    uint32_t rank = ivc_coord.local[cc->lidx[r]];
-    if (d.magic == DESC_DIRECT && ivc_shm_chan_peer_heap(ivc_coord.shm, rank, &hoff, &hlen) &&
-        d.off >= hoff && d.len <= hlen && d.off - hoff <= hlen - d.len && at <= d.len &&
-        len <= d.len - at)
-        return ivc_coord.region.base + d.off + at;
-    area_broken(comm, (uint32_t)cc->lidx[r], "a descriptor in its collective area names memory "
-                                             "outside its shared heap");
-    return NULL;
-}
-
 /* ---- reductions: contributions are reduced where they lie ---- */
 
 /* out = c_lo op ... op c_hi in rank order, reading c_r at src[r] (NULL: skip nothing).
  * Folds from the right (out = c_hi, then out = c_r op out) so that non-commutative
- * operations see rank order and every rank computes bit-identical results. */
+ * operations see rank order and every rank computes bit-identical results. The first step
+ * reads c_hi and c_hi-1 and writes out in one pass (no copy of c_hi into out first): out is
+ * the caller's private buffer, overlapping no contribution, or src[hi] itself. */
 static int fold(const uint8_t *const *src, int lo, int hi, void *out, uint64_t count, uint64_t len,
                 MPI_Datatype dt, MPI_Op op)
 {
-    if (src[hi] != out)
+    int r = hi - 1;
+    if (hi > lo && (src[hi] == out || src[hi - 1] != out)) {
+        int rc = coll_op_apply3(op, dt, src[hi - 1], src[hi], out, count);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        r--;
+    } else if (src[hi] != out) {
         memcpy(out, src[hi], len);
-    for (int r = hi - 1; r >= lo; r--) {
+    }
+    for (; r >= lo; r--) {
         int rc = coll_op_apply(op, dt, src[r], out, count);
         if (rc != MPI_SUCCESS)
             return rc;
@@ -811,13 +883,19 @@ static uint8_t *own_buf(void)
 
 /* Partitioned allreduce: every rank publishes its contribution in the lower half of its
  * area; rank i folds slice i of all of them into the upper half and publishes that; every
- * rank then copies all slices. Each rank reads about 2 x bytes instead of (n - 1) x bytes. */
+ * rank then copies all slices. Each rank reads about 2 x bytes instead of (n - 1) x bytes.
+ * Each half starts with a descriptor line ("operands in the shared heap"): a contribution
+ * or a result that lies in the shared heap is read where it lies instead of being copied
+ * into the area first (not in place, where the result overwrites the contribution). */
 static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
                            MPI_Comm comm, ivc_coll_comm_t *cc)
 {
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     uint64_t esz = coll_elem_bytes(dt), bytes = count * dt->map.size;
-    uint64_t half = ivc_coll.cfg.area / 2, step = half / esz * esz;
+    uint64_t half = ivc_coll.cfg.area / 2, step = (half - DESC_BYTES) / esz * esz;
+    int sep = mine != out;
+    uint64_t ioff = 0, ooff = 0;
+    int din = sep && direct_ok(mine, bytes, &ioff), dout = sep && direct_ok(out, bytes, &ooff);
     const uint8_t **src = malloc((size_t)n * sizeof(*src));
     uint64_t *want = malloc((size_t)n * sizeof(*want));
     /* With checks on, our own slice is folded from a private copy: our area has no check
@@ -836,7 +914,9 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         if ((rc = wait_acks(comm)) != MPI_SUCCESS)
             break;
         uint8_t *area = data_of(ivc_coll.me);
-        pub_copy(area, (const uint8_t *)mine + off, len);
+        desc_put_at(0, din, ioff, bytes);
+        if (!din)
+            pub_copy(area + DESC_BYTES, (const uint8_t *)mine + off, len);
         for (int r = 0; ivc_coll.csum && r < n; r++) { /* from our (cached) copy */
             uint64_t rlo = (uint64_t)r * nel / (uint64_t)n, rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
             pub_sum((uint64_t)r, (uint64_t)r, tag1, (const uint8_t *)mine + off + rlo * esz,
@@ -846,10 +926,23 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         owe_all(comm, cc, 1);
         int seen = n; /* ranks [0, seen) published this piece (see coll_shm_reduce) */
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
-            if (r != me && (rc = wait_tag(comm, cc, r, tag1)) != MPI_SUCCESS)
+            if (r == me) {
+                /* Our own slice: from our input, unless the result is about to overwrite
+                 * it (in place), then from our copy in the area. */
+                src[r] = sep ? (const uint8_t *)mine + off + lo * esz : area + DESC_BYTES + lo * esz;
+                want[r] = 0;
+                continue;
+            }
+            if ((rc = wait_tag(comm, cc, r, tag1)) != MPI_SUCCESS) {
                 seen = r;
-            want[r] = r != me && rc == MPI_SUCCESS ? sum_want(cc, r, (uint64_t)me) : 0;
-            src[r] = data_of((uint32_t)cc->lidx[r]) + lo * esz;
+                break;
+            }
+            want[r] = sum_want(cc, r, (uint64_t)me);
+            src[r] = desc_src_at(comm, cc, r, 0, off + lo * esz, (hi - lo) * esz, lo * esz);
+            if (src[r] == NULL) {
+                rc = MPI_ERR_PROC_FAILED;
+                seen = r;
+            }
         }
         if (own != NULL) {
             memcpy(own, (const uint8_t *)mine + off + lo * esz, (hi - lo) * esz);
@@ -868,7 +961,9 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
                 ack(cc, r, 1);
         if (rc != MPI_SUCCESS || (rc = wait_acks(comm)) != MPI_SUCCESS)
             break;
-        pub_copy(area + half + lo * esz, o + lo * esz, (hi - lo) * esz);
+        desc_put_at(half, dout, ooff, bytes);
+        if (!dout)
+            pub_copy(area + half + DESC_BYTES + lo * esz, o + lo * esz, (hi - lo) * esz);
         pub_sum(0, 0, tag2, o + lo * esz, (hi - lo) * esz);
         publish(tag2, 1);
         owe_all(comm, cc, 1);
@@ -878,11 +973,19 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
                      rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
             if ((rc = wait_tag(comm, cc, r, tag2)) != MPI_SUCCESS)
                 break;
-            rc = read_into(comm, cc, r, 0, 0, tag2, o + rlo * esz,
-                           data_of((uint32_t)cc->lidx[r]) + half + rlo * esz, (rhi - rlo) * esz);
+            const uint8_t *from =
+                desc_src_at(comm, cc, r, half, off + rlo * esz, (rhi - rlo) * esz, rlo * esz);
+            if (from == NULL) {
+                rc = MPI_ERR_PROC_FAILED;
+                break;
+            }
+            rc = read_into(comm, cc, r, 0, 0, tag2, o + rlo * esz, from, (rhi - rlo) * esz);
             ack(cc, r, 1);
         }
     }
+    /* Our buffers are the program's again when we return: every reader must be done. */
+    if ((din || dout) && rc == MPI_SUCCESS)
+        rc = wait_acks(comm);
     free(src);
     free(want);
     return rc;
@@ -976,7 +1079,7 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
     SHM_FT_ENTRY(comm);
     if (mode == COLL_ALLREDUCE && ivc_coll.cfg.split_min != 0 &&
         count * dt->map.size >= ivc_coll.cfg.split_min &&
-        ivc_coll.cfg.area / 2 >= coll_elem_bytes(dt))
+        ivc_coll.cfg.area / 2 >= DESC_BYTES + coll_elem_bytes(dt))
         return allreduce_split(mine, out, count, dt, op, comm, cc);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     uint64_t esz = coll_elem_bytes(dt), bytes = count * dt->map.size;
@@ -1095,19 +1198,29 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
     int reader = all || me == root;
     if (blk == 0)
         return MPI_SUCCESS;
-    uint64_t step = piece_bytes(blk, 1, 0);
+    uint64_t step = piece_bytes(blk, 1, DESC_BYTES);
     int pub = all || me != root;
+    /* Our block, when it is contiguous and lies in our heap, is read where it lies (see
+     * "operands in the shared heap"): in place it is block `me` of the receive buffer, which
+     * this rank does not write during the operation. */
+    const ivc_data_t *od = sd != NULL ? sd : rd;
+    uint64_t ooff = sd != NULL ? 0 : (uint64_t)me * blk, hoff = 0;
+    const uint8_t *obuf = (const uint8_t *)od->buf + ooff;
+    /* A rooted gather of small blocks keeps them in the area, so that the others need not
+     * wait for the root before returning (as for a broadcast, up to one chunk). */
+    int direct = pub && (all || blk > ivc_coll.cfg.chunk) && ivc_data_contig(od) &&
+                 direct_ok(obuf, blk, &hoff);
     for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);
         if (pub) {
             if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
-            if (sd != NULL)
-                pub_pack(sd, off, data_of(ivc_coll.me), len);
-            else /* in place: our block is in the receive buffer */
-                pub_pack(rd, (uint64_t)me * blk + off, data_of(ivc_coll.me), len);
-            pub_sum(0, 0, tag, data_of(ivc_coll.me), len);
+            uint8_t *area = data_of(ivc_coll.me) + DESC_BYTES;
+            desc_put(direct, hoff, blk);
+            if (!direct)
+                pub_pack(od, ooff + off, area, len);
+            pub_sum(0, 0, tag, direct ? obuf + off : area, len);
             publish(tag, 1);
             if (all)
                 owe_all(comm, cc, 1);
@@ -1124,11 +1237,18 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
             int r = (me + i) % n;
             if ((rc = wait_tag(comm, cc, r, tag)) != MPI_SUCCESS)
                 break;
-            rc = read_copy(comm, cc, r, 0, 0, tag, rd, (uint64_t)r * blk + off,
-                           data_of((uint32_t)cc->lidx[r]), len);
+            const uint8_t *from = desc_src(comm, cc, r, off, len, 0);
+            if (from == NULL) {
+                rc = MPI_ERR_PROC_FAILED;
+                break;
+            }
+            rc = read_copy(comm, cc, r, 0, 0, tag, rd, (uint64_t)r * blk + off, from, len);
             ack(cc, r, 1);
         }
     }
+    /* Our buffer is the program's again when we return: every reader must be done. */
+    if (direct && rc == MPI_SUCCESS)
+        rc = wait_acks(comm);
     return rc;
 }
 

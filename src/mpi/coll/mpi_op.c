@@ -1,6 +1,16 @@
 /* Predefined reduction operations over the basic kinds. */
 #include "mpi_impl.h"
 
+/* The loops below are what large reductions spend their time in (a collective reduces
+ * megabytes straight out of shared memory). GCC's -O2 vectorizes only loops that need no
+ * run-time check that the operands do not overlap, and these may overlap (out == in2 is the
+ * two-operand form), so it left them scalar: one float per instruction. The dynamic cost
+ * model lets it vectorize them behind an overlap check. Element-wise, so the results are
+ * bit-identical to the scalar loop's. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+#endif
+
 #include <complex.h>
 #include <stdbool.h>
 #include <wchar.h>
@@ -19,9 +29,10 @@ int ivc_mpi_op_valid(MPI_Op op)
 #define LOOP(T, EXPR)                                                                              \
     do {                                                                                           \
         const T *a = in;                                                                           \
-        T *b = inout;                                                                              \
+        const T *b = in2;                                                                          \
+        T *o = out;                                                                                \
         for (uint64_t i = 0; i < n; i++)                                                           \
-            b[i] = (T)(EXPR);                                                                      \
+            o[i] = (T)(EXPR);                                                                      \
     } while (0)
 
 /* clang-format off */
@@ -72,10 +83,11 @@ int ivc_mpi_op_valid(MPI_Op op)
 #define LOC_LOOP(T, CMP)                                                                           \
     do {                                                                                           \
         const T *a = in;                                                                           \
-        T *b = inout;                                                                              \
+        const T *b = in2;                                                                          \
+        T *o = out;                                                                                \
         for (uint64_t i = 0; i < n; i++) {                                                         \
-            if (a[i].v CMP b[i].v || (a[i].v == b[i].v && a[i].i < b[i].i))                        \
-                b[i] = a[i];                                                                       \
+            T x = a[i].v CMP b[i].v || (a[i].v == b[i].v && a[i].i < b[i].i) ? a[i] : b[i];        \
+            o[i] = x;                                                                              \
         }                                                                                          \
     } while (0)
 
@@ -91,7 +103,7 @@ int ivc_mpi_op_valid(MPI_Op op)
 /* clang-format on */
 
 /* clang-format off */
-int ivc_mpi_op_apply(MPI_Op op, const void *in, void *inout, uint64_t n, int basic)
+int ivc_mpi_op_apply3(MPI_Op op, const void *in, const void *in2, void *out, uint64_t n, int basic)
 {
     switch (op->id) {
     case OP_MAX:
@@ -138,6 +150,11 @@ int ivc_mpi_op_apply(MPI_Op op, const void *in, void *inout, uint64_t n, int bas
     return MPI_ERR_OP;
 }
 /* clang-format on */
+
+int ivc_mpi_op_apply(MPI_Op op, const void *in, void *inout, uint64_t n, int basic)
+{
+    return ivc_mpi_op_apply3(op, in, inout, inout, n, basic);
+}
 
 int ivc_mpi_op_defined(MPI_Op op, int basic)
 {

@@ -6,3 +6,10 @@ ivc_mpi_test(coll_persistent SOURCES mpi/coll/persistent.c NP 4 TIMEOUT 180 CONF
 ivc_mpi_test(coll_inter SOURCES mpi/coll/inter.c NP 4 TIMEOUT 180 CONFIGS vms plain hosts)
 ivc_mpi_test(coll_op_create_c SOURCES mpi/coll/op_create_c.c NP 3 CONFIGS vms plain hosts)
 ivc_mpi_test(coll_neighbor_c SOURCES mpi/coll/neighbor_c.c NP 3 CONFIGS vms plain hosts)
+# The vectorized loops of the predefined operations and the one-pass fold of two
+# contributions, bit for bit: odd counts, misaligned starts, piece boundaries, heap and
+# private buffers.
+ivc_mpi_test(coll_reduce_kernels SOURCES mpi/coll/reduce_kernels.c NP 2 TIMEOUT 180 CONFIGS vms plain)
+# The same without check words (the suite's default is IVC_CHECKSUM=1): readers then fold
+# and copy straight from the peers' areas and heaps, with no private copies in between.
+ivc_mpi_test(coll_reduce_kernels_nocsum SOURCES mpi/coll/reduce_kernels.c NP 2 TIMEOUT 180 CONFIGS vms ENV IVC_CHECKSUM=0)
