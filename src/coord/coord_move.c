@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -68,6 +69,18 @@ static struct {
 } mv;
 
 static int via_shm_tag = IVC_VIA_SHM, via_net_tag = IVC_VIA_NET;
+
+/* IVC_MOVE_TEST_DIE (testing only; tests/migrate/die.c): the points of a switch at which
+ * a moving rank kills itself, as a VM that dies mid-switch would, so that a test can show
+ * its peers report it rather than hang. */
+static const char *const die_points[] = {"drain", "moved", "hello"};
+
+static void test_die(const char *point)
+{
+    const char *want = ivc_coord.cfg.move_test_die;
+    if (want != NULL && strcmp(want, point) == 0)
+        raise(SIGKILL);
+}
 
 static const ivc_chan_ops_t *ops_of(int via)
 {
@@ -303,6 +316,14 @@ int ivc_coord_move_init(const ivc_chan_upcalls_t *up, ivc_chan_upcalls_t *shm_up
     int rc = parse_regions(c->cfg.host_regions);
     if (rc != 0)
         return rc;
+    const char *die = c->cfg.move_test_die;
+    int die_ok = die == NULL || *die == '\0';
+    for (size_t k = 0; k < sizeof(die_points) / sizeof(die_points[0]) && !die_ok; k++)
+        die_ok = strcmp(die, die_points[k]) == 0;
+    if (!die_ok) {
+        ivc_error("IVC_MOVE_TEST_DIE=%s: expected drain, moved or hello", die);
+        return -EINVAL;
+    }
     mv.cur = UINT32_MAX;
     for (uint32_t k = 0; k < mv.nregions; k++)
         if (strcmp(mv.regions[k], c->boot.region) == 0)
@@ -372,6 +393,7 @@ static void start_leave(void)
         set_vc(r, IVC_VIA_NET);
         mv.peers[r].pair = PAIR_CLOSING;
     }
+    test_die("drain");
 }
 
 static int join(uint32_t dest);
@@ -382,6 +404,7 @@ static int arrive(uint32_t dest)
     ivc_coord_t *c = &ivc_coord;
     ivc_coord_fail_stop();
     ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_MOVED);
+    test_die("moved");
     ivc_shm_chan_destroy(c->shm);
     c->shm = NULL;
     ivc_region_detach(&c->region, 0);
@@ -440,6 +463,7 @@ static int join(uint32_t dest)
         }
     }
     ivc_debug("migration: joined %s; %u ranks here", c->region.path, n);
+    test_die("hello");
     return 0;
 }
 

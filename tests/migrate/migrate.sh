@@ -10,6 +10,15 @@
 #   hostmove 2 ranks on 2 hosts; the moves are ordered by `ivc-host move` (the host
 #            administrator's tool, as for real guests) instead of ivcrun: rank 0 joins its
 #            peer's host, then goes back
+#   die-drain, die-moved, die-hello
+#            a VM that dies mid-switch: 4 ranks in 4 VMs on 2 hosts; VM 1 (rank 1) is
+#            ordered to host 1 and kills itself at one point of its switch
+#            (IVC_MOVE_TEST_DIE: FLUSHes sent / old slot MOVED / HELLOs sent) while every
+#            other rank exchanges checked messages with it (tests/migrate/die.c). The
+#            survivors must report rank 1, never hang: under MPI_ERRORS_RETURN each gets
+#            MPI_ERR_PROC_FAILED and goes on with the others (--disable-auto-cleanup);
+#            under MPI_ERRORS_ARE_FATAL the job ends naming rank 1, with and without
+#            --disable-auto-cleanup. ivcrun's --timeout bounds a hang (exit status 124).
 . "$(dirname "$0")/../launcher/lib.sh"
 : "${STORM:?STORM must name the migrate_storm program}"
 
@@ -36,6 +45,44 @@ bouncing_storm() {
     [ "$n" -ge 20 ] || fail "expected at least 20 moves, saw $n"
     echo "$OUT"
     printf '%s\n' "$ERR" | grep "moved from host" | sed -n '1,4p;$p'
+}
+
+# die POINT: the VM that dies mid-switch, at POINT (see the head of this file).
+die() {
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    : "${DIE:?DIE must name the migrate_die program}"
+    export IVC_MOVE_TEST_DIE=$1
+    local job="-n 4 --hosts 2 --vms-per-host 2 --timeout 60 --migrate 1:1@1" r i
+    # Three times: which channel sees the death first (the survivor's own liveness check,
+    # the launcher's record, the network) varies from run to run, and each must fail what
+    # is pending on the other channel too.
+    for i in 1 2 3; do
+        # shellcheck disable=SC2086
+        run $job --disable-auto-cleanup "$DIE" return
+        [ "$RC" != 124 ] || fail "the survivors hung"
+        expect_rc 137 # the dead rank's status, at the end
+        expect_err "ivcrun: rank 1 (vm1) killed by signal 9 (Killed); the other ranks go on"
+        case "$ERR" in *"vm1 moved from host"*) fail "ivcrun reported a move that never ended" ;; esac
+        for r in 0 2 3; do
+            expect_out "rank $r: rank 1 failed (a peer process failed"
+        done
+        expect_out "3 survivors went on"
+        echo "(MPI_ERRORS_RETURN, run $i: $MS ms in all, the move ordered at 1 s)"
+    done
+    echo "$OUT"
+    for cleanup in --disable-auto-cleanup ""; do
+        # shellcheck disable=SC2086
+        run $job $cleanup "$DIE" fatal
+        [ "$RC" != 124 ] || fail "the survivors hung (MPI_ERRORS_ARE_FATAL${cleanup:+, $cleanup})"
+        [ "$RC" != 0 ] || fail "MPI_ERRORS_ARE_FATAL: the job ended with status 0"
+        case "$ERR" in
+        *"ivcrun: rank 1 (vm1) killed by signal 9"*"stopping the other ranks"*) ;;
+        *"rank 1 "*"MPI_ERRORS_ARE_FATAL: ending the job"*) ;;
+        *) fail "MPI_ERRORS_ARE_FATAL: no message naming rank 1" ;;
+        esac
+        echo "(MPI_ERRORS_ARE_FATAL${cleanup:+, $cleanup}: status $RC after $MS ms)"
+    done
 }
 
 moves_seen() { printf '%s\n' "$ERR" | grep -c "moved from host"; }
@@ -114,8 +161,11 @@ hostmove)
     expect_out ", 0 errors"
     echo "$OUT"
     ;;
+die-drain | die-moved | die-hello)
+    die "${1#die-}"
+    ;;
 *)
-    echo "usage: migrate.sh options|storm|rma|big|hostmove" >&2
+    echo "usage: migrate.sh options|storm|rma|big|hostmove|die-drain|die-moved|die-hello" >&2
     exit 2
     ;;
 esac
