@@ -19,6 +19,11 @@
 #            MPI_ERR_PROC_FAILED and goes on with the others (--disable-auto-cleanup);
 #            under MPI_ERRORS_ARE_FATAL the job ends naming rank 1, with and without
 #            --disable-auto-cleanup. ivcrun's --timeout bounds a hang (exit status 124).
+#   finalize a migration during MPI_Finalize: tests/migrate/fin.c holds rank 1's move up
+#            (a synchronous send its old neighbour matches late) until the ranks of the
+#            host it moves to are in MPI_Finalize, 3 runs; then the storm ends while VMs 1
+#            and 3 are ordered back and forth around its end, so that orders land before,
+#            during and after the ranks' MPI_Finalize. Status 0 and every message checked.
 . "$(dirname "$0")/../launcher/lib.sh"
 : "${STORM:?STORM must name the migrate_storm program}"
 
@@ -161,11 +166,40 @@ hostmove)
     expect_out ", 0 errors"
     echo "$OUT"
     ;;
+finalize)
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    : "${FIN:?FIN must name the migrate_fin program}"
+    for i in 1 2 3; do
+        run -n 4 --hosts 2 --vms-per-host 2 --timeout 120 --migrate 1:1@1 "$FIN"
+        expect_rc 0
+        for r in 0 1 2 3; do
+            expect_out "fin: rank $r entered MPI_Finalize"
+        done
+        n=$(printf '%s\n' "$OUT" | grep -c ": 0 errors$")
+        [ "$n" = 4 ] || fail "expected 4 ranks with 0 errors, got $n"
+        expect_err "ivcrun: vm1 moved from host 0 to host 1 at"
+        printf '%s\n' "$ERR" | grep "moved from host"
+    done
+    echo "$OUT"
+    args=""
+    for t in 1.6 1.7 1.8 1.9 2.0 2.1 2.2 2.3 2.4 2.5 2.6; do
+        args="$args --migrate 1:$(((${t#*.} + 1) % 2))@$t --migrate 3:$((${t#*.} % 2))@$t"
+    done
+    for i in 1 2; do
+        # shellcheck disable=SC2086
+        run -n 4 --hosts 2 --vms-per-host 2 --timeout 120 $args "$STORM" 2
+        expect_rc 0
+        expect_out ", 0 errors"
+        echo "$OUT"
+        printf '%s\n' "$ERR" | grep "ivcrun: vm"
+    done
+    ;;
 die-drain | die-moved | die-hello)
     die "${1#die-}"
     ;;
 *)
-    echo "usage: migrate.sh options|storm|rma|big|hostmove|die-drain|die-moved|die-hello" >&2
+    echo "usage: migrate.sh options|storm|rma|big|hostmove|die-drain|die-moved|die-hello|finalize" >&2
     exit 2
     ;;
 esac

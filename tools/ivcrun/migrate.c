@@ -157,13 +157,11 @@ int migrate_tick(job_t *job, uint64_t now)
         if (now < st.t0 + mv->at_ms)
             return (int)(st.t0 + mv->at_ms - now);
         st.next++;
+        if (!vm_running(job, mv->vm))
+            continue; /* its ranks ended (the monitor said how): nothing to move */
         if (job->vm_host[mv->vm] == mv->host) {
             fprintf(stderr, "ivcrun: vm%u is on host %u already; not moving it\n", mv->vm,
                     mv->host);
-            continue;
-        }
-        if (!vm_running(job, mv->vm)) {
-            fprintf(stderr, "ivcrun: vm%u has no running rank; not moving it\n", mv->vm);
             continue;
         }
         begin(job, mv, now);
