@@ -238,7 +238,11 @@ static void on_hello(uint32_t peer)
         ivc_debug("migration: HELLO from rank %u, which is not in this rank's region", peer);
         return;
     }
+    /* Both inboxes of the pair start clear: this rank's for the newcomer, and this rank's
+     * in the newcomer's block, which may be its block of an earlier visit (shm_chan.c). */
     int rc = ivc_shm_chan_inbox_reset(c->shm, peer);
+    if (rc == 0)
+        rc = ivc_shm_chan_outbox_reset(c->shm, peer);
     if (rc == 0)
         rc = ivc_shm_chan_peer_open(c->shm, peer);
     if (rc != 0) {

@@ -24,6 +24,9 @@
 #            host it moves to are in MPI_Finalize, 3 runs; then the storm ends while VMs 1
 #            and 3 are ordered back and forth around its end, so that orders land before,
 #            during and after the ranks' MPI_Finalize. Status 0 and every message checked.
+#   revisit  VMs come back to regions they left, 60 moves in regions that hold only a few
+#            receive blocks (2 ranks in 8 MiB, then 4 ranks in 16 MiB): a rank that comes
+#            back must take its block of the last visit again, or the region runs out
 . "$(dirname "$0")/../launcher/lib.sh"
 : "${STORM:?STORM must name the migrate_storm program}"
 
@@ -195,11 +198,47 @@ finalize)
         printf '%s\n' "$ERR" | grep "ivcrun: vm"
     done
     ;;
+revisit)
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    # 2 ranks: VM 1 joins host 0 and goes back, 30 times; a block is about 1.2 MiB.
+    args=""
+    for i in $(seq 0 29); do
+        t=$((500 + i * 200))
+        args="$args --migrate 1:0@$((t / 1000)).$(printf %03d $((t % 1000)))"
+        t=$((t + 100))
+        args="$args --migrate 1:1@$((t / 1000)).$(printf %03d $((t % 1000)))"
+    done
+    # shellcheck disable=SC2086
+    run -n 2 --hosts 2 --timeout 240 --region-size 8M $args "$STORM" 14
+    expect_rc 0
+    expect_out ", 0 errors"
+    n=$(moves_seen)
+    [ "$n" -ge 50 ] || fail "expected at least 50 moves, saw $n"
+    echo "$OUT ($n moves, 2 ranks, 8 MiB regions)"
+    # 4 ranks, 2 per host: VMs 1 and 3 cross and come back, 15 times each (blocks of
+    # about 3.5 MiB: a 16 MiB region holds four).
+    args=""
+    for i in $(seq 0 14); do
+        t=$((500 + i * 400))
+        for m in 1:1@0 3:0@100 1:0@200 3:1@300; do
+            u=$((t + ${m#*@}))
+            args="$args --migrate ${m%@*}@$((u / 1000)).$(printf %03d $((u % 1000)))"
+        done
+    done
+    # shellcheck disable=SC2086
+    run -n 4 --hosts 2 --vms-per-host 2 --timeout 240 --region-size 16M $args "$STORM" 16
+    expect_rc 0
+    expect_out ", 0 errors"
+    n=$(moves_seen)
+    [ "$n" -ge 50 ] || fail "expected at least 50 moves, saw $n"
+    echo "$OUT ($n moves, 4 ranks, 16 MiB regions)"
+    ;;
 die-drain | die-moved | die-hello)
     die "${1#die-}"
     ;;
 *)
-    echo "usage: migrate.sh options|storm|rma|big|hostmove|die-drain|die-moved|die-hello|finalize" >&2
+    echo "usage: migrate.sh options|storm|rma|big|hostmove|die-drain|die-moved|die-hello|finalize|revisit" >&2
     exit 2
     ;;
 esac
