@@ -134,8 +134,10 @@ hostmove)
     [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
     : "${HOST_TOOL:?HOST_TOOL must name the ivc-host program}"
     # A --migrate long after the end puts the job in migration mode (and keeps the host
-    # regions' names); ivc-host move does the moving.
-    "$IVCRUN" -v -n 2 --hosts 2 --timeout 240 --migrate 1:1@1000 "$STORM" 10 \
+    # regions' names); ivc-host move does the moving. The storm runs 20 s: on a loaded
+    # machine both moves, each retried until the rank has joined, must land before its end
+    # (a rank in MPI_Finalize takes no order).
+    "$IVCRUN" -v -n 2 --hosts 2 --timeout 240 --migrate 1:1@1000 "$STORM" 20 \
         >"$SCRATCH/out" 2>"$SCRATCH/err" &
     pid=$!
     region0=""
