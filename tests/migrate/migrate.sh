@@ -76,6 +76,7 @@ die() {
             expect_out "rank $r: rank 1 failed (a peer process failed"
         done
         expect_out "3 survivors went on"
+        case "$ERR" in *"exited with status"*) fail "a survivor failed" ;; esac
         echo "(MPI_ERRORS_RETURN, run $i: $MS ms in all, the move ordered at 1 s)"
     done
     echo "$OUT"
