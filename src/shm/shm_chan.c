@@ -814,8 +814,8 @@ static uint64_t block_again(const ivc_region_t *r, uint32_t me, const ivc_shm_ge
 {
     uint64_t off = ivc_load_acquire(&ivc_region_member(r, me)->rx_off);
     const ivc_rxblock_t *blk = ivc_region_at(r, off, geo->block_bytes);
-    if (off == 0 || blk == NULL || off % 4096 || off < r->heap_off ||
-        geo->block_bytes > r->heap_end - off || off > r->heap_end)
+    if (off == 0 || blk == NULL || off % 4096 || off < r->heap_off || off > r->heap_end ||
+        geo->block_bytes > r->heap_end - off)
         return 0;
     if (blk->magic != IVC_RXBLOCK_MAGIC || blk->nsenders != nlocal - 1 ||
         blk->ring_size != geo->ring_size || blk->ring_slack != geo->max_record ||
