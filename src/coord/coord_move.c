@@ -508,8 +508,12 @@ static void read_order(void)
     mv.last_order = order;
     uint64_t seq = order >> 16;
     uint32_t dest = (uint32_t)(order & 0xffff) - 1;
-    if (seq <= mv.seq)
-        return; /* an order this rank carried out on an earlier visit to this region */
+    /* An order this rank carried out on an earlier visit to this region is older than the
+     * one that brought it back. One numbered like the order that brought it here is new: a
+     * tool that numbers its orders from this region's slot (ivc-host move: one above the
+     * slot's order and done) read the slot before this rank's arrival wrote `done`. */
+    if (seq < mv.seq)
+        return;
     if (dest >= mv.nregions) {
         ivc_warn("migration: ignoring an invalid move order 0x%" PRIx64, order);
         return;
