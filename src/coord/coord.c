@@ -51,6 +51,12 @@ static const ivc_cfg_entry_t coord_entries[] = {
      "for the destination host's to be hot-plugged (IVC_HOST_REGIONS entry `ivshmem`; the "
      "guest's live migration happens meanwhile)",
      IVC_CFG_UINT, 1, 86400, offsetof(ivc_coord_config_t, move_device_wait)},
+    /* Issue 12: the test of a VM that dies mid-switch (tests/migrate/die.c). */
+    {"MOVE_TEST_DIE", "",
+     "testing only: a rank that moves kills itself (SIGKILL) at this point of its switch: "
+     "`drain` (FLUSHes sent, old pairs draining), `moved` (its old slot says MOVED, the new "
+     "region not yet joined), `hello` (new region joined, HELLOs sent); empty = never",
+     IVC_CFG_STRING, 0, 0, offsetof(ivc_coord_config_t, move_test_die)},
 };
 
 const ivc_cfg_table_t ivc_coord_config_table = {"coordinator and progress", coord_entries,

@@ -286,6 +286,17 @@ void ivc_coord_on_peer_failed(void *arg, int peer, int err)
     if (fs.region != NULL)
         ivc_region_member_fail(fs.region, (uint32_t)peer, how_of_err(err), fs.me,
                                err == -EPROTO ? "protocol violation" : "connection lost");
+    /* Migration mode: operations with a peer may be pending on both channels at once (those
+     * in flight on the old one complete there: coord_move.h), and the channel that saw the
+     * failure fails only its own. Each channel reports back here at most once, and `known`
+     * is already set, so this does not recurse. */
+    ivc_coord_t *c = &ivc_coord;
+    if (c->migrate) {
+        if (c->shm != NULL)
+            ivc_shm_chan_fail_peer(c->shm, (uint32_t)peer, err);
+        if (c->net != NULL)
+            ivc_net_chan_fail_peer(c->net, (uint32_t)peer, err);
+    }
     if (fs.up.on_peer_failed)
         fs.up.on_peer_failed(fs.up.arg, peer, err);
 }

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -68,6 +69,18 @@ static struct {
 } mv;
 
 static int via_shm_tag = IVC_VIA_SHM, via_net_tag = IVC_VIA_NET;
+
+/* IVC_MOVE_TEST_DIE (testing only; tests/migrate/die.c): the points of a switch at which
+ * a moving rank kills itself, as a VM that dies mid-switch would, so that a test can show
+ * its peers report it rather than hang. */
+static const char *const die_points[] = {"drain", "moved", "hello"};
+
+static void test_die(const char *point)
+{
+    const char *want = ivc_coord.cfg.move_test_die;
+    if (want != NULL && strcmp(want, point) == 0)
+        raise(SIGKILL);
+}
 
 static const ivc_chan_ops_t *ops_of(int via)
 {
@@ -225,7 +238,11 @@ static void on_hello(uint32_t peer)
         ivc_debug("migration: HELLO from rank %u, which is not in this rank's region", peer);
         return;
     }
+    /* Both inboxes of the pair start clear: this rank's for the newcomer, and this rank's
+     * in the newcomer's block, which may be its block of an earlier visit (shm_chan.c). */
     int rc = ivc_shm_chan_inbox_reset(c->shm, peer);
+    if (rc == 0)
+        rc = ivc_shm_chan_outbox_reset(c->shm, peer);
     if (rc == 0)
         rc = ivc_shm_chan_peer_open(c->shm, peer);
     if (rc != 0) {
@@ -303,6 +320,14 @@ int ivc_coord_move_init(const ivc_chan_upcalls_t *up, ivc_chan_upcalls_t *shm_up
     int rc = parse_regions(c->cfg.host_regions);
     if (rc != 0)
         return rc;
+    const char *die = c->cfg.move_test_die;
+    int die_ok = die == NULL || *die == '\0';
+    for (size_t k = 0; k < sizeof(die_points) / sizeof(die_points[0]) && !die_ok; k++)
+        die_ok = strcmp(die, die_points[k]) == 0;
+    if (!die_ok) {
+        ivc_error("IVC_MOVE_TEST_DIE=%s: expected drain, moved or hello", die);
+        return -EINVAL;
+    }
     mv.cur = UINT32_MAX;
     for (uint32_t k = 0; k < mv.nregions; k++)
         if (strcmp(mv.regions[k], c->boot.region) == 0)
@@ -372,6 +397,7 @@ static void start_leave(void)
         set_vc(r, IVC_VIA_NET);
         mv.peers[r].pair = PAIR_CLOSING;
     }
+    test_die("drain");
 }
 
 static int join(uint32_t dest);
@@ -382,6 +408,7 @@ static int arrive(uint32_t dest)
     ivc_coord_t *c = &ivc_coord;
     ivc_coord_fail_stop();
     ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_MOVED);
+    test_die("moved");
     ivc_shm_chan_destroy(c->shm);
     c->shm = NULL;
     ivc_region_detach(&c->region, 0);
@@ -440,6 +467,7 @@ static int join(uint32_t dest)
         }
     }
     ivc_debug("migration: joined %s; %u ranks here", c->region.path, n);
+    test_die("hello");
     return 0;
 }
 
@@ -480,8 +508,12 @@ static void read_order(void)
     mv.last_order = order;
     uint64_t seq = order >> 16;
     uint32_t dest = (uint32_t)(order & 0xffff) - 1;
-    if (seq <= mv.seq)
-        return; /* an order this rank carried out on an earlier visit to this region */
+    /* An order this rank carried out on an earlier visit to this region is older than the
+     * one that brought it back. One numbered like the order that brought it here is new: a
+     * tool that numbers its orders from this region's slot (ivc-host move: one above the
+     * slot's order and done) read the slot before this rank's arrival wrote `done`. */
+    if (seq < mv.seq)
+        return;
     if (dest >= mv.nregions) {
         ivc_warn("migration: ignoring an invalid move order 0x%" PRIx64, order);
         return;

@@ -38,9 +38,17 @@
  * The move is done when every pair has switched; the rank then writes `done` and the time
  * it took into its slot of the new region, where the launcher reads them.
  *
+ * Coming back: a rank that returns to a region it visited takes its receive block of that
+ * visit again (the region's allocator never frees); each resident clears its inbox there
+ * on the HELLO, once its pair of the last visit is closed (shm_chan.c: block_again,
+ * ivc_shm_chan_outbox_reset).
+ *
  * Failure: a peer that dies mid-switch fails through its channels as always (its shm
  * operations fail, which ends the drain); the network channel stays connected throughout,
- * so the failure of a rank on another host is still seen there. */
+ * so the failure of a rank on another host is still seen there. Since operations with a
+ * peer may be pending on both channels during a switch, a failure fails the peer on both,
+ * whichever saw it (coord_fail.c). IVC_MOVE_TEST_DIE (testing only) makes a moving rank
+ * kill itself at one of three points of its switch, for tests/migrate/die.c. */
 #ifndef IVC_COORD_MOVE_H
 #define IVC_COORD_MOVE_H
 

@@ -799,6 +799,37 @@ static uint64_t heap_share(const ivc_region_t *r, const ivc_shm_geometry_t *geo,
     return area > others ? (area - others) / nlocal : 1; /* 1: no room (below 1 MiB) */
 }
 
+static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+    return alen != 0 && blen != 0 && a < b + blen && b < a + alen;
+}
+
+/* Migration: a rank that comes back to a region it left takes its receive block of that
+ * visit again (the region's allocator never frees, so a VM that moves back and forth would
+ * use the region up, one block per visit). Its slot still names the block; it is taken
+ * only with this geometry, aligned, in the heap and clear of every other rank's block (a
+ * slot is shared memory: believe nothing). Returns its offset, or 0 for a new block. */
+static uint64_t block_again(const ivc_region_t *r, uint32_t me, const ivc_shm_geometry_t *geo,
+                            uint32_t nlocal)
+{
+    uint64_t off = ivc_load_acquire(&ivc_region_member(r, me)->rx_off);
+    const ivc_rxblock_t *blk = ivc_region_at(r, off, geo->block_bytes);
+    if (off == 0 || blk == NULL || off % 4096 || off < r->heap_off || off > r->heap_end ||
+        geo->block_bytes > r->heap_end - off)
+        return 0;
+    if (blk->magic != IVC_RXBLOCK_MAGIC || blk->nsenders != nlocal - 1 ||
+        blk->ring_size != geo->ring_size || blk->ring_slack != geo->max_record ||
+        blk->chunk_size != geo->chunk_size || blk->nchunks != geo->nchunks ||
+        blk->inbox_stride != geo->inbox_stride || blk->block_size != geo->block_bytes)
+        return 0;
+    for (uint32_t k = 0; k < r->world_size; k++) {
+        uint64_t o = k == me ? 0 : ivc_load_acquire(&ivc_region_member(r, k)->rx_off);
+        if (o != 0 && overlaps(off, geo->block_bytes, o, geo->block_bytes))
+            return 0;
+    }
+    return off;
+}
+
 int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint32_t my_rank,
                         const uint32_t *local, uint32_t nlocal, const ivc_chan_upcalls_t *up,
                         ivc_shm_chan_t **out)
@@ -844,7 +875,13 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
 
     ivc_shm_geometry_t geo;
     ivc_shm_geometry(cfg, nlocal, &geo);
-    int rc = ivc_region_alloc(region, geo.block_bytes, 4096, &ch->rx_off);
+    /* A block used before keeps its inboxes as they are: a rank of the last visit may still
+     * be finishing with its inbox there (a pair draining), and clears it itself once it
+     * has let go, on this rank's HELLO (ivc_shm_chan_outbox_reset). */
+    uint64_t again = cfg->sparse ? block_again(region, my_rank, &geo, nlocal) : 0;
+    int rc = again != 0 ? 0 : ivc_region_alloc(region, geo.block_bytes, 4096, &ch->rx_off);
+    if (again != 0)
+        ch->rx_off = again;
     if (rc != 0) {
         free(ch->local);
         free(ch->peers);
@@ -882,7 +919,7 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
     }
     blk->heap_off = ch->heap_off;
     blk->heap_len = ch->heap_len;
-    for (uint32_t i = 0; i + 1 < nlocal; i++) {
+    for (uint32_t i = 0; i + 1 < nlocal && again == 0; i++) {
         uint8_t *inbox = (uint8_t *)blk + 4096 + i * geo.inbox_stride;
         ivc_inbox_ctl_t *ctl = (ivc_inbox_ctl_t *)inbox;
         ivc_store_relaxed(&ctl->ring_head, 0);
@@ -902,11 +939,6 @@ err_nomem:
     free(ch->peer_of);
     free(ch);
     return -ENOMEM;
-}
-
-static int overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
-{
-    return alen != 0 && blen != 0 && a < b + blen && b < a + alen;
 }
 
 /* A peer that publishes exactly this rank's heap is a channel of this process (unit tests
@@ -1079,8 +1111,23 @@ int ivc_shm_chan_connect_closed(ivc_shm_chan_t *ch)
  * In a sparse channel every rank of the job has an inbox in every block, so a rank that
  * arrives in this region needs no new inbox from anyone: the receiving side clears its
  * inbox for the newcomer (ivc_shm_chan_inbox_reset) before it says so over the network,
- * and the sender binds to it (ivc_shm_chan_peer_open) only after hearing that. A closed
- * pair is marked -ENOTCONN in `failed`, which every path already skips. */
+ * and the sender binds to it (ivc_shm_chan_peer_open) only after hearing that. A rank that
+ * comes back takes its block of the last visit again (block_again) without touching its
+ * inboxes; each resident clears its own inbox there (ivc_shm_chan_outbox_reset) when it
+ * hears the newcomer, once its pair of the last visit is closed. A closed pair is marked
+ * -ENOTCONN in `failed`, which every path already skips. */
+
+/* Clears an inbox laid out as `geo` says: counters and every ring stamp. */
+static void inbox_clear(uint8_t *in, const ivc_rxblock_t *geo)
+{
+    ivc_inbox_ctl_t *ctl = (ivc_inbox_ctl_t *)in;
+    ivc_store_relaxed(&ctl->ring_head, 0);
+    ivc_store_relaxed(&ctl->pipe_drained, 0);
+    ivc_store_relaxed(&ctl->pipe_filled, 0);
+    /* Every stamp: a record of the inbox's last use must not look fresh at its position. */
+    memset(in + sizeof(*ctl), 0, (size_t)geo->ring_size + geo->ring_slack);
+    ivc_fence_seq_cst();
+}
 
 int ivc_shm_chan_inbox_reset(ivc_shm_chan_t *ch, uint32_t rank)
 {
@@ -1090,14 +1137,22 @@ int ivc_shm_chan_inbox_reset(ivc_shm_chan_t *ch, uint32_t rank)
     if (p == NULL || peer_block(ch, ch->my_rank, &mine, &mybase) != 0)
         return -EINVAL;
     /* The inbox of peer index k is inbox k of this block (see peer_bind). */
-    uint8_t *in = mybase + 4096 + (uint64_t)(p - ch->peers) * mine.inbox_stride;
-    ivc_inbox_ctl_t *ctl = (ivc_inbox_ctl_t *)in;
-    ivc_store_relaxed(&ctl->ring_head, 0);
-    ivc_store_relaxed(&ctl->pipe_drained, 0);
-    ivc_store_relaxed(&ctl->pipe_filled, 0);
-    /* Every stamp: a record of the inbox's last use must not look fresh at its position. */
-    memset(in + sizeof(*ctl), 0, (size_t)mine.ring_size + mine.ring_slack);
-    ivc_fence_seq_cst();
+    inbox_clear(mybase + 4096 + (uint64_t)(p - ch->peers) * mine.inbox_stride, &mine);
+    return 0;
+}
+
+int ivc_shm_chan_outbox_reset(ivc_shm_chan_t *ch, uint32_t rank)
+{
+    shm_peer_t *p = ivc_shm_chan_endpoint(ch, rank);
+    ivc_rxblock_t geo;
+    uint8_t *base;
+    if (p == NULL || !ch->sparse || p->failed != -ENOTCONN || peer_block(ch, rank, &geo, &base) != 0)
+        return -EINVAL;
+    /* This rank's inbox in the peer's block, as peer_bind finds it. */
+    uint32_t k = (uint32_t)(p - ch->peers);
+    uint32_t i = k < ch->my_local ? k : k + 1;
+    uint32_t in_theirs = ch->my_local < i ? ch->my_local : ch->my_local - 1;
+    inbox_clear(base + 4096 + (uint64_t)in_theirs * geo.inbox_stride, &geo);
     return 0;
 }
 

@@ -50,6 +50,11 @@ int ivc_shm_chan_connect_closed(ivc_shm_chan_t *ch);
 /* Clears this rank's inbox for `rank` (counters and every ring stamp), before telling it
  * that it may write. Returns 0 or -EINVAL. */
 int ivc_shm_chan_inbox_reset(ivc_shm_chan_t *ch, uint32_t rank);
+/* Clears this rank's inbox in `rank`'s block (counters and every ring stamp), whose pair
+ * with it is closed, before opening the pair: a rank that comes back to a region takes its
+ * block of the last visit again and leaves each inbox to its sender, who may still have
+ * been finishing with it. Returns 0 or -EINVAL (not closed, or its block is invalid). */
+int ivc_shm_chan_outbox_reset(ivc_shm_chan_t *ch, uint32_t rank);
 /* Opens the closed pair with `rank`, whose inbox for this rank it reset and whose block it
  * published in its membership slot. Returns 0, -EINVAL (not closed) or -EPROTO. */
 int ivc_shm_chan_peer_open(ivc_shm_chan_t *ch, uint32_t rank);

@@ -10,6 +10,23 @@
 #   hostmove 2 ranks on 2 hosts; the moves are ordered by `ivc-host move` (the host
 #            administrator's tool, as for real guests) instead of ivcrun: rank 0 joins its
 #            peer's host, then goes back
+#   die-drain, die-moved, die-hello
+#            a VM that dies mid-switch: 4 ranks in 4 VMs on 2 hosts; VM 1 (rank 1) is
+#            ordered to host 1 and kills itself at one point of its switch
+#            (IVC_MOVE_TEST_DIE: FLUSHes sent / old slot MOVED / HELLOs sent) while every
+#            other rank exchanges checked messages with it (tests/migrate/die.c). The
+#            survivors must report rank 1, never hang: under MPI_ERRORS_RETURN each gets
+#            MPI_ERR_PROC_FAILED and goes on with the others (--disable-auto-cleanup);
+#            under MPI_ERRORS_ARE_FATAL the job ends naming rank 1, with and without
+#            --disable-auto-cleanup. ivcrun's --timeout bounds a hang (exit status 124).
+#   finalize a migration during MPI_Finalize: tests/migrate/fin.c holds rank 1's move up
+#            (a synchronous send its old neighbour matches late) until the ranks of the
+#            host it moves to are in MPI_Finalize, 3 runs; then the storm ends while VMs 1
+#            and 3 are ordered back and forth around its end, so that orders land before,
+#            during and after the ranks' MPI_Finalize. Status 0 and every message checked.
+#   revisit  VMs come back to regions they left, 60 moves in regions that hold only a few
+#            receive blocks (2 ranks in 8 MiB, then 4 ranks in 16 MiB): a rank that comes
+#            back must take its block of the last visit again, or the region runs out
 . "$(dirname "$0")/../launcher/lib.sh"
 : "${STORM:?STORM must name the migrate_storm program}"
 
@@ -36,6 +53,45 @@ bouncing_storm() {
     [ "$n" -ge 20 ] || fail "expected at least 20 moves, saw $n"
     echo "$OUT"
     printf '%s\n' "$ERR" | grep "moved from host" | sed -n '1,4p;$p'
+}
+
+# die POINT: the VM that dies mid-switch, at POINT (see the head of this file).
+die() {
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    : "${DIE:?DIE must name the migrate_die program}"
+    export IVC_MOVE_TEST_DIE=$1
+    local job="-n 4 --hosts 2 --vms-per-host 2 --timeout 60 --migrate 1:1@1" r i
+    # Three times: which channel sees the death first (the survivor's own liveness check,
+    # the launcher's record, the network) varies from run to run, and each must fail what
+    # is pending on the other channel too.
+    for i in 1 2 3; do
+        # shellcheck disable=SC2086
+        run $job --disable-auto-cleanup "$DIE" return
+        [ "$RC" != 124 ] || fail "the survivors hung"
+        expect_rc 137 # the dead rank's status, at the end
+        expect_err "ivcrun: rank 1 (vm1) killed by signal 9 (Killed); the other ranks go on"
+        case "$ERR" in *"vm1 moved from host"*) fail "ivcrun reported a move that never ended" ;; esac
+        for r in 0 2 3; do
+            expect_out "rank $r: rank 1 failed (a peer process failed"
+        done
+        expect_out "3 survivors went on"
+        case "$ERR" in *"exited with status"*) fail "a survivor failed" ;; esac
+        echo "(MPI_ERRORS_RETURN, run $i: $MS ms in all, the move ordered at 1 s)"
+    done
+    echo "$OUT"
+    for cleanup in --disable-auto-cleanup ""; do
+        # shellcheck disable=SC2086
+        run $job $cleanup "$DIE" fatal
+        [ "$RC" != 124 ] || fail "the survivors hung (MPI_ERRORS_ARE_FATAL${cleanup:+, $cleanup})"
+        [ "$RC" != 0 ] || fail "MPI_ERRORS_ARE_FATAL: the job ended with status 0"
+        case "$ERR" in
+        *"ivcrun: rank 1 (vm1) killed by signal 9"*"stopping the other ranks"*) ;;
+        *"rank 1 "*"MPI_ERRORS_ARE_FATAL: ending the job"*) ;;
+        *) fail "MPI_ERRORS_ARE_FATAL: no message naming rank 1" ;;
+        esac
+        echo "(MPI_ERRORS_ARE_FATAL${cleanup:+, $cleanup}: status $RC after $MS ms)"
+    done
 }
 
 moves_seen() { printf '%s\n' "$ERR" | grep -c "moved from host"; }
@@ -79,8 +135,10 @@ hostmove)
     [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
     : "${HOST_TOOL:?HOST_TOOL must name the ivc-host program}"
     # A --migrate long after the end puts the job in migration mode (and keeps the host
-    # regions' names); ivc-host move does the moving.
-    "$IVCRUN" -v -n 2 --hosts 2 --timeout 240 --migrate 1:1@1000 "$STORM" 10 \
+    # regions' names); ivc-host move does the moving. The storm runs 20 s: on a loaded
+    # machine both moves, each retried until the rank has joined, must land before its end
+    # (a rank in MPI_Finalize takes no order).
+    "$IVCRUN" -v -n 2 --hosts 2 --timeout 240 --migrate 1:1@1000 "$STORM" 20 \
         >"$SCRATCH/out" 2>"$SCRATCH/err" &
     pid=$!
     region0=""
@@ -114,8 +172,76 @@ hostmove)
     expect_out ", 0 errors"
     echo "$OUT"
     ;;
+finalize)
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    : "${FIN:?FIN must name the migrate_fin program}"
+    for i in 1 2 3; do
+        run -n 4 --hosts 2 --vms-per-host 2 --timeout 120 --migrate 1:1@1 "$FIN"
+        expect_rc 0
+        for r in 0 1 2 3; do
+            expect_out "fin: rank $r entered MPI_Finalize"
+        done
+        n=$(printf '%s\n' "$OUT" | grep -c ": 0 errors$")
+        [ "$n" = 4 ] || fail "expected 4 ranks with 0 errors, got $n"
+        expect_err "ivcrun: vm1 moved from host 0 to host 1 at"
+        printf '%s\n' "$ERR" | grep "moved from host"
+    done
+    echo "$OUT"
+    args=""
+    for t in 1.6 1.7 1.8 1.9 2.0 2.1 2.2 2.3 2.4 2.5 2.6; do
+        args="$args --migrate 1:$(((${t#*.} + 1) % 2))@$t --migrate 3:$((${t#*.} % 2))@$t"
+    done
+    for i in 1 2; do
+        # shellcheck disable=SC2086
+        run -n 4 --hosts 2 --vms-per-host 2 --timeout 120 $args "$STORM" 2
+        expect_rc 0
+        expect_out ", 0 errors"
+        echo "$OUT"
+        printf '%s\n' "$ERR" | grep "ivcrun: vm"
+    done
+    ;;
+revisit)
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    # 2 ranks: VM 1 joins host 0 and goes back, 30 times; a block is about 1.2 MiB.
+    args=""
+    for i in $(seq 0 29); do
+        t=$((500 + i * 200))
+        args="$args --migrate 1:0@$((t / 1000)).$(printf %03d $((t % 1000)))"
+        t=$((t + 100))
+        args="$args --migrate 1:1@$((t / 1000)).$(printf %03d $((t % 1000)))"
+    done
+    # shellcheck disable=SC2086
+    run -n 2 --hosts 2 --timeout 240 --region-size 8M $args "$STORM" 14
+    expect_rc 0
+    expect_out ", 0 errors"
+    n=$(moves_seen)
+    [ "$n" -ge 50 ] || fail "expected at least 50 moves, saw $n"
+    echo "$OUT ($n moves, 2 ranks, 8 MiB regions)"
+    # 4 ranks, 2 per host: VMs 1 and 3 cross and come back, 15 times each (blocks of
+    # about 3.5 MiB: a 16 MiB region holds four).
+    args=""
+    for i in $(seq 0 14); do
+        t=$((500 + i * 400))
+        for m in 1:1@0 3:0@100 1:0@200 3:1@300; do
+            u=$((t + ${m#*@}))
+            args="$args --migrate ${m%@*}@$((u / 1000)).$(printf %03d $((u % 1000)))"
+        done
+    done
+    # shellcheck disable=SC2086
+    run -n 4 --hosts 2 --vms-per-host 2 --timeout 240 --region-size 16M $args "$STORM" 16
+    expect_rc 0
+    expect_out ", 0 errors"
+    n=$(moves_seen)
+    [ "$n" -ge 50 ] || fail "expected at least 50 moves, saw $n"
+    echo "$OUT ($n moves, 4 ranks, 16 MiB regions)"
+    ;;
+die-drain | die-moved | die-hello)
+    die "${1#die-}"
+    ;;
 *)
-    echo "usage: migrate.sh options|storm|rma|big|hostmove" >&2
+    echo "usage: migrate.sh options|storm|rma|big|hostmove|die-drain|die-moved|die-hello|finalize|revisit" >&2
     exit 2
     ;;
 esac

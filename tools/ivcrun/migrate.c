@@ -88,21 +88,36 @@ static void begin(job_t *job, const ivcrun_move_t *mv, uint64_t now)
                               st.seq << 16 | (mv->host + 1));
 }
 
-/* Whether every rank of the moving VM says it is done; *took: the slowest one's time. */
-static int all_done(job_t *job, uint64_t *took)
+/* Whether every rank of the moving VM is through: it says it is done, or it ended (died,
+ * or finished the program before it took the order: a rank in MPI_Finalize takes none).
+ * *took: the slowest one's time; *moved: how many said done. */
+static int all_done(job_t *job, uint64_t *took, uint32_t *moved)
 {
     *took = 0;
+    *moved = 0;
     for (uint32_t r = 0; r < job->opts->nranks; r++) {
-        if (job->ranks[r].vm != st.vm || !job->ranks[r].running)
+        if (job->ranks[r].vm != st.vm)
             continue;
         const ivc_move_t *s = ivc_region_move(&job->regions[st.to], job_global_rank(job, r));
-        if (ivc_load_acquire(&s->done) != st.seq)
-            return 0;
+        if (ivc_load_acquire(&s->done) != st.seq) {
+            if (job->ranks[r].running)
+                return 0;
+            continue;
+        }
+        (*moved)++;
         uint64_t t = ivc_load_relaxed(&s->took_ns);
         if (t > *took)
             *took = t;
     }
     return 1;
+}
+
+static int vm_running(const job_t *job, uint32_t vm)
+{
+    for (uint32_t r = 0; r < job->opts->nranks; r++)
+        if (job->ranks[r].vm == vm && job->ranks[r].running)
+            return 1;
+    return 0;
 }
 
 int migrate_tick(job_t *job, uint64_t now)
@@ -112,7 +127,14 @@ int migrate_tick(job_t *job, uint64_t now)
         return -1;
     if (st.busy) {
         uint64_t took;
-        if (all_done(job, &took)) {
+        uint32_t moved;
+        int through = all_done(job, &took, &moved);
+        if (through && moved == 0) {
+            /* Its ranks ended first (the monitor reports a rank that died). */
+            st.busy = 0;
+            fprintf(stderr, "ivcrun: vm%u did not move to host %u: its ranks ended first\n",
+                    st.vm, st.to);
+        } else if (through) {
             job->vm_host[st.vm] = st.to;
             st.busy = 0;
             fprintf(stderr,
@@ -135,6 +157,8 @@ int migrate_tick(job_t *job, uint64_t now)
         if (now < st.t0 + mv->at_ms)
             return (int)(st.t0 + mv->at_ms - now);
         st.next++;
+        if (!vm_running(job, mv->vm))
+            continue; /* its ranks ended (the monitor said how): nothing to move */
         if (job->vm_host[mv->vm] == mv->host) {
             fprintf(stderr, "ivcrun: vm%u is on host %u already; not moving it\n", mv->vm,
                     mv->host);
