@@ -84,14 +84,15 @@ static void survive(int rank, int size, int rc, long seq, long *errors)
     MPI_Comm_size(alive, &n);
     int arc = MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, alive);
     if (n != size - 1 || arc != MPI_SUCCESS || sum != want) {
-        fprintf(stderr, "rank %d: survivors: expected %d ranks summing to %d, got %d (rc %d) "
-                        "summing to %d\n",
+        fprintf(stderr,
+                "rank %d: survivors: expected %d ranks summing to %d, got %d (rc %d) "
+                "summing to %d\n",
                 rank, size - 1, want, n, arc, sum);
         (*errors)++;
     }
     MPI_Comm_free(&alive);
-    printf("rank %d: rank %d failed (%s) after %ld checked exchanges; %d survivors went on\n",
-           rank, MOVER, text, seq, n);
+    printf("rank %d: rank %d failed (%s) after %ld checked exchanges; %d survivors went on\n", rank,
+           MOVER, text, seq, n);
 }
 
 int main(int argc, char **argv)
