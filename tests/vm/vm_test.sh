@@ -91,6 +91,15 @@ ranks_ok() {
     done
 }
 mib() { echo "$(($1 >> 20))M"; }
+# start_host ARGS...: the region's host daemon (`ivc-host ARGS -j JOB -r REGION`) in the
+# background, logging to host.log; sets $host and waits for its ready line.
+start_host() {
+    "$bin/ivc-host" "$@" -j "$job" -r "$region" >"$work/host.log" 2>&1 &
+    host=$!
+    daemons+=($host)
+    await "$work/host.log" "ivc-host: ready"
+    expect "$work/host.log" "ivc-host: ready"
+}
 
 need
 case $scenario in
@@ -111,11 +120,7 @@ two)
     expect "$work/g0.log" "vm_job: 2 ranks agree"
     ;;
 three)
-    "$bin/ivc-host" -n 4 -j "$job" -r "$region" >"$work/host.log" 2>&1 &
-    host=$!
-    daemons+=($host)
-    await "$work/host.log" "ivc-host: ready"
-    expect "$work/host.log" "ivc-host: ready"
+    start_host -n 4
     args="ivc.size=4 ivc.job=$job ivc.prog=vm_job"
     guest g0 --region "$region" -- ivc.ranks=0,1 $args
     guest g1 --region "$region" -- ivc.ranks=2 $args
@@ -147,11 +152,7 @@ mixed)
     ;;
 doorbell)
     sock=$work/doorbell.sock
-    "$bin/ivc-host" -n 2 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
-    host=$!
-    daemons+=($host)
-    await "$work/host.log" "ivc-host: ready"
-    expect "$work/host.log" "ivc-host: ready"
+    start_host -n 2 -S "$sock"
     # The client connects first (peer id 0); the guest's QEMU becomes peer 1.
     "$bin/ivc-host" client -S "$sock" --wait 300 --ring 1 >"$work/client.log" 2>&1 &
     client=$!
@@ -175,11 +176,7 @@ doorbell)
     ;;
 doorwake|doorwake-novfio)
     sock=$work/doorbell.sock
-    "$bin/ivc-host" -n 2 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
-    host=$!
-    daemons+=($host)
-    await "$work/host.log" "ivc-host: ready"
-    expect "$work/host.log" "ivc-host: ready"
+    start_host -n 2 -S "$sock"
     # A sleep that a ring should have ended would last a minute: none may end by the timeout.
     env=ivc.env=IVC_WAIT=block,IVC_WAIT_TIMEOUT=60000,IVC_DEBUG=1
     args="ivc.size=2 ivc.job=$job $env"
@@ -219,11 +216,7 @@ doorwake|doorwake-novfio)
     ;;
 doorwake4)
     sock=$work/doorbell.sock
-    "$bin/ivc-host" -n 4 -j "$job" -r "$region" -S "$sock" >"$work/host.log" 2>&1 &
-    host=$!
-    daemons+=($host)
-    await "$work/host.log" "ivc-host: ready"
-    expect "$work/host.log" "ivc-host: ready"
+    start_host -n 4 -S "$sock"
     args="ivc.size=4 ivc.job=$job ivc.prog=vm_job ivc.rank-doorbells=1"
     args+=" ivc.env=IVC_WAIT=block,IVC_WAIT_TIMEOUT=60000,IVC_DEBUG=1"
     guest g0 --doorbell "$sock" --doorbell-devices 2 -- ivc.ranks=0,1 $args
