@@ -879,9 +879,11 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
      * be finishing with its inbox there (a pair draining), and clears it itself once it
      * has let go, on this rank's HELLO (ivc_shm_chan_outbox_reset). */
     uint64_t again = cfg->sparse ? block_again(region, my_rank, &geo, nlocal) : 0;
-    int rc = again != 0 ? 0 : ivc_region_alloc(region, geo.block_bytes, 4096, &ch->rx_off);
+    int rc = 0;
     if (again != 0)
         ch->rx_off = again;
+    else
+        rc = ivc_region_alloc(region, geo.block_bytes, 4096, &ch->rx_off);
     if (rc != 0) {
         free(ch->local);
         free(ch->peers);
@@ -1013,6 +1015,20 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
+/* The inbox of the rank with local index `sender` in the block of the rank with local index
+ * `owner` (a block has an inbox for every local rank but its owner, in local order). */
+static uint8_t *inbox_at(uint8_t *base, const ivc_rxblock_t *geo, uint32_t owner, uint32_t sender)
+{
+    return base + 4096 + (uint64_t)(sender < owner ? sender : sender - 1) * geo->inbox_stride;
+}
+
+/* Peer p's local index (the peers array leaves this rank's own index out). */
+static uint32_t local_index(const ivc_shm_chan_t *ch, const shm_peer_t *p)
+{
+    uint32_t k = (uint32_t)(p - ch->peers);
+    return k < ch->my_local ? k : k + 1;
+}
+
 /* Binds peer p (local index i) to our inbox in its block and to its inbox in ours, with
  * fresh private ring and pipeline state. Returns 0 or -EPROTO (its block is invalid). */
 static int peer_bind(ivc_shm_chan_t *ch, shm_peer_t *p, uint32_t i, const ivc_rxblock_t *mine,
@@ -1024,10 +1040,8 @@ static int peer_bind(ivc_shm_chan_t *ch, shm_peer_t *p, uint32_t i, const ivc_rx
     if (rc != 0)
         return rc;
     /* Our inbox in the peer's block, and the peer's inbox in ours. */
-    uint32_t in_theirs = ch->my_local < i ? ch->my_local : ch->my_local - 1;
-    uint32_t in_mine = i < ch->my_local ? i : i - 1;
-    uint8_t *out = base + 4096 + in_theirs * geo.inbox_stride;
-    uint8_t *in = mybase + 4096 + in_mine * mine->inbox_stride;
+    uint8_t *out = inbox_at(base, &geo, i, ch->my_local);
+    uint8_t *in = inbox_at(mybase, mine, ch->my_local, i);
 
     memset(&p->tx, 0, sizeof(p->tx));
     memset(&p->rx, 0, sizeof(p->rx));
@@ -1136,8 +1150,7 @@ int ivc_shm_chan_inbox_reset(ivc_shm_chan_t *ch, uint32_t rank)
     uint8_t *mybase;
     if (p == NULL || peer_block(ch, ch->my_rank, &mine, &mybase) != 0)
         return -EINVAL;
-    /* The inbox of peer index k is inbox k of this block (see peer_bind). */
-    inbox_clear(mybase + 4096 + (uint64_t)(p - ch->peers) * mine.inbox_stride, &mine);
+    inbox_clear(inbox_at(mybase, &mine, ch->my_local, local_index(ch, p)), &mine);
     return 0;
 }
 
@@ -1146,13 +1159,11 @@ int ivc_shm_chan_outbox_reset(ivc_shm_chan_t *ch, uint32_t rank)
     shm_peer_t *p = ivc_shm_chan_endpoint(ch, rank);
     ivc_rxblock_t geo;
     uint8_t *base;
-    if (p == NULL || !ch->sparse || p->failed != -ENOTCONN || peer_block(ch, rank, &geo, &base) != 0)
+    if (p == NULL || !ch->sparse || p->failed != -ENOTCONN ||
+        peer_block(ch, rank, &geo, &base) != 0)
         return -EINVAL;
-    /* This rank's inbox in the peer's block, as peer_bind finds it. */
-    uint32_t k = (uint32_t)(p - ch->peers);
-    uint32_t i = k < ch->my_local ? k : k + 1;
-    uint32_t in_theirs = ch->my_local < i ? ch->my_local : ch->my_local - 1;
-    inbox_clear(base + 4096 + (uint64_t)in_theirs * geo.inbox_stride, &geo);
+    /* This rank's inbox in the peer's block. */
+    inbox_clear(inbox_at(base, &geo, local_index(ch, p), ch->my_local), &geo);
     return 0;
 }
 
