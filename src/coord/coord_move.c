@@ -45,6 +45,7 @@ typedef struct move_peer {
     uint8_t pair;     /* PAIR_* */
     uint8_t hello;    /* arriving: HELLO sent, this pair's switch to shm not yet done */
     uint8_t hello_in; /* the peer's HELLO, waiting for the last pair with it to close */
+    uint8_t answered; /* resident: the peer's HELLO answered; its FLUSH through the network due */
     uint32_t owed;    /* messages received through shm whose answer (CTS, ACK) is owed */
     held_t *head, *tail;
 } move_peer_t;
@@ -207,7 +208,10 @@ static void on_flush_net(uint32_t peer)
 {
     ivc_coord_t *c = &ivc_coord;
     move_peer_t *p = &mv.peers[peer];
-    if (c->vcs[peer].ops != &ivc_shm_chan_ops) {
+    /* A resident that answered the peer's HELLO only accepts its shm messages now: it may
+     * have begun leaving since (its vc is then the network again, and the peer's answer to
+     * that FLUSH comes through shm, after this one). */
+    if (!p->answered && c->vcs[peer].ops != &ivc_shm_chan_ops) {
         /* This rank arrived: bind to the resident's inbox and answer. */
         int rc = c->shm != NULL ? ivc_shm_chan_peer_open(c->shm, peer) : -ENOTCONN;
         if (rc != 0) {
@@ -220,6 +224,7 @@ static void on_flush_net(uint32_t peer)
         ctl_send(peer, IVC_VIA_NET, MOVE_FLUSH);
         set_vc(peer, IVC_VIA_SHM);
     }
+    p->answered = 0;
     accept_from(peer, IVC_VIA_SHM);
     p->hello = 0;
 }
@@ -233,6 +238,13 @@ static void on_hello(uint32_t peer)
         return;
     }
     mv.peers[peer].hello_in = 0;
+    /* Both arrived together and said HELLO to each other: the lower rank alone acts as the
+     * resident (clears both inboxes, then FLUSH); the higher waits for that FLUSH as any
+     * newcomer does. Two residents would each clear an inbox the other may be writing to. */
+    if (mv.peers[peer].hello && peer < ivc_coord.boot.rank) {
+        ivc_debug("migration: HELLO from rank %u, which arrived with this rank", peer);
+        return;
+    }
     if (mv.leaving || c->shm == NULL ||
         ivc_region_member_get(&c->region, peer) != IVC_MEMBER_JOINED) {
         ivc_debug("migration: HELLO from rank %u, which is not in this rank's region", peer);
@@ -251,8 +263,10 @@ static void on_hello(uint32_t peer)
                   peer, strerror(-rc));
         return;
     }
-    if (ctl_send(peer, IVC_VIA_NET, MOVE_FLUSH) == 0)
+    if (ctl_send(peer, IVC_VIA_NET, MOVE_FLUSH) == 0) {
         set_vc(peer, IVC_VIA_SHM);
+        mv.peers[peer].answered = 1;
+    }
 }
 
 /* A message from a channel this rank does not accept from its sender yet waits, markers
@@ -454,11 +468,15 @@ static int join(uint32_t dest)
      * starts closed, whoever is here. */
     if ((rc = ivc_shm_chan_connect_closed(c->shm)) != 0)
         return rc;
+    /* Before JOINED: a tool that orders this rank here numbers above the order that
+     * brought it (region_layout.h), so that one left here by a last visit reads as old. */
+    ivc_store_release(&ivc_region_move(&c->region, c->boot.rank)->at_seq, mv.seq);
     ivc_region_member_set(&c->region, c->boot.rank, IVC_MEMBER_JOINED);
     if ((rc = ivc_coord_fail_restart()) != 0)
         return rc;
     uint32_t n = 0;
     for (uint32_t r = 0; r < c->boot.size; r++) {
+        mv.peers[r].hello = mv.peers[r].answered = 0;
         if (r == c->boot.rank || ivc_region_member_get(&c->region, r) != IVC_MEMBER_JOINED)
             continue;
         if (ctl_send(r, IVC_VIA_NET, MOVE_HELLO) == 0) {
@@ -508,11 +526,9 @@ static void read_order(void)
     mv.last_order = order;
     uint64_t seq = order >> 16;
     uint32_t dest = (uint32_t)(order & 0xffff) - 1;
-    /* An order this rank carried out on an earlier visit to this region is older than the
-     * one that brought it back. One numbered like the order that brought it here is new: a
-     * tool that numbers its orders from this region's slot (ivc-host move: one above the
-     * slot's order and done) read the slot before this rank's arrival wrote `done`. */
-    if (seq < mv.seq)
+    /* An order this rank carried out on an earlier visit to this region is no newer than
+     * the one that brought it back: tools number theirs above `at_seq` (join). */
+    if (seq <= mv.seq)
         return;
     if (dest >= mv.nregions) {
         ivc_warn("migration: ignoring an invalid move order 0x%" PRIx64, order);

@@ -230,7 +230,12 @@ typedef struct ivc_move {
     /* Writer: the slot's rank, before `done`: nanoseconds from reading the order to done
      * (relaxed). Readers: the launcher, after `done`. */
     IVC_ATOMIC(uint64_t) took_ns;
-    uint8_t pad[IVC_CACHE_LINE - 24];
+    /* Writer: the slot's rank, release, when it joins this region (before its member state
+     * says JOINED): the last order it took, wherever it was written. Reader: a tool that
+     * numbers its next order, after reading JOINED (acquire): above this one, every order
+     * left in the slot by an earlier visit is stale, and the rank ignores it. */
+    IVC_ATOMIC(uint64_t) at_seq;
+    uint8_t pad[IVC_CACHE_LINE - 32];
 } ivc_move_t;
 _Static_assert(sizeof(ivc_move_t) == IVC_CACHE_LINE, "one move slot per cache line");
 

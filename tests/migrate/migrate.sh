@@ -10,6 +10,9 @@
 #   hostmove 2 ranks on 2 hosts; the moves are ordered by `ivc-host move` (the host
 #            administrator's tool, as for real guests) instead of ivcrun: rank 0 joins its
 #            peer's host, then goes back
+#   together 4 ranks in 4 VMs on 2 hosts; `ivc-host move` orders ranks 0 and 1 at once to
+#            host 1 and back, 8 times: they arrive together (each may say HELLO to the
+#            other), while the storm runs
 #   die-drain, die-moved, die-hello
 #            a VM that dies mid-switch: 4 ranks in 4 VMs on 2 hosts; VM 1 (rank 1) is
 #            ordered to host 1 and kills itself at one point of its switch
@@ -94,6 +97,45 @@ die() {
     done
 }
 
+# start_ordered IVCRUN-ARGS...: starts a job in the background whose moves are ordered by
+# `ivc-host move` (the host administrator's tool, as for real guests) instead of ivcrun;
+# sets REGION0 and REGION1, its hosts' regions.
+start_ordered() {
+    need_vms
+    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
+    : "${HOST_TOOL:?HOST_TOOL must name the ivc-host program}"
+    "$IVCRUN" -v --timeout 240 --migrate 1:1@1000 "$@" >"$SCRATCH/out" 2>"$SCRATCH/err" &
+    JOB_PID=$!
+    REGION0=""
+    for _ in $(seq 100); do
+        REGION0=$(sed -n 's/.*, region \(\/dev\/shm\/ivc-[0-9]*-h0\).*/\1/p' "$SCRATCH/err" | head -n 1)
+        [ -n "$REGION0" ] && break
+        sleep 0.1
+    done
+    [ -n "$REGION0" ] || { kill "$JOB_PID"; fail "ivcrun -v printed no region: $(cat "$SCRATCH/err")"; }
+    REGION1=${REGION0%-h0}-h1
+}
+
+# host_move REGION RANKS HOST: ivc-host move, retried while the ranks have not yet joined
+# REGION (they may still be on their way there).
+host_move() {
+    for _ in $(seq 100); do
+        "$HOST_TOOL" move --region "$1" --ranks "$2" --to "$3" --wait 60 >"$SCRATCH/move.out" 2>&1 &&
+            return 0
+        grep -q "is not running\|cannot attach" "$SCRATCH/move.out" || break
+        sleep 0.1
+    done
+    kill "$JOB_PID"
+    fail "ivc-host move --region $1 --ranks $2 --to $3: $(cat "$SCRATCH/move.out")"
+}
+
+end_ordered() {
+    wait "$JOB_PID"
+    RC=$? OUT=$(cat "$SCRATCH/out") ERR=$(cat "$SCRATCH/err") LAST="ivcrun (ordered by ivc-host move)"
+    expect_rc 0
+    expect_out ", 0 errors"
+}
+
 moves_seen() { printf '%s\n' "$ERR" | grep -c "moved from host"; }
 
 case "${1:-}" in
@@ -131,46 +173,29 @@ big)
     printf '%s\n' "$ERR" | grep "moved from host"
     ;;
 hostmove)
-    need_vms
-    [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
-    : "${HOST_TOOL:?HOST_TOOL must name the ivc-host program}"
-    # A --migrate long after the end puts the job in migration mode (and keeps the host
-    # regions' names); ivc-host move does the moving. The storm runs 20 s: on a loaded
-    # machine both moves, each retried until the rank has joined, must land before its end
-    # (a rank in MPI_Finalize takes no order).
-    "$IVCRUN" -v -n 2 --hosts 2 --timeout 240 --migrate 1:1@1000 "$STORM" 20 \
-        >"$SCRATCH/out" 2>"$SCRATCH/err" &
-    pid=$!
-    region0=""
-    for _ in $(seq 100); do
-        region0=$(sed -n 's/.*, region \(\/dev\/shm\/ivc-[0-9]*-h0\).*/\1/p' "$SCRATCH/err" | head -n 1)
-        [ -n "$region0" ] && break
-        sleep 0.1
-    done
-    [ -n "$region0" ] || { kill "$pid"; fail "ivcrun -v printed no region: $(cat "$SCRATCH/err")"; }
-    region1=${region0%-h0}-h1
-    # move REGION TO: orders rank 0 out of REGION, retrying while it has not joined it yet.
-    move() {
-        for _ in $(seq 100); do
-            "$HOST_TOOL" move --region "$1" --ranks 0 --to "$2" --wait 60 >"$SCRATCH/move.out" 2>&1 &&
-                return 0
-            grep -q "is not running\|cannot attach" "$SCRATCH/move.out" || break
-            sleep 0.1
-        done
-        kill "$pid"
-        fail "ivc-host move --region $1 --to $2: $(cat "$SCRATCH/move.out")"
-    }
-    move "$region0" 1
+    start_ordered -n 2 --hosts 2 "$STORM" 20
+    host_move "$REGION0" 0 1
     grep -q "rank 0 left after" "$SCRATCH/move.out" || fail "no departure: $(cat "$SCRATCH/move.out")"
     cat "$SCRATCH/move.out"
-    # Rank 0 must have joined host 1's region to be ordered out of it.
-    move "$region1" 0
+    host_move "$REGION1" 0 0
     cat "$SCRATCH/move.out"
-    wait "$pid"
-    RC=$? OUT=$(cat "$SCRATCH/out") ERR=$(cat "$SCRATCH/err") LAST="ivcrun (hostmove)"
-    expect_rc 0
-    expect_out ", 0 errors"
+    end_ordered
     echo "$OUT"
+    ;;
+together)
+    # Two ranks ordered at once arrive together: each may say HELLO to the other, and only
+    # one of them may act as the resident that clears the pair's inboxes.
+    export IVC_DEBUG=1
+    start_ordered -n 4 --hosts 2 --vms-per-host 2 "$STORM" 14
+    for i in $(seq 8); do
+        host_move "$REGION0" 0,1 1
+        host_move "$REGION1" 0,1 0
+    done
+    end_ordered
+    n=$(printf '%s\n' "$ERR" | grep -c "migration: move [0-9]* to .* done in")
+    [ "$n" = 32 ] || fail "expected 32 moves done (2 ranks, 16 orders), saw $n"
+    ties=$(printf '%s\n' "$ERR" | grep -c "which arrived with this rank")
+    echo "$OUT ($n moves done; the two ranks said HELLO to each other $ties times)"
     ;;
 finalize)
     need_vms
