@@ -119,16 +119,19 @@ int ivc_mpi_coll_init(void)
         return MPI_ERR_OTHER;
     ivc_coord_t *c = &ivc_coord;
     int world = ivc_mpi_world_size;
+    /* The co-located set as it is now: a rank that migrates during the exchange below
+     * (migration mode, which offers no area) changes c->nlocal and c->local under it. */
+    uint32_t nlocal = c->nlocal;
     /* Everyone takes part in the exchange below, even a rank that cannot offer an area, so
      * that the job agrees on whether shared-memory collectives are on. */
     /* offset, bytes (0 = no area), this rank's CPUs, whether it checks what it reads */
     uint64_t mine[4] = {0, 0, (uint64_t)online_cpus(), (uint64_t)(c->shm_cfg.checksum != 0)};
-    uint64_t bytes = ivc_coll_area_bytes(&s->cfg, c->nlocal);
-    uint64_t csumb = ivc_coll_csum_words(&s->cfg, c->nlocal) * 8;
+    uint64_t bytes = ivc_coll_area_bytes(&s->cfg, nlocal);
+    uint64_t csumb = ivc_coll_csum_words(&s->cfg, nlocal) * 8;
     /* The gave-up bitmap (see "failures" above): in the slack after the data when there is
      * some, else in data chunks taken off the end (every co-located rank computes the same
      * from the same geometry). Zeroed in this rank's area before anyone can read it. */
-    uint64_t ctlb = ivc_coll_ctl_bytes(c->nlocal);
+    uint64_t ctlb = ivc_coll_ctl_bytes(nlocal);
     s->csum_off = ctlb + s->cfg.area; /* before chunks are cut off the data below */
     s->gaveup_off = 0;
     if (bytes >= ctlb + s->cfg.area + csumb + GAVEUP_BYTES) {
@@ -142,12 +145,12 @@ int ivc_mpi_coll_init(void)
     }
     /* Migration changes who shares the region: collectives then run over point-to-point,
      * which follows each pair's switch (coord/coord_move.h). */
-    if (s->cfg.shm && c->have_region && c->nlocal > 1 && !c->migrate) {
+    if (s->cfg.shm && c->have_region && nlocal > 1 && !c->migrate) {
         uint64_t off;
         if (ivc_region_alloc(&c->region, bytes, 4096, &off) == 0) {
             uint8_t *a = ivc_region_at(&c->region, off, bytes);
             if (a != NULL) {
-                memset(a, 0, ivc_coll_ctl_bytes(c->nlocal));
+                memset(a, 0, ivc_coll_ctl_bytes(nlocal));
                 memset(a + s->csum_off, 0, csumb);
                 if (s->gaveup_off != 0)
                     memset(a + s->gaveup_off, 0, GAVEUP_BYTES);
@@ -162,9 +165,9 @@ int ivc_mpi_coll_init(void)
     }
     uint64_t *all = malloc((size_t)world * sizeof(mine));
     s->lidx = malloc((size_t)world * sizeof(int));
-    s->areas = calloc(c->nlocal, sizeof(uint8_t *));
-    s->owed = calloc(c->nlocal, sizeof(uint64_t));
-    s->my_acks = calloc(c->nlocal, sizeof(uint64_t));
+    s->areas = calloc(nlocal, sizeof(uint8_t *));
+    s->owed = calloc(nlocal, sizeof(uint64_t));
+    s->my_acks = calloc(nlocal, sizeof(uint64_t));
     if (all == NULL || s->lidx == NULL || s->areas == NULL || s->owed == NULL ||
         s->my_acks == NULL) {
         free(all);
@@ -185,7 +188,7 @@ int ivc_mpi_coll_init(void)
     s->csum = 0;
     s->verify = mine[3] != 0;
     s->direct = c->shm_cfg.one_copy;
-    for (uint32_t l = 0; c->local != NULL && l < c->nlocal; l++) {
+    for (uint32_t l = 0; c->local != NULL && l < nlocal; l++) {
         uint32_t r = c->local[l];
         s->lidx[r] = (int)l;
         uint64_t off = all[4 * r], len = all[4 * r + 1];
@@ -197,16 +200,16 @@ int ivc_mpi_coll_init(void)
         s->areas[l] = a;
     }
     free(all);
-    s->nlocal = c->nlocal;
+    s->nlocal = nlocal;
     s->me = c->my_local;
-    s->data_off = ivc_coll_ctl_bytes(c->nlocal);
+    s->data_off = ivc_coll_ctl_bytes(nlocal);
     s->on = ok;
     s->last_ctx = -1;
     /* Rooted operations up to this size go point-to-point (see IVC_COLL_ROOTED_P2P); every
      * co-located rank computes it from the same table. */
     s->rooted_p2p = s->cfg.rooted_p2p;
     if (s->rooted_p2p == UINT64_MAX)
-        s->rooted_p2p = c->nlocal > cpus ? c->shm_cfg.eager_limit : 0;
+        s->rooted_p2p = nlocal > cpus ? c->shm_cfg.eager_limit : 0;
     /* The exchange above made COMM_WORLD's state while the areas were off: start afresh. */
     ivc_mpi_coll_comm_free(MPI_COMM_WORLD);
     if (!ok && mine[1] != 0)
