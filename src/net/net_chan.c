@@ -46,7 +46,7 @@ void ivc_net_chan_fail_peer(ivc_net_chan_t *ch, uint32_t peer, int err) {}
 
 #include <ucp/api/ucp.h>
 
-enum { AM_MSG = 7, AM_ACK = 8 }; /* UCP active-message ids */
+enum { AM_MSG = 7, AM_ACK = 8, AM_BYE = 9 }; /* UCP active-message ids */
 
 /* What travels in front of every message. */
 typedef struct net_hdr {
@@ -79,6 +79,7 @@ struct net_ep {
     uint32_t peer;
     uint64_t send_seq, recv_seq;
     int failed;
+    int bye; /* the peer said it is finalizing: its disconnecting is no failure */
     ucs_status_ptr_t close_req; /* the forced close of a failed peer's endpoint, in flight */
 };
 
@@ -420,6 +421,20 @@ static ucs_status_t am_ack_cb(void *arg, const void *header, size_t hlen, void *
     return UCS_OK;
 }
 
+/* BYE: the sender is in MPI_Finalize, done with everything it sent (ivc_net_chan_flush). */
+static ucs_status_t am_bye_cb(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                              const ucp_am_recv_param_t *param)
+{
+    ivc_net_chan_t *ch = arg;
+    uint32_t sender;
+    if (hlen != sizeof(sender))
+        return UCS_OK;
+    memcpy(&sender, header, sizeof(sender));
+    if (sender < ch->world && ch->eps[sender].ep != NULL)
+        ch->eps[sender].bye = 1;
+    return UCS_OK;
+}
+
 /* Hands up every queued arrival that is next in its sender's sequence. */
 static int deliver_in_order(ivc_net_chan_t *ch)
 {
@@ -490,23 +505,30 @@ int ivc_net_chan_progress(void *chan)
     return n;
 }
 
-static void ep_fail(net_ep_t *e, int err);
+static void ep_fail(net_ep_t *e, int err, int report);
 
 static void ep_err_cb(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
     net_ep_t *e = arg;
     if (e->failed || e->ch->closing)
         return;
+    /* A peer that said BYE finished MPI_Finalize while this rank goes on (with failed ranks
+     * in the job, finalize meets nobody first): its endpoint closes, nothing failed. */
+    if (e->bye) {
+        ivc_debug("network: rank %u finalized and disconnected", e->peer);
+        ep_fail(e, -ECONNRESET, 0);
+        return;
+    }
     ivc_error("network connection to rank %u failed: %s", e->peer, ucs_status_string(status));
-    ep_fail(e, -ECONNRESET);
+    ep_fail(e, -ECONNRESET, 1);
 }
 
 /* The peer failed (UCX saw its connection break, or another rank saw it die): fails the
  * synchronous sends whose acknowledgement can never come, closes the endpoint (a forced
  * close completes UCX's outstanding requests to it with errors: their callbacks fail the
- * sends and rendezvous receives), refuses new sends, reports the peer once. Safe inside a
- * UCX callback: nothing here progresses the worker. */
-static void ep_fail(net_ep_t *e, int err)
+ * sends and rendezvous receives), refuses new sends, reports the peer once (unless it only
+ * left: `report` 0). Safe inside a UCX callback: nothing here progresses the worker. */
+static void ep_fail(net_ep_t *e, int err, int report)
 {
     ivc_net_chan_t *ch = e->ch;
     if (e->failed || e->ep == NULL)
@@ -529,13 +551,14 @@ static void ep_fail(net_ep_t *e, int err)
     e->close_req = sp != NULL && !UCS_PTR_IS_ERR(sp) ? sp : NULL;
     e->ep = NULL;
     ch->events++;
-    ch->up.on_peer_failed(ch->up.arg, (int)e->peer, err);
+    if (report)
+        ch->up.on_peer_failed(ch->up.arg, (int)e->peer, err);
 }
 
 void ivc_net_chan_fail_peer(ivc_net_chan_t *ch, uint32_t peer, int err)
 {
     if (ch != NULL && peer < ch->world)
-        ep_fail(&ch->eps[peer], err);
+        ep_fail(&ch->eps[peer], err, 1);
 }
 
 const ivc_chan_ops_t ivc_net_chan_ops = {"net (UCX)", net_send, net_recv_rndv, net_send_ack,
@@ -570,12 +593,14 @@ int ivc_net_chan_create(uint32_t my_rank, uint32_t world, const ivc_chan_upcalls
     }
     if (st == UCS_OK)
         st = ucp_worker_get_address(ch->worker, &ch->addr, &ch->addr_len);
-    for (int id = AM_MSG; st == UCS_OK && id <= AM_ACK; id++) {
+    for (int id = AM_MSG; st == UCS_OK && id <= AM_BYE; id++) {
         ucp_am_handler_param_t hp = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID |
                                                    UCP_AM_HANDLER_PARAM_FIELD_CB |
                                                    UCP_AM_HANDLER_PARAM_FIELD_ARG,
                                      .id = (unsigned)id,
-                                     .cb = id == AM_MSG ? am_msg_cb : am_ack_cb,
+                                     .cb = id == AM_MSG   ? am_msg_cb
+                                           : id == AM_ACK ? am_ack_cb
+                                                          : am_bye_cb,
                                      .arg = ch};
         st = ucp_worker_set_am_recv_handler(ch->worker, &hp);
     }
@@ -626,6 +651,18 @@ static void flush_cb(void *request, ucs_status_t status, void *user_data)
 
 void ivc_net_chan_flush(ivc_net_chan_t *ch)
 {
+    /* BYE to every peer, ahead of the flush that sends it out: a peer still at work sees
+     * this rank disconnect after it, and does not take that for a failure. */
+    for (uint32_t r = 0; r < ch->world; r++) {
+        net_ep_t *e = &ch->eps[r];
+        if (e->ep == NULL || e->failed)
+            continue;
+        ucp_request_param_t rp = {.op_attr_mask = 0};
+        ucs_status_ptr_t sp =
+            ucp_am_send_nbx(e->ep, AM_BYE, &ch->my_rank, sizeof(ch->my_rank), NULL, 0, &rp);
+        if (sp != NULL && !UCS_PTR_IS_ERR(sp))
+            ucp_request_free(sp); /* the flush below waits for it; my_rank outlives it */
+    }
     int done = 0;
     ucp_request_param_t rp = {.op_attr_mask =
                                   UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,

@@ -44,8 +44,9 @@ void *ivc_net_chan_endpoint(ivc_net_chan_t *ch, uint32_t peer);
 
 int ivc_net_chan_progress(void *chan);
 
-/* Progresses until everything this rank sent has left (bounded by 10 s). For MPI_Finalize:
- * afterwards a peer that disconnects is not reported as failed. */
+/* Says BYE to every peer and progresses until everything this rank sent has left (bounded
+ * by 10 s). For MPI_Finalize: afterwards a peer that disconnects is not reported as failed,
+ * and a peer that disconnects after this rank's BYE reached it does not report this rank. */
 void ivc_net_chan_flush(ivc_net_chan_t *ch);
 
 /* Treats `peer` as failed (another rank saw it die): closes its connection, fails every send

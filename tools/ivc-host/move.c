@@ -75,7 +75,7 @@ int host_move(int argc, char **argv)
         return 2;
     }
     /* Each order's sequence number exceeds every order the rank carried out: those it read
-     * here (order) and the one that brought it here (at_seq, written before JOINED). */
+     * here (order, done) and the one that brought it here (at_seq, written before JOINED). */
     for (int i = 0; i < n; i++) {
         uint32_t st = ivc_region_member_get(&r, ranks[i]);
         if (st != IVC_MEMBER_JOINED) {
@@ -85,7 +85,9 @@ int host_move(int argc, char **argv)
             return 1;
         }
         ivc_move_t *slot = ivc_region_move(&r, ranks[i]);
-        uint64_t seq = ivc_load_acquire(&slot->order) >> 16, at = ivc_load_acquire(&slot->at_seq);
+        uint64_t seq = ivc_load_acquire(&slot->order) >> 16, done = ivc_load_acquire(&slot->done);
+        uint64_t at = ivc_load_acquire(&slot->at_seq);
+        seq = (seq > done ? seq : done);
         seq = (seq > at ? seq : at) + 1;
         ivc_store_release(&slot->order, seq << 16 | (uint64_t)(to + 1));
         printf("ivc-host move: rank %u: order %" PRIu64 " to host %ld\n", ranks[i], seq, to);

@@ -70,6 +70,9 @@ ivc_ft_test(probe SOURCE mpi/ft/probe.c NP 4 SURVIVORS 3 STATUS 137 CONFIGS vms 
 ivc_ft_test(agree SOURCE mpi/ft/agree.c NP 5 SURVIVORS 3 STATUS 137 CONFIGS vms vm2 plain small)
 # Agreement and shrink on an intercommunicator (even and odd world ranks), the last rank dying.
 ivc_ft_test(inter SOURCE mpi/ft/inter.c NP 5 SURVIVORS 4 STATUS 137 CONFIGS vms plain hosts)
+# A survivor on the other host finalizes early (the victim dead: no meeting first); the
+# others must not take its disconnecting for a failure.
+ivc_ft_test(early SOURCE mpi/ft/early.c NP 4 SURVIVORS 3 STATUS 137 CONFIGS hosts vms)
 # A window lock held by a rank that dies: direct lock words, and active messages only.
 ivc_ft_test(rma SOURCE mpi/ft/rma.c NP 3 SURVIVORS 2 STATUS 137 CONFIGS vms vm2 plain)
 ivc_ft_test(rma_am SOURCE mpi/ft/rma.c TARGET ft_rma NP 3 SURVIVORS 2 STATUS 137 CONFIGS vms
