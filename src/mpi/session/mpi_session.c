@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define SESSION_MAGIC 0x53455353u
 
@@ -224,12 +225,15 @@ static int *pset_members(int p, int *n)
     }
 }
 
+/* Names compare without regard to case: the standard spells them mpi://WORLD and
+ * mpi://SELF, and programs written for MPICH and Open MPI (which compare so) also use
+ * mpi://world and mpi://self (MPICH's own tests do). */
 static int pset_find(const char *name)
 {
     if (name == NULL)
         return -1;
     for (int p = 0; p < NPSETS; p++)
-        if (strcmp(name, pset_names[p]) == 0)
+        if (strcasecmp(name, pset_names[p]) == 0)
             return p;
     return -1;
 }

@@ -3,7 +3,7 @@
  *  - Session_get_info: thread_level is what IVC grants (MULTIPLE asked -> SERIALIZED);
  *  - process sets: get_num_psets/get_nth_pset (length query, truncation) list mpi://WORLD and
  *    mpi://SELF; get_pset_info's mpi_size matches the group's size and PMI_SIZE;
- *    Group_from_session_pset gives WORLD (ranks in order) and SELF;
+ *    Group_from_session_pset gives WORLD (ranks in order) and SELF, names in any case;
  *  - Comm_create_from_group over WORLD, then over the even and the odd ranks (disjoint groups,
  *    made concurrently with different tags, and again with the same tag in a second
  *    session): ranks, sizes, a ring exchange and an Allreduce against local references;
@@ -122,6 +122,16 @@ int main(int argc, char **argv)
     t_size = gsize;
     MPI_Group_size(gs, &gsize);
     CHECK_INT(1, gsize, "size of mpi://SELF");
+    /* Spelled as MPICH's and Open MPI's users do: names compare without regard to case. */
+    MPI_Group gl;
+    CHECK_MPI(MPI_Group_from_session_pset(s1, "mpi://self", &gl));
+    MPI_Group_size(gl, &gsize);
+    CHECK_INT(1, gsize, "size of mpi://self");
+    CHECK_MPI(MPI_Group_free(&gl));
+    CHECK_MPI(MPI_Group_from_session_pset(s1, "MPI://World", &gl));
+    MPI_Group_size(gl, &gsize);
+    CHECK_INT(nworld, gsize, "size of MPI://World");
+    CHECK_MPI(MPI_Group_free(&gl));
     CHECK_MPI(MPI_Session_get_pset_info(s1, "mpi://WORLD", &used));
     len = sizeof v;
     CHECK_MPI(MPI_Info_get_string(used, "mpi_size", &len, v, &flag));
