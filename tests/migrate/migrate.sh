@@ -99,7 +99,9 @@ die() {
 
 # start_ordered IVCRUN-ARGS...: starts a job in the background whose moves are ordered by
 # `ivc-host move` (the host administrator's tool, as for real guests) instead of ivcrun;
-# sets REGION0 and REGION1, its hosts' regions.
+# sets REGION0 and REGION1, its hosts' regions. A --migrate long after the end puts the job
+# in migration mode (and keeps the host regions' names). The storm must outlast every
+# order on a loaded machine: a rank in MPI_Finalize takes none.
 start_ordered() {
     need_vms
     [ "$(id -u)" = 0 ] || skip "the simulated hosts' network needs root"
@@ -177,7 +179,7 @@ hostmove)
     host_move "$REGION0" 0 1
     grep -q "rank 0 left after" "$SCRATCH/move.out" || fail "no departure: $(cat "$SCRATCH/move.out")"
     cat "$SCRATCH/move.out"
-    host_move "$REGION1" 0 0
+    host_move "$REGION1" 0 0 # retried until rank 0 has joined host 1's region
     cat "$SCRATCH/move.out"
     end_ordered
     echo "$OUT"
@@ -187,7 +189,7 @@ together)
     # one of them may act as the resident that clears the pair's inboxes.
     export IVC_DEBUG=1
     start_ordered -n 4 --hosts 2 --vms-per-host 2 "$STORM" 14
-    for i in $(seq 8); do
+    for _ in $(seq 8); do
         host_move "$REGION0" 0,1 1
         host_move "$REGION1" 0,1 0
     done
