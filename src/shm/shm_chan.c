@@ -1176,10 +1176,8 @@ int ivc_shm_chan_peer_open(ivc_shm_chan_t *ch, uint32_t rank)
         return -EINVAL;
     int rc = peer_block(ch, ch->my_rank, &mine, &mybase);
     uint64_t tx_bounce = 0;
-    uint32_t k = (uint32_t)(p - ch->peers);
-    uint32_t i = k < ch->my_local ? k : k + 1;
     if (rc == 0)
-        rc = peer_bind(ch, p, i, &mine, mybase, &tx_bounce);
+        rc = peer_bind(ch, p, local_index(ch, p), &mine, mybase, &tx_bounce);
     if (rc == 0 && tx_bounce > max_u64(mine.ring_slack, mine.chunk_size)) {
         ivc_error("rank %u's receive block has larger records or chunks than this rank's", rank);
         rc = -EPROTO;
