@@ -30,6 +30,7 @@
 #define IVC_WAIT_H
 
 #include "ivc_atomic.h"
+#include "ivc_biglock.h"
 
 #include <sched.h>
 #include <stdint.h>
@@ -94,10 +95,13 @@ static inline uint64_t ivc_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Spin or yield; never sleeps. */
+/* Spin or yield; never sleeps. With MPI_THREAD_MULTIPLE, a round hands the lock over
+ * instead when another thread waits for it (ivc_biglock.h). */
 static inline void ivc_backoff_wait(ivc_backoff_t *b)
 {
-    if (b->rounds < b->spin) {
+    if (__builtin_expect(ivc_biglock.on, 0) && ivc_biglock_handover()) {
+        b->rounds++;
+    } else if (b->rounds < b->spin) {
         b->rounds++;
         ivc_cpu_relax();
     } else if (ivc_wait_mode == IVC_WAITING_SPIN) {
@@ -114,7 +118,8 @@ static inline void ivc_backoff_wait(ivc_backoff_t *b)
  * and sleeps, and calls ivc_backoff_reset() once awake). */
 static inline int ivc_backoff_idle(ivc_backoff_t *b)
 {
-    if (b->rounds < b->spin || ivc_wait_mode == IVC_WAITING_SPIN || ivc_wait_mode == IVC_WAITING_YIELD ||
+    if (b->rounds < b->spin || ivc_biglock_contended() || ivc_wait_mode == IVC_WAITING_SPIN ||
+        ivc_wait_mode == IVC_WAITING_YIELD ||
         !b->may_sleep) {
         ivc_backoff_wait(b);
         return 0;

@@ -57,6 +57,13 @@ static const ivc_cfg_entry_t coord_entries[] = {
      "`drain` (FLUSHes sent, old pairs draining), `moved` (its old slot says MOVED, the new "
      "region not yet joined), `hello` (new region joined, HELLOs sent); empty = never",
      IVC_CFG_STRING, 0, 0, offsetof(ivc_coord_config_t, move_test_die)},
+    {"THREAD_MULTIPLE", "yes",
+     "MPI_Init_thread grants MPI_THREAD_MULTIPLE when asked: every MPI call then takes one "
+     "process-wide lock (waits hand it over) and collectives run over point-to-point (a rank's "
+     "collective area holds one operation at a time); no = grant at most "
+     "MPI_THREAD_SERIALIZED, for programs that ask for MULTIPLE but call MPI from one thread "
+     "at a time (mpi4py asks by default)",
+     IVC_CFG_BOOL, 0, 0, offsetof(ivc_coord_config_t, thread_multiple)},
 };
 
 const ivc_cfg_table_t ivc_coord_config_table = {"coordinator and progress", coord_entries,

@@ -50,6 +50,7 @@ typedef struct ivc_coord_config {
     const char *host_regions; /* IVC_HOST_REGIONS: the job's host regions, ':'-separated */
     uint64_t move_device_wait; /* IVC_MOVE_DEVICE_WAIT: s a guest's rank waits for its device */
     const char *move_test_die; /* IVC_MOVE_TEST_DIE: testing only, coord_move.c */
+    int thread_multiple;       /* IVC_THREAD_MULTIPLE: grant MPI_THREAD_MULTIPLE when asked */
 } ivc_coord_config_t;
 
 extern const ivc_cfg_table_t ivc_coord_config_table;

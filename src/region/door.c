@@ -198,6 +198,7 @@ int ivc_door_connect(const uint32_t *local, uint32_t nlocal, uint32_t ncpu)
     d->nlocal = nlocal;
     d->on = 1;
     ivc_wait_can_sleep = 1;
+    ivc_biglock.wake = ivc_door_wake_self; /* threads in MPI wake a sleeping one */
     ivc_debug("doorbells on: %u co-located ranks, domain %" PRIx64, nlocal, domain);
     return 1;
 }
@@ -264,7 +265,12 @@ int ivc_door_sleep(void)
     struct timespec ts = {(time_t)(d->timeout_ns / 1000000000ull),
                           (long)(d->timeout_ns % 1000000000ull)};
     d->sleeps++;
+    /* MPI_THREAD_MULTIPLE: other threads may call MPI meanwhile (and ring us when they do). */
+    uint32_t held = ivc_biglock_release_for_sleep();
     int n = ppoll(&pfd, 1, &ts, NULL);
+    int err = errno;
+    ivc_biglock_reacquire(held);
+    errno = err;
     if (n > 0) {
         /* Rung. The count is read off later, by the next ivc_door_wait before its
          * re-check (door_drain), not here: the read is a system call on the way from the
@@ -323,6 +329,7 @@ void ivc_door_close(void)
                   d->sleeps, d->timeouts, d->late, d->rung);
     d->on = 0;
     ivc_wait_can_sleep = 0;
+    ivc_biglock.wake = NULL;
     ivc_door_vfio_close();
     ivc_door_sock_close();
     free(d->ring_fd);

@@ -25,6 +25,17 @@ ivc_mpi_test(comms      SOURCES mpi/comms.c      NP 4)
 ivc_mpi_test(errors     SOURCES mpi/errors.c     NP 2)
 ivc_mpi_test(misc       SOURCES mpi/misc.c       NP 2)
 ivc_mpi_test(pmpi       SOURCES mpi/pmpi.c       NP 2)
+# MPI_THREAD_MULTIPLE: 4 threads per rank in MPI at once; 3 ranks (an odd ring), and 4
+# ranks on 2 cores sleeping on doorbells while other threads of theirs call MPI.
+ivc_mpi_test(threads    SOURCES mpi/threads.c    NP 3 TIMEOUT 180 CONFIGS vms plain small hosts)
+target_link_libraries(threads PRIVATE Threads::Threads)
+ivc_mpi_test(threads_block SOURCES mpi/threads.c NP 4 TIMEOUT 180 CONFIGS vms ARGS 60
+             ENV IVC_WAIT=block)
+# The locked entry points (src/binding/gen_mt.py's outputs) match the library's functions.
+find_program(IVC_PYTHON3 python3 REQUIRED)
+add_test(NAME mpi.threads.wrappers
+         COMMAND ${IVC_PYTHON3} ${PROJECT_SOURCE_DIR}/src/binding/gen_mt.py --check)
+set_tests_properties(mpi.threads.wrappers PROPERTIES LABELS "mpi")
 
 # Collectives: odd rank counts in every configuration, and 8 ranks (more ranks than cores:
 # waiting ranks must yield) in the two VM layouts; "hosts" (two simulated hosts: shared

@@ -5,9 +5,6 @@
 #include <limits.h>
 #include <stdlib.h>
 
-/* Intercommunicators may not be implemented in every build of this file's era. */
-#pragma weak PMPI_Comm_remote_size
-
 int ivc_lc_len(MPI_Comm comm, int which)
 {
     int n = 0, inter = 0, topo = MPI_UNDEFINED;
@@ -35,7 +32,7 @@ int ivc_lc_len(MPI_Comm comm, int which)
     }
     case IVC_LC_REMOTE:
         PMPI_Comm_test_inter(comm, &inter);
-        if (inter && PMPI_Comm_remote_size != NULL && PMPI_Comm_remote_size(comm, &n) == MPI_SUCCESS)
+        if (inter && PMPI_Comm_remote_size(comm, &n) == MPI_SUCCESS)
             return n;
         /* fall through */
     default:

@@ -22,7 +22,17 @@ int ivc_mpi_world_rank, ivc_mpi_world_size;
 static uint64_t free_ids[MASK_WORDS];
 static MPI_Comm by_id[IDS]; /* the communicator holding each id here, for src/mpi/ft */
 static uint64_t pledged[MASK_WORDS];  /* ids pledged to a nonblocking agreement (mpi_idup.c) */
-static uint64_t reserved[MASK_WORDS]; /* ids offered by the blocking agreement in flight */
+static uint64_t reserved[MASK_WORDS]; /* ids a caller holds back (ivc_mpi_comm_ids_reserve) */
+
+/* Blocking agreements in flight in this process (more than one only with
+ * MPI_THREAD_MULTIPLE: threads that make communicators at once); each holds back what it
+ * offered until its round ends. */
+typedef struct agreement {
+    int prio; /* the parent's context id: the lowest one offers, the others wait */
+    uint64_t held[MASK_WORDS];
+    struct agreement *next;
+} agreement_t;
+static agreement_t *agreements;
 static int tag_ub = INT_MAX, host_attr = MPI_PROC_NULL, io_attr = MPI_ANY_SOURCE, wtime_global;
 static int appnum_attr, universe_attr, lastcode_attr;
 
@@ -149,8 +159,11 @@ void ivc_mpi_comm_finalize(void)
  * reserves what it offered until it has taken its id, so that no round pledges those. */
 void ivc_mpi_comm_ids_offer(uint64_t *mask)
 {
-    for (int w = 0; w < MASK_WORDS; w++)
+    for (int w = 0; w < MASK_WORDS; w++) {
         mask[w] = free_ids[w] & ~pledged[w] & ~reserved[w];
+        for (agreement_t *a = agreements; a != NULL; a = a->next)
+            mask[w] &= ~a->held[w];
+    }
 }
 
 void ivc_mpi_comm_ids_pledge(const uint64_t *mask)
@@ -165,15 +178,49 @@ void ivc_mpi_comm_ids_reserve(const uint64_t *mask)
         reserved[w] = mask != NULL ? mask[w] : 0;
 }
 
+/* Threads of one process may agree over different parents at once, in different orders on
+ * different ranks (MPI_THREAD_MULTIPLE). In every round only the agreement with the lowest
+ * parent id here offers ids (those no other round in flight here holds); the others offer
+ * none and try again, so their rounds fail everywhere alike (the AND is the same at every
+ * member). The lowest agreement of the whole job is the lowest wherever it runs, so it
+ * succeeds, and the next one follows. One more word decides for everyone alike when to stop
+ * without an id: no member had another agreement in flight, so the ids are used up. With one
+ * thread there is one agreement: one round, as before. */
 int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask)
 {
     if (over->inter)
         return MPI_ERR_COMM; /* the intercommunicator code agrees over both groups itself */
-    uint64_t mine[MASK_WORDS];
-    ivc_mpi_comm_ids_offer(mine);
-    ivc_mpi_comm_ids_reserve(mine);
-    int rc = ivc_mpi_coll_allreduce(mine, mask, MASK_WORDS, MPI_UINT64_T, MPI_BAND, over);
-    ivc_mpi_comm_ids_reserve(NULL);
+    agreement_t me = {over->ctx_id, {0}, agreements};
+    agreements = &me;
+    int rc;
+    for (;;) {
+        uint64_t mine[MASK_WORDS + 1], all[MASK_WORDS + 1];
+        int lowest = 1, alone = 1;
+        /* An entry of the same parent is this thread's own, one level up (a collective's
+         * lazy set-up making a communicator): it neither blocks nor counts. */
+        for (agreement_t *a = agreements; a != NULL; a = a->next) {
+            lowest &= a->prio >= me.prio;
+            alone &= a->prio == me.prio;
+        }
+        memset(mine, 0, sizeof(mine));
+        if (lowest)
+            ivc_mpi_comm_ids_offer(mine);
+        mine[MASK_WORDS] = (uint64_t)alone;
+        memcpy(me.held, mine, sizeof(me.held));
+        rc = ivc_mpi_coll_allreduce(mine, all, MASK_WORDS + 1, MPI_UINT64_T, MPI_BAND, over);
+        memset(me.held, 0, sizeof(me.held));
+        int any = 0;
+        for (int w = 0; w < MASK_WORDS; w++)
+            any |= all[w] != 0;
+        if (rc != MPI_SUCCESS || any || all[MASK_WORDS] != 0) {
+            memcpy(mask, all, MASK_WORDS * sizeof(uint64_t));
+            break;
+        }
+    }
+    agreement_t **pp = &agreements;
+    while (*pp != &me)
+        pp = &(*pp)->next;
+    *pp = me.next;
     return rc;
 }
 

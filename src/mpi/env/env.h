@@ -104,8 +104,10 @@ int ivc_mpi_name_out(const char *src, char *name, int *resultlen);
  * barrier. */
 int ivc_mpi_runtime_start(void);
 int ivc_mpi_runtime_stop(void);
-/* The thread level IVC grants for `required`: at most MPI_THREAD_SERIALIZED. */
-int ivc_mpi_thread_level(int required);
+/* The thread level IVC grants for `required`. MPI_THREAD_MULTIPLE turns on the lock of
+ * base/ivc_biglock.h: only before the runtime starts and with `may_enable` (else it is
+ * granted only if already on, MPI_THREAD_SERIALIZED otherwise). */
+int ivc_mpi_thread_level(int required, int may_enable);
 /* Tool room (src/mpi/tool): records the tunables' values when the runtime starts, so that
  * MPI_T reports the values in use from then on. */
 void ivc_mpi_t_snapshot(void);

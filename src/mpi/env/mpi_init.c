@@ -9,12 +9,20 @@
  * runtime that has been torn down cannot start again in the same process (the region has
  * been left): MPI_Session_init then returns MPI_ERR_OTHER.
  *
- * Thread levels: IVC has no internal locking, so it grants at most MPI_THREAD_SERIALIZED (one
- * thread at a time in MPI, any thread); MPI_Init_thread returns min(required,
- * MPI_THREAD_SERIALIZED). */
+ * Thread levels: IVC grants what is required. MPI_THREAD_MULTIPLE (unless
+ * IVC_THREAD_MULTIPLE=no) turns on one process-wide lock that every MPI call takes
+ * (base/ivc_biglock.h: waits hand it over, so a thread blocked in MPI_Recv lets another
+ * one's MPI_Send run), and collectives then run over point-to-point: a rank's collective
+ * area holds one operation at a time, and threads may run collectives on different
+ * communicators at once in any order. It is granted only before the runtime starts
+ * (MPI_Init_thread, or the first MPI_Session_init), which chooses the collectives; later
+ * requests get MPI_THREAD_SERIALIZED. Below MULTIPLE there is no locking. */
 #include "mpi_impl.h"
 
+#include "base/ivc_biglock.h"
+#include "base/ivc_config.h"
 #include "base/ivc_log.h"
+#include "coord/coord.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -40,11 +48,19 @@ int ivc_mpi_check_init(const char *fn)
     return MPI_ERR_OTHER;
 }
 
-int ivc_mpi_thread_level(int required)
+int ivc_mpi_thread_level(int required, int may_enable)
 {
-    if (required > MPI_THREAD_SERIALIZED)
+    if (required < MPI_THREAD_MULTIPLE)
+        return required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
+    if (ivc_biglock.on)
+        return MPI_THREAD_MULTIPLE;
+    /* Only before the runtime starts: it decides then whether collectives use the areas. */
+    ivc_coord_config_t cfg;
+    if (!may_enable || ivc_mpi_initialized || ivc_cfg_load(&ivc_coord_config_table, &cfg) != 0 ||
+        !cfg.thread_multiple)
         return MPI_THREAD_SERIALIZED;
-    return required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
+    ivc_biglock_enable();
+    return MPI_THREAD_MULTIPLE;
 }
 
 int ivc_mpi_runtime_start(void)
@@ -102,12 +118,12 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         ivc_error(world_fini ? "MPI_Init called after MPI_Finalize" : "MPI_Init called twice");
         return MPI_ERR_OTHER;
     }
+    thread_level = ivc_mpi_thread_level(required, 1);
     int rc = ivc_mpi_runtime_start();
     if (rc != MPI_SUCCESS)
         return rc;
     world_init = 1;
     main_thread = pthread_self(); /* the thread that called MPI_Init is the main thread */
-    thread_level = ivc_mpi_thread_level(required);
     if (argc != NULL && argv != NULL)
         ivc_mpi_info_env_fill(*argc, *argv, required);
     else

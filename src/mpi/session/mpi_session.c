@@ -10,9 +10,9 @@
  * simulated or real VM they run in: the ranks MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)
  * groups). Their info has "mpi_size".
  *
- * Thread level: the "thread_level" info key asks for one; a session gets at most
- * MPI_THREAD_SERIALIZED (the default), like MPI_Init_thread, and MPI_Session_get_info says
- * which.
+ * Thread level: the "thread_level" info key asks for one (default MPI_THREAD_SERIALIZED);
+ * MPI_THREAD_MULTIPLE is granted as by MPI_Init_thread (env/mpi_init.c: only by the call
+ * that starts the runtime), and MPI_Session_get_info says what was.
  *
  * MPI_Comm_create_from_group agrees on a context id among the group's members only, over a
  * stand-in communicator of the group whose context is derived from the string tag:
@@ -95,6 +95,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     MPI_Session s = calloc(1, sizeof(*s));
     if (s == NULL)
         return session_raise(MPI_SESSION_NULL, errhandler, MPI_ERR_NO_MEM, fn, "out of memory");
+    s->thread_level = ivc_mpi_thread_level(level, 1); /* before the runtime starts */
     int rc = ivc_mpi_runtime_start();
     if (rc != MPI_SUCCESS) {
         free(s);
@@ -104,7 +105,6 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     s->magic = SESSION_MAGIC;
     s->errh = errhandler;
     ivc_mpi_errh_retain(errhandler);
-    s->thread_level = ivc_mpi_thread_level(level);
     *session = s;
     return MPI_SUCCESS;
 }
