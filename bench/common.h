@@ -1,7 +1,7 @@
 /*
  * common.h - shared helpers for the IVC point-to-point benchmarks (lat, bw, bibw, mr).
  *
- * Everything here is plain C11 + POSIX on top of a minimal MPI subset: MPI_Init,
+ * Everything here is plain C11 + POSIX on top of a minimal MPI subset: MPI_Init(_thread),
  * MPI_Finalize, MPI_Comm_rank/size, MPI_Send/Recv, MPI_Isend/Irecv, MPI_Waitall,
  * MPI_Barrier, MPI_Wtime and MPI_Abort.  The same source is compiled against IVC and
  * against a reference MPI, so nothing implementation specific may appear here.
@@ -133,13 +133,27 @@ static void bench_usage(const char *prog, const char *what, int has_window)
 }
 
 /*
+ * MPI_Init, or MPI_Init_thread(MPI_THREAD_MULTIPLE) when BENCH_THREAD_MULTIPLE=1 is in the
+ * environment (set on every rank: the cost of the thread-safe library in one thread).
+ */
+static void bench_mpi_init(int *argc, char ***argv)
+{
+    const char *mt = getenv("BENCH_THREAD_MULTIPLE");
+    int provided;
+    if (mt != NULL && strcmp(mt, "1") == 0)
+        MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(argc, argv);
+}
+
+/*
  * Parses the common options.  Every rank parses the same argv, so all ranks agree.
  * Returns 1 when the program should just exit (help printed), 0 to run.
  */
 static int bench_init(int *argc, char ***argv, bench_opts_t *o, size_t def_min, size_t def_max,
                       const char *what, int has_window)
 {
-    MPI_Init(argc, argv);
+    bench_mpi_init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &o->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &o->size);
     o->min_size = def_min;

@@ -1,7 +1,8 @@
 /* MPI_Init and sessions in one process, and thread levels:
- *  - MPI_Init_thread(MULTIPLE) provides SERIALIZED (IVC's level, no internal locking);
+ *  - MPI_Init_thread(MULTIPLE) provides MULTIPLE (SERIALIZED with IVC_THREAD_MULTIPLE=no);
  *    Query_thread says so; Is_thread_main is true in the main thread, false in another
- *    thread; MPI_INFO_ENV's thread_level is the level asked for;
+ *    thread; MPI_INFO_ENV's thread_level is the level asked for; a session started later
+ *    that asks for MULTIPLE gets what MPI_Init_thread got;
  *  - a session started after MPI_Init shares the runtime: a communicator from its
  *    mpi://WORLD and MPI_COMM_WORLD agree (Comm_compare CONGRUENT) and both carry data;
  *  - invalid sessions give MPI_ERR_SESSION (WORLD's handler is ERRORS_RETURN);
@@ -39,7 +40,9 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     t_init();
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    CHECK_INT(MPI_THREAD_SERIALIZED, provided, "Init_thread(MULTIPLE) provides");
+    const char *mt = getenv("IVC_THREAD_MULTIPLE");
+    int want = mt != NULL && strcmp(mt, "no") == 0 ? MPI_THREAD_SERIALIZED : MPI_THREAD_MULTIPLE;
+    CHECK_INT(want, provided, "Init_thread(MULTIPLE) provides");
     CHECK_MPI(MPI_Query_thread(&q));
     CHECK_INT(provided, q, "Query_thread");
     CHECK_MPI(MPI_Is_thread_main(&flag));
@@ -62,7 +65,19 @@ int main(int argc, char **argv)
     CHECK_CLASS(MPI_ERR_ERRHANDLER, MPI_Session_init(MPI_INFO_NULL, ceh, &s));
     CHECK_CLASS(MPI_ERR_INFO, MPI_Session_init(bad, MPI_ERRORS_RETURN, &s));
     CHECK_MPI(MPI_Errhandler_free(&ceh));
-    CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
+    MPI_Info ask;
+    CHECK_MPI(MPI_Info_create(&ask));
+    CHECK_MPI(MPI_Info_set(ask, "thread_level", "MPI_THREAD_MULTIPLE"));
+    CHECK_MPI(MPI_Session_init(ask, MPI_ERRORS_RETURN, &s));
+    CHECK_MPI(MPI_Info_free(&ask));
+    MPI_Info used;
+    len = sizeof(v);
+    CHECK_MPI(MPI_Session_get_info(s, &used));
+    CHECK_MPI(MPI_Info_get_string(used, "thread_level", &len, v, &flag));
+    CHECK_TRUE(flag && strcmp(v, want == MPI_THREAD_MULTIPLE ? "MPI_THREAD_MULTIPLE"
+                                                              : "MPI_THREAD_SERIALIZED") == 0,
+               "thread_level of a session after MPI_Init_thread");
+    CHECK_MPI(MPI_Info_free(&used));
     MPI_Group g;
     MPI_Comm c;
     CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://WORLD", &g));
