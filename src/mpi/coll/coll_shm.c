@@ -9,7 +9,6 @@
 #define _GNU_SOURCE
 #include "coll/coll_impl.h"
 
-#include "base/ivc_biglock.h"
 #include "base/ivc_copy.h"
 #include "base/ivc_log.h"
 #include "region/door.h"
@@ -206,7 +205,7 @@ int ivc_mpi_coll_init(void)
     s->data_off = ivc_coll_ctl_bytes(nlocal);
     /* MPI_THREAD_MULTIPLE: threads may run collectives on different communicators at once,
      * in any order, and an area holds one operation at a time: point-to-point instead. */
-    s->on = ok && !ivc_biglock.on;
+    s->on = ok && !ivc_mpi_multiple;
     s->last_ctx = -1;
     /* Rooted operations up to this size go point-to-point (see IVC_COLL_ROOTED_P2P); every
      * co-located rank computes it from the same table. */

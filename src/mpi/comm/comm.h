@@ -86,8 +86,13 @@ void ivc_mpi_group_release(MPI_Group g);
  * with member == 0 gets MPI_COMM_NULL. The new communicator inherits parent's error
  * handler. Returns MPI_SUCCESS or an error class. */
 int ivc_mpi_comm_make(MPI_Comm over, MPI_Comm parent, int member, int *world, int n, MPI_Comm *out);
-/* The context reserved for the id agreement of MPI_Comm_create_group (not a communicator's). */
-uint32_t ivc_mpi_comm_reserved_ctx(void);
+/* The context of the id agreement of MPI_Comm_create_group and of the stand-ins of
+ * MPI_Intercomm_create_from_groups (not a communicator's): one per parent context id
+ * (`parent_id`; IDS - 1 when there is none) and user tag (distinct below 2^16), so that
+ * threads creating communicators at once, with different tags or parents as MPI asks, keep
+ * apart. Between 2^28 and 2^29: above every communicator's context, below p2p.h's offsets. */
+uint32_t ivc_mpi_comm_reserved_ctx(int parent_id, int tag);
+#define IVC_MPI_NO_PARENT_ID 2047
 
 /* ---- context ids (mpi_comm.c), for the constructors of the other files ----
  * A mask has one bit per id (IVC_MPI_ID_WORDS words); a set bit is an id free here. */
@@ -106,6 +111,8 @@ void ivc_mpi_comm_ids_reserve(const uint64_t *mask);
 /* ivc_mpi_comm_ids_offer() AND-reduced over the intracommunicator `over` (collective).
  * Returns MPI_SUCCESS or an error class. */
 int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask);
+/* Whether a blocking agreement is in flight here (its offer is held from the others). */
+int ivc_mpi_comm_ids_held(void);
 /* Removes and returns the lowest id set in mask, or -1 if none is. */
 int ivc_mpi_comm_id_pop(uint64_t *mask);
 /* Makes the intracommunicator of the n world ranks `world` (taken over; freed on error),

@@ -8,6 +8,8 @@
  * no process belongs to two of them. */
 #include "mpi_impl.h"
 
+#include "base/ivc_biglock.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +24,20 @@ int ivc_mpi_world_rank, ivc_mpi_world_size;
 static uint64_t free_ids[MASK_WORDS];
 static MPI_Comm by_id[IDS]; /* the communicator holding each id here, for src/mpi/ft */
 static uint64_t pledged[MASK_WORDS];  /* ids pledged to a nonblocking agreement (mpi_idup.c) */
-static uint64_t reserved[MASK_WORDS]; /* ids a caller holds back (ivc_mpi_comm_ids_reserve) */
+/* Ids callers hold back (ivc_mpi_comm_ids_reserve), one set per thread. */
+typedef struct reservation {
+    uintptr_t thread;
+    uint64_t mask[MASK_WORDS];
+    struct reservation *next;
+} reservation_t;
+static reservation_t *reservations;
 
 /* Blocking agreements in flight in this process (more than one only with
  * MPI_THREAD_MULTIPLE: threads that make communicators at once); each holds back what it
  * offered until its round ends. */
 typedef struct agreement {
-    int prio; /* the parent's context id: the lowest one offers, the others wait */
+    uint32_t prio;    /* the parent's context / 2: the lowest one offers, the others wait */
+    uintptr_t thread; /* ivc_biglock_self() of the thread that agrees */
     uint64_t held[MASK_WORDS];
     struct agreement *next;
 } agreement_t;
@@ -131,7 +140,7 @@ int ivc_mpi_comm_init(void)
     smap[0] = ivc_mpi_world_rank;
     id_take(0);
     id_take(1);
-    id_take(IDS - 1); /* ivc_mpi_comm_reserved_ctx() */
+    id_take(IDS - 1); /* once ivc_mpi_comm_reserved_ctx()'s; kept out of use */
     comm_setup(MPI_COMM_WORLD, 0, ivc_mpi_world_rank, ivc_mpi_world_size, wmap, "MPI_COMM_WORLD");
     comm_setup(MPI_COMM_SELF, 1, 0, 1, smap, "MPI_COMM_SELF");
     MPI_COMM_WORLD->predefined = 1;
@@ -160,7 +169,9 @@ void ivc_mpi_comm_finalize(void)
 void ivc_mpi_comm_ids_offer(uint64_t *mask)
 {
     for (int w = 0; w < MASK_WORDS; w++) {
-        mask[w] = free_ids[w] & ~pledged[w] & ~reserved[w];
+        mask[w] = free_ids[w] & ~pledged[w];
+        for (reservation_t *r = reservations; r != NULL; r = r->next)
+            mask[w] &= ~r->mask[w];
         for (agreement_t *a = agreements; a != NULL; a = a->next)
             mask[w] &= ~a->held[w];
     }
@@ -174,8 +185,46 @@ void ivc_mpi_comm_ids_pledge(const uint64_t *mask)
 
 void ivc_mpi_comm_ids_reserve(const uint64_t *mask)
 {
-    for (int w = 0; w < MASK_WORDS; w++)
-        reserved[w] = mask != NULL ? mask[w] : 0;
+    uintptr_t self = ivc_biglock_self();
+    reservation_t **pp = &reservations;
+    while (*pp != NULL && (*pp)->thread != self)
+        pp = &(*pp)->next;
+    if (mask == NULL) {
+        reservation_t *r = *pp;
+        if (r != NULL) {
+            *pp = r->next;
+            free(r);
+        }
+        return;
+    }
+    if (*pp == NULL) {
+        /* Without memory nothing is held back: another agreement may offer these ids
+         * meanwhile (as before threads: one caller held them at a time). */
+        reservation_t *r = calloc(1, sizeof(*r));
+        if (r == NULL)
+            return;
+        r->thread = self;
+        *pp = r;
+    }
+    memcpy((*pp)->mask, mask, sizeof((*pp)->mask));
+}
+
+/* A blocking agreement's offer: the lower half of the ids when any is free there (nonblocking
+ * agreements, mpi_idup.c, offer the upper half: neither finds everything held by the other),
+ * else all. */
+static void offer_lower(uint64_t *mask)
+{
+    uint64_t low = 0;
+    ivc_mpi_comm_ids_offer(mask);
+    for (int w = 0; w < MASK_WORDS / 2; w++)
+        low |= mask[w];
+    if (low != 0)
+        memset(mask + MASK_WORDS / 2, 0, MASK_WORDS / 2 * sizeof(uint64_t));
+}
+
+int ivc_mpi_comm_ids_held(void)
+{
+    return agreements != NULL;
 }
 
 /* Threads of one process may agree over different parents at once, in different orders on
@@ -190,21 +239,22 @@ int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask)
 {
     if (over->inter)
         return MPI_ERR_COMM; /* the intercommunicator code agrees over both groups itself */
-    agreement_t me = {over->ctx_id, {0}, agreements};
+    agreement_t me = {over->ctx / 2, ivc_biglock_self(), {0}, agreements};
     agreements = &me;
     int rc;
     for (;;) {
         uint64_t mine[MASK_WORDS + 1], all[MASK_WORDS + 1];
         int lowest = 1, alone = 1;
-        /* An entry of the same parent is this thread's own, one level up (a collective's
-         * lazy set-up making a communicator): it neither blocks nor counts. */
+        /* This thread's own entries (one level up: a collective's lazy set-up making a
+         * communicator) neither block nor count. */
         for (agreement_t *a = agreements; a != NULL; a = a->next) {
-            lowest &= a->prio >= me.prio;
-            alone &= a->prio == me.prio;
+            int other = a->thread != me.thread;
+            lowest &= !other || a->prio > me.prio || (a->prio == me.prio && a->thread > me.thread);
+            alone &= !other;
         }
         memset(mine, 0, sizeof(mine));
         if (lowest)
-            ivc_mpi_comm_ids_offer(mine);
+            offer_lower(mine);
         mine[MASK_WORDS] = (uint64_t)alone;
         memcpy(me.held, mine, sizeof(me.held));
         rc = ivc_mpi_coll_allreduce(mine, all, MASK_WORDS + 1, MPI_UINT64_T, MPI_BAND, over);
@@ -216,6 +266,9 @@ int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask)
             memcpy(mask, all, MASK_WORDS * sizeof(uint64_t));
             break;
         }
+        /* Let the other agreements' rounds end (a round over one member does not wait). */
+        ivc_mpi_progress();
+        ivc_biglock_handover();
     }
     agreement_t **pp = &agreements;
     while (*pp != &me)
@@ -432,9 +485,12 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 }
 IVC_MPI_WEAK(Comm_dup)
 
-uint32_t ivc_mpi_comm_reserved_ctx(void)
+_Static_assert(IVC_MPI_NO_PARENT_ID == IDS - 1, "the id kept out of use");
+
+uint32_t ivc_mpi_comm_reserved_ctx(int parent_id, int tag)
 {
-    return 2u * (IDS - 1);
+    uint32_t k = ((uint32_t)tag << 11) | ((uint32_t)parent_id & (IDS - 1));
+    return 0x10000000u + 2u * (k & 0x07ffffffu);
 }
 
 int ivc_mpi_comm_make(MPI_Comm over, MPI_Comm parent, int member, int *world, int n, MPI_Comm *out)

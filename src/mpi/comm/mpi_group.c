@@ -405,9 +405,9 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 IVC_MPI_WEAK(Comm_create)
 
 /* Collective over the group's members only: the id agreement runs over a temporary
- * communicator of the group on a reserved context. The tag is not needed to keep
- * concurrent calls apart as long as calls with overlapping groups are made in the same
- * order by their common members, which MPI requires of collectives anyway. */
+ * communicator of the group on a context reserved for the parent and tag, so that threads
+ * creating communicators at once (with different tags or parents, as MPI asks) keep their
+ * agreements apart. */
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_create_group";
@@ -428,7 +428,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     struct ivc_mpi_comm_s tmp;
     memset(&tmp, 0, sizeof(tmp));
     tmp.magic = COMM_MAGIC;
-    tmp.ctx = ivc_mpi_comm_reserved_ctx();
+    tmp.ctx = ivc_mpi_comm_reserved_ctx(comm->ctx_id, tag);
     tmp.rank = group->rank;
     tmp.size = tmp.local_size = group->size;
     tmp.world = tmp.local_world = group->world;

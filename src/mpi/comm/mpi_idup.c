@@ -103,8 +103,13 @@ static int post(agree_t *a, int send, void *buf, int peer, MPI_Comm c)
 
 static void round_start(agree_t *a)
 {
-    int take = holder == NULL;
-    for (agree_t *o = head; take && o != NULL; o = o->next)
+    /* A one-member group (a duplicate of MPI_COMM_SELF) ends its round within this progress
+     * call: it takes any id not pledged at once and needs no pledge, so it never waits for
+     * an agreement whose round waits for other processes (MPI_THREAD_MULTIPLE: a thread may
+     * hold a program's lock around it while another thread's idup waits for a peer). */
+    int solo = a->local->size == 1 && !a->parent->inter;
+    int take = solo || holder == NULL;
+    for (agree_t *o = head; take && !solo && o != NULL; o = o->next)
         if (o != a && !o->done && higher(o, a))
             take = 0;
     memset(a->mine, 0, sizeof(a->mine));
@@ -112,11 +117,18 @@ static void round_start(agree_t *a)
         /* Only the upper half of the ids: blocking agreements, which take the lowest free
          * ids, must not find every id pledged while a round runs. */
         ivc_mpi_comm_ids_offer(a->mine);
-        memset(a->mine, 0, W / 2 * sizeof(uint64_t));
-        ivc_mpi_comm_ids_pledge(a->mine);
-        holder = a;
-        a->pledged = 1;
-        a->mine[W] = 1;
+        if (!solo) {
+            memset(a->mine, 0, W / 2 * sizeof(uint64_t));
+            ivc_mpi_comm_ids_pledge(a->mine);
+            holder = a;
+            a->pledged = 1;
+        }
+        /* "Offered": nothing here may mean that a blocking agreement's round (another
+         * thread's, or the one whose wait runs this) holds the ids for now: try again. */
+        uint64_t any = 0;
+        for (int w = 0; w < W; w++)
+            any |= a->mine[w];
+        a->mine[W] = any != 0 || !ivc_mpi_comm_ids_held();
     }
     memcpy(a->result, a->mine, sizeof(a->result));
     a->in_round = 1;

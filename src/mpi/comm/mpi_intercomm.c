@@ -16,6 +16,8 @@
  * safely: no process belongs to two of them (as in mpi_comm.c). */
 #include "mpi_impl.h"
 
+#include "base/ivc_biglock.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +47,10 @@ static int overlap(const int *a, int n, const int *b, int m)
 }
 
 enum { HDR_STATUS, HDR_N, HDR_ID0, HDR_ID1, HDR_WORDS };
+/* A status of leader_swap: the two groups' free ids did not meet (each group's may be held
+ * by agreements of other threads for now): both groups agree again, up to SWAP_ROUNDS. */
+#define SWAP_RETRY  (-1)
+#define SWAP_ROUNDS 10000
 
 /* At the leader: swaps masks and n ints with the other leader; picks the ids. Fills
  * hdr[HDR_N..] and *theirs (malloc'd); returns 0 or an error class. */
@@ -87,7 +93,7 @@ static int leader_swap(link_t *l, const uint64_t *mask, const int *mine, int n, 
     /* Both leaders see the same two lists, so both fail alike. */
     if (l->disjoint && overlap(mine, n, in, rn))
         return MPI_ERR_COMM;
-    return hdr[HDR_ID1] < 0 ? MPI_ERR_INTERN : 0;
+    return hdr[HDR_ID1] < 0 ? SWAP_RETRY : 0;
 }
 
 /* Collective over both groups: see the file comment. `mine` (n ints) counts at the leader
@@ -97,22 +103,37 @@ static int leader_swap(link_t *l, const uint64_t *mask, const int *mine, int n, 
 static int swap(link_t *l, const int *mine, int n, int **theirs, int *ntheirs, int ids[2])
 {
     uint64_t mask[IVC_MPI_ID_WORDS];
-    int rc = ivc_mpi_comm_ids_agree(l->local, mask);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    /* The ids are taken after more messages: keep them from nonblocking rounds meanwhile
-     * (the caller takes them right after this returns). */
-    ivc_mpi_comm_ids_reserve(mask);
-    int hdr[HDR_WORDS] = {0}, all[HDR_WORDS];
+    int hdr[HDR_WORDS], all[HDR_WORDS], rc;
     int *buf = NULL;
-    if (l->local->rank == l->leader) {
-        hdr[HDR_STATUS] = l->status;
-        if (hdr[HDR_STATUS] == 0)
-            hdr[HDR_STATUS] = leader_swap(l, mask, mine, n, hdr, &buf);
-        if (hdr[HDR_STATUS] != 0)
-            hdr[HDR_N] = 0;
+    for (int round = 0;; round++) {
+        rc = ivc_mpi_comm_ids_agree(l->local, mask);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        /* The ids are taken after more messages: keep them from other agreements meanwhile
+         * (the caller takes them right after this returns). */
+        ivc_mpi_comm_ids_reserve(mask);
+        memset(hdr, 0, sizeof(hdr));
+        if (l->local->rank == l->leader) {
+            hdr[HDR_STATUS] = l->status;
+            if (hdr[HDR_STATUS] == 0)
+                hdr[HDR_STATUS] = leader_swap(l, mask, mine, n, hdr, &buf);
+            if (hdr[HDR_STATUS] != 0)
+                hdr[HDR_N] = 0;
+        }
+        rc = ivc_mpi_coll_allreduce(hdr, all, HDR_WORDS, MPI_INT, MPI_BOR, l->local);
+        if (rc != MPI_SUCCESS || all[HDR_STATUS] != SWAP_RETRY)
+            break;
+        /* Both leaders saw the same two masks: both groups come back here. */
+        free(buf);
+        buf = NULL;
+        ivc_mpi_comm_ids_reserve(NULL);
+        if (round == SWAP_ROUNDS) {
+            all[HDR_STATUS] = MPI_ERR_INTERN; /* no id is free in both groups */
+            break;
+        }
+        ivc_mpi_progress();
+        ivc_biglock_handover();
     }
-    rc = ivc_mpi_coll_allreduce(hdr, all, HDR_WORDS, MPI_INT, MPI_BOR, l->local);
     if (rc == MPI_SUCCESS && all[HDR_STATUS] != 0)
         rc = all[HDR_STATUS];
     int rn = all[HDR_N];
@@ -222,7 +243,7 @@ int ivc_mpi_intercomm_from_worlds(const int *lw, int nl, int local_leader, const
     struct ivc_mpi_comm_s local, pair;
     memset(&local, 0, sizeof(local));
     local.magic = COMM_MAGIC;
-    local.ctx = ivc_mpi_comm_reserved_ctx();
+    local.ctx = ivc_mpi_comm_reserved_ctx(IVC_MPI_NO_PARENT_ID, tag);
     local.rank = me;
     local.size = local.local_size = nl;
     local.world = local.local_world = (int *)lw;

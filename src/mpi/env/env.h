@@ -104,10 +104,13 @@ int ivc_mpi_name_out(const char *src, char *name, int *resultlen);
  * barrier. */
 int ivc_mpi_runtime_start(void);
 int ivc_mpi_runtime_stop(void);
-/* The thread level IVC grants for `required`. MPI_THREAD_MULTIPLE turns on the lock of
- * base/ivc_biglock.h: only before the runtime starts and with `may_enable` (else it is
- * granted only if already on, MPI_THREAD_SERIALIZED otherwise). */
-int ivc_mpi_thread_level(int required, int may_enable);
+/* The thread level IVC grants for `required` to MPI (`tool` 0: MPI_Init_thread, sessions)
+ * or to the tool interface (1). MPI_THREAD_MULTIPLE turns on the lock of
+ * base/ivc_biglock.h; MPI gets it only before the runtime starts (or once it has it), and
+ * then ivc_mpi_multiple is set: collectives run over point-to-point. Otherwise
+ * MPI_THREAD_SERIALIZED. */
+int ivc_mpi_thread_level(int required, int tool);
+extern int ivc_mpi_multiple;
 /* Tool room (src/mpi/tool): records the tunables' values when the runtime starts, so that
  * MPI_T reports the values in use from then on. */
 void ivc_mpi_t_snapshot(void);

@@ -48,18 +48,23 @@ int ivc_mpi_check_init(const char *fn)
     return MPI_ERR_OTHER;
 }
 
-int ivc_mpi_thread_level(int required, int may_enable)
+int ivc_mpi_multiple;
+
+int ivc_mpi_thread_level(int required, int tool)
 {
     if (required < MPI_THREAD_MULTIPLE)
         return required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
-    if (ivc_biglock.on)
+    if (ivc_mpi_multiple || (tool && ivc_biglock.on))
         return MPI_THREAD_MULTIPLE;
-    /* Only before the runtime starts: it decides then whether collectives use the areas. */
     ivc_coord_config_t cfg;
-    if (!may_enable || ivc_mpi_initialized || ivc_cfg_load(&ivc_coord_config_table, &cfg) != 0 ||
-        !cfg.thread_multiple)
+    if (ivc_cfg_load(&ivc_coord_config_table, &cfg) != 0 || !cfg.thread_multiple)
+        return MPI_THREAD_SERIALIZED;
+    /* MPI itself only before the runtime starts: it decides then how collectives run. The
+     * tool interface needs only the lock (its caller is the one thread in MPI now). */
+    if (!tool && ivc_mpi_initialized)
         return MPI_THREAD_SERIALIZED;
     ivc_biglock_enable();
+    ivc_mpi_multiple |= !tool;
     return MPI_THREAD_MULTIPLE;
 }
 
@@ -118,7 +123,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         ivc_error(world_fini ? "MPI_Init called after MPI_Finalize" : "MPI_Init called twice");
         return MPI_ERR_OTHER;
     }
-    thread_level = ivc_mpi_thread_level(required, 1);
+    thread_level = ivc_mpi_thread_level(required, 0);
     int rc = ivc_mpi_runtime_start();
     if (rc != MPI_SUCCESS)
         return rc;

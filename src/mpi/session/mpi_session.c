@@ -10,9 +10,10 @@
  * simulated or real VM they run in: the ranks MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)
  * groups). Their info has "mpi_size".
  *
- * Thread level: the "thread_level" info key asks for one (default MPI_THREAD_SERIALIZED);
- * MPI_THREAD_MULTIPLE is granted as by MPI_Init_thread (env/mpi_init.c: only by the call
- * that starts the runtime), and MPI_Session_get_info says what was.
+ * Thread level: the "thread_level" info key asks for one (default MPI_THREAD_SERIALIZED, or
+ * MPI_THREAD_MULTIPLE once the process has it); MPI_THREAD_MULTIPLE is granted as by
+ * MPI_Init_thread (env/mpi_init.c: only by the call that starts the runtime), and
+ * MPI_Session_get_info says what was.
  *
  * MPI_Comm_create_from_group agrees on a context id among the group's members only, over a
  * stand-in communicator of the group whose context is derived from the string tag:
@@ -84,7 +85,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         return session_raise(MPI_SESSION_NULL, errhandler, MPI_ERR_ARG, fn, "NULL session");
     if (info != MPI_INFO_NULL && (info == NULL || info->magic != INFO_MAGIC))
         return session_raise(MPI_SESSION_NULL, errhandler, MPI_ERR_INFO, fn, "invalid info");
-    int level = MPI_THREAD_SERIALIZED;
+    int level = ivc_mpi_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
     if (info != MPI_INFO_NULL) {
         char v[32];
         int len = sizeof(v), flag = 0;
@@ -95,7 +96,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     MPI_Session s = calloc(1, sizeof(*s));
     if (s == NULL)
         return session_raise(MPI_SESSION_NULL, errhandler, MPI_ERR_NO_MEM, fn, "out of memory");
-    s->thread_level = ivc_mpi_thread_level(level, 1); /* before the runtime starts */
+    s->thread_level = ivc_mpi_thread_level(level, 0); /* before the runtime starts */
     int rc = ivc_mpi_runtime_start();
     if (rc != MPI_SUCCESS) {
         free(s);

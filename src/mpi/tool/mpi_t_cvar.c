@@ -14,8 +14,8 @@
  * Types: sizes and counts are MPI_UNSIGNED_LONG_LONG, booleans MPI_INT with the enumeration
  * "ivc_bool" (0 no, 1 yes), text MPI_CHAR (count CVAR_TEXT bytes with the NUL).
  *
- * Thread level: MPI_THREAD_MULTIPLE only once MPI_Init_thread or a session granted it (the
- * tool interface does not choose how MPI's collectives run), MPI_THREAD_SERIALIZED before. */
+ * Thread level: MPI_THREAD_MULTIPLE turns on the process-wide lock (env/mpi_init.c), without
+ * changing how MPI's collectives run. */
 #include "mpi_impl.h"
 #include "tool.h"
 
@@ -177,7 +177,7 @@ int PMPI_T_init_thread(int required, int *provided)
     if (provided == NULL)
         return MPI_T_ERR_INVALID;
     ivc_mpi_t_refs++;
-    *provided = ivc_mpi_thread_level(required, 0); /* MULTIPLE only if MPI granted it */
+    *provided = ivc_mpi_thread_level(required, 1);
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(T_init_thread)
