@@ -211,14 +211,14 @@ void ivc_mpi_comm_ids_reserve(const uint64_t *mask)
 
 /* A blocking agreement's offer: the lower half of the ids when any is free there (nonblocking
  * agreements, mpi_idup.c, offer the upper half: neither finds everything held by the other),
- * else all. */
-static void offer_lower(uint64_t *mask)
+ * else, or when `all`, every id. */
+static void offer_lower(uint64_t *mask, int all)
 {
     uint64_t low = 0;
     ivc_mpi_comm_ids_offer(mask);
     for (int w = 0; w < MASK_WORDS / 2; w++)
         low |= mask[w];
-    if (low != 0)
+    if (low != 0 && !all)
         memset(mask + MASK_WORDS / 2, 0, MASK_WORDS / 2 * sizeof(uint64_t));
 }
 
@@ -233,15 +233,16 @@ int ivc_mpi_comm_ids_held(void)
  * none and try again, so their rounds fail everywhere alike (the AND is the same at every
  * member). The lowest agreement of the whole job is the lowest wherever it runs, so it
  * succeeds, and the next one follows. One more word decides for everyone alike when to stop
- * without an id: no member had another agreement in flight, so the ids are used up. With one
- * thread there is one agreement: one round, as before. */
+ * without an id: no member had another agreement in flight, and a round that offered every
+ * id (not only the lower half: one member's may be used up) found none in common. With one
+ * thread there is one agreement: one round, as before (two when the lower halves miss). */
 int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask)
 {
     if (over->inter)
         return MPI_ERR_COMM; /* the intercommunicator code agrees over both groups itself */
     agreement_t me = {over->ctx / 2, ivc_biglock_self(), {0}, agreements};
     agreements = &me;
-    int rc;
+    int rc, every = 0;
     for (;;) {
         uint64_t mine[MASK_WORDS + 1], all[MASK_WORDS + 1];
         int lowest = 1, alone = 1;
@@ -254,7 +255,7 @@ int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask)
         }
         memset(mine, 0, sizeof(mine));
         if (lowest)
-            offer_lower(mine);
+            offer_lower(mine, every);
         mine[MASK_WORDS] = (uint64_t)alone;
         memcpy(me.held, mine, sizeof(me.held));
         rc = ivc_mpi_coll_allreduce(mine, all, MASK_WORDS + 1, MPI_UINT64_T, MPI_BAND, over);
@@ -262,10 +263,11 @@ int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask)
         int any = 0;
         for (int w = 0; w < MASK_WORDS; w++)
             any |= all[w] != 0;
-        if (rc != MPI_SUCCESS || any || all[MASK_WORDS] != 0) {
+        if (rc != MPI_SUCCESS || any || (all[MASK_WORDS] != 0 && every)) {
             memcpy(mask, all, MASK_WORDS * sizeof(uint64_t));
             break;
         }
+        every = all[MASK_WORDS] != 0; /* alone everywhere: offer every id next */
         /* Let the other agreements' rounds end (a round over one member does not wait). */
         ivc_mpi_progress();
         ivc_biglock_handover();
