@@ -10,18 +10,20 @@
  * A round is an AND-allreduce of offers: each member sends its offer to the group's root
  * (rank 0 of the parent, or of the local group of an intercommunicator), the root ANDs
  * them (for an intercommunicator, swaps the result with the other root) and sends the
- * result back. A process offers its free ids (of the upper half of the id space, which
- * blocking agreements use last) only while it holds the one local pledge;
- * an agreement that does not hold it offers nothing (all zeros) and the round fails
- * everywhere, to be retried. While pledged, ids are offered to no other agreement
- * (blocking ones included, mpi_comm.c), so a result with ids in it names ids still free
- * at every member when the round ends: each takes them at once. The pledge goes, at the
- * start of a round, only to the agreement of highest priority (lowest parent context id,
- * then lowest sequence number on that parent) among those in flight here: every process
- * ranks the same two agreements the same way, so the one ranked first everywhere wins a
- * round after finitely many, and the others follow (no livelock of two agreements each
- * holding the pledge at a different member). An extra word carries the AND of the members'
- * "I offered" flags: a failed round with every flag set means no id is free.
+ * result back. A process offers its free ids (of its slice of the upper half of the id
+ * space, which blocking agreements use last: see "Slices" below) only while it holds that
+ * slice's local pledge; an agreement that does not hold it offers nothing (all zeros) and
+ * the round fails everywhere, to be retried. While pledged, ids are offered to no other
+ * agreement (blocking ones included, mpi_comm.c), so a result with ids in it names ids
+ * still free at every member when the round ends: each takes them at once. A slice's
+ * pledge goes, at the start of a round, only to the agreement of highest priority (lowest
+ * parent context id, then lowest sequence number on that parent) among those in flight here
+ * that offer from it: every process ranks the same two agreements the same way, so the one
+ * ranked first everywhere wins a round after finitely many, and the others follow (no
+ * livelock of two agreements each holding the pledge at a different member). An extra word
+ * carries the AND of the members' "I offered" flags: a failed round with every flag set
+ * means no id of the slice is free at every member (the agreement then offers the whole
+ * upper half), or, offering the whole, none at all.
  *
  * Traffic: the parent's (or its local communicator's) collective context, tag TAG_IDUP +
  * the agreement's sequence number on the parent; rounds of one agreement follow each other
@@ -47,6 +49,7 @@ typedef struct agree {
     int prio_id;      /* priority: parent's context id, */
     uint32_t prio_seq; /* then the sequence number */
     int in_round, phase, pledged;
+    int wide; /* offers the whole upper half (its slice had no common id) */
     uint64_t mine[VEC], result[VEC], other[VEC];
     uint64_t *gathered;   /* root: VEC words from each other member */
     MPI_Request *sub;     /* root: local size + 1; others: 2 */
@@ -57,11 +60,57 @@ typedef struct agree {
 
 int ivc_mpi_comm_pending;
 static agree_t *head;
-static agree_t *holder; /* the agreement holding the pledge, or NULL */
+/* Slices of the pledge: word W/2 + k of the mask (64 ids) is slice k. An agreement offers
+ * from the slice of its parent (its context id modulo SLICES), so that agreements over
+ * different parents do not wait for each other: with one pledge, a thread whose idup waits
+ * for peers that first need this process's offer to another idup deadlocked (MPICH's
+ * threads/comm/idup_deadlock). One whose slice has no id in common at every member offers
+ * the whole upper half ("wide") from its next round on. */
+#define SLICES (W / 2)
+static agree_t *holder[SLICES]; /* the agreement holding each slice's pledge, or NULL */
 
 static int higher(const agree_t *a, const agree_t *b)
 {
     return a->prio_id != b->prio_id ? a->prio_id < b->prio_id : a->prio_seq < b->prio_seq;
+}
+
+static int slice_of(const agree_t *a)
+{
+    return (int)((unsigned)a->prio_id % SLICES);
+}
+
+/* A one-member group (a duplicate of MPI_COMM_SELF): see round_start. */
+static int is_solo(const agree_t *a)
+{
+    return a->local->size == 1 && !a->parent->inter;
+}
+
+/* Whether a and b offer from a common slice. */
+static int share(const agree_t *a, const agree_t *b)
+{
+    return a->wide || b->wide || slice_of(a) == slice_of(b);
+}
+
+/* The pledge is what the holders offered in their rounds in flight. */
+static void repledge(void)
+{
+    uint64_t m[W] = {0};
+    for (int k = 0; k < SLICES; k++)
+        if (holder[k] != NULL)
+            for (int w = W / 2; w < W; w++)
+                m[w] |= holder[k]->mine[w];
+    ivc_mpi_comm_ids_pledge(m);
+}
+
+static void unpledge(agree_t *a)
+{
+    if (!a->pledged)
+        return;
+    for (int k = 0; k < SLICES; k++)
+        if (holder[k] == a)
+            holder[k] = NULL;
+    a->pledged = 0;
+    repledge();
 }
 
 static int subs_done(agree_t *a)
@@ -107,21 +156,30 @@ static void round_start(agree_t *a)
      * call: it takes any id not pledged at once and needs no pledge, so it never waits for
      * an agreement whose round waits for other processes (MPI_THREAD_MULTIPLE: a thread may
      * hold a program's lock around it while another thread's idup waits for a peer). */
-    int solo = a->local->size == 1 && !a->parent->inter;
-    int take = solo || holder == NULL;
+    int solo = is_solo(a);
+    int take = 1;
+    for (int k = 0; k < SLICES && !solo; k++)
+        if (holder[k] != NULL && (a->wide || k == slice_of(a)))
+            take = 0;
     for (agree_t *o = head; take && !solo && o != NULL; o = o->next)
-        if (o != a && !o->done && higher(o, a))
+        if (o != a && !o->done && share(o, a) && higher(o, a))
             take = 0;
     memset(a->mine, 0, sizeof(a->mine));
     if (take) {
-        /* Only the upper half of the ids: blocking agreements, which take the lowest free
-         * ids, must not find every id pledged while a round runs. */
+        /* Only the upper half of the ids (its slice, unless wide): blocking agreements,
+         * which take the lowest free ids, must not find every id pledged while a round
+         * runs. */
         ivc_mpi_comm_ids_offer(a->mine);
         if (!solo) {
             memset(a->mine, 0, W / 2 * sizeof(uint64_t));
-            ivc_mpi_comm_ids_pledge(a->mine);
-            holder = a;
+            for (int k = 0; k < SLICES && !a->wide; k++)
+                if (k != slice_of(a))
+                    a->mine[W / 2 + k] = 0;
+            for (int k = 0; k < SLICES; k++)
+                if (a->wide || k == slice_of(a))
+                    holder[k] = a;
             a->pledged = 1;
+            repledge();
         }
         /* "Offered": nothing here may mean that a blocking agreement's round (another
          * thread's, or the one whose wait runs this) holds the ids for now: try again. */
@@ -162,15 +220,13 @@ static void round_end(agree_t *a)
     memcpy(m, a->result, sizeof(m));
     for (int i = 0; i < a->nids; i++)
         ids[i] = ivc_mpi_comm_id_pop(m);
-    if (a->pledged) {
-        ivc_mpi_comm_ids_pledge(NULL);
-        holder = NULL;
-        a->pledged = 0;
-    }
+    unpledge(a);
     if (ids[a->nids - 1] >= 0) {
         int rc = ivc_mpi_comm_set_ids(a->comm, ids);
         a->err = rc;
         a->done = 1;
+    } else if (a->result[W] == 1 && !a->wide && !is_solo(a)) {
+        a->wide = 1; /* everybody offered its slice, and no id is free at all of them */
     } else if (a->result[W] == 1) {
         a->err = MPI_ERR_INTERN; /* everybody offered, and no id is free at all of them */
         a->done = 1;
@@ -193,11 +249,7 @@ static int advance(agree_t *a)
         rc = a->err;
     if (rc != MPI_SUCCESS) {
         a->err = rc;
-        if (a->pledged) {
-            ivc_mpi_comm_ids_pledge(NULL);
-            holder = NULL;
-            a->pledged = 0;
-        }
+        unpledge(a);
         a->done = 1;
         return 1;
     }
