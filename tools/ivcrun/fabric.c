@@ -11,10 +11,12 @@
 #include <unistd.h>
 
 /* Runs argv (an `ip` or `nsenter` command) and waits; 0 on success, else -1 with the
- * command printed. Output goes to ivcrun's stderr only on failure. */
-static int run(char *const argv[])
+ * command and what it printed reported on ivcrun's stderr (unless quiet). Keeps what it
+ * printed in out[len] (NUL-terminated). */
+static int run_out(char *const argv[], char *out, size_t len, int quiet)
 {
     int p[2];
+    out[0] = '\0';
     if (pipe2(p, O_CLOEXEC) != 0)
         return -1;
     pid_t pid = fork();
@@ -25,11 +27,13 @@ static int run(char *const argv[])
         _exit(127);
     }
     close(p[1]);
-    char out[512];
-    ssize_t n = pid > 0 ? read(p[0], out, sizeof(out) - 1) : 0;
+    ssize_t n = pid > 0 ? read(p[0], out, len - 1) : 0;
     close(p[0]);
+    out[n > 0 ? n : 0] = '\0';
     int ws = 0;
     if (pid < 0 || waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+        if (quiet)
+            return -1;
         fprintf(stderr, "ivcrun: the network of the simulated hosts: '");
         for (int i = 0; argv[i]; i++)
             fprintf(stderr, "%s%s", i ? " " : "", argv[i]);
@@ -39,6 +43,13 @@ static int run(char *const argv[])
         return -1;
     }
     return 0;
+}
+
+/* run_out() whose output matters only on failure. */
+static int run(char *const argv[])
+{
+    char out[512];
+    return run_out(argv, out, sizeof(out), 0);
 }
 
 static void ns_name(const job_t *job, char *buf, size_t len)
@@ -71,6 +82,24 @@ int fabric_create(job_t *job)
         char *ipup[] = {"nsenter", netns_path, "ip", "link", "set", "eth0", "up", NULL};
         if (run(add) != 0 || run(master) != 0 || run(ipaddr) != 0 || run(ipup) != 0)
             return -1;
+    }
+    /* A veth pair reports its carrier a moment after both ends are up; a rank whose UCX
+     * looked earlier found no usable eth0 (seen once on a loaded machine): wait for it. */
+    for (uint32_t k = 0; k < job->opts->nvms; k++) {
+        snprintf(netns_path, sizeof(netns_path), "--net=/proc/%d/ns/net", (int)job->vms[k].init);
+        char *show[] = {"nsenter", netns_path, "ip", "link", "show", "dev", "eth0", NULL};
+        char out[512];
+        for (int tries = 0;; tries++) {
+            if (run_out(show, out, sizeof(out), 1) == 0 && strstr(out, "LOWER_UP") != NULL)
+                break;
+            if (tries == 500) {
+                fprintf(stderr, "ivcrun: the network of the simulated hosts: eth0 of VM %u has "
+                                "no carrier after 5 s\n",
+                        k);
+                return -1;
+            }
+            usleep(10000);
+        }
     }
     return 0;
 }
