@@ -15,8 +15,8 @@
  *    waiting in a collective lets the other threads' collectives through; and they
  *    duplicate their communicators at once and use the copies (context ids agreed by
  *    several threads side by side, in different orders on different ranks).
- * Without the lock hand-over the first check deadlocks (the test's timeout fails it); without
- * the lock the others corrupt the library's queues. */
+ * Without the lock hand-over in waits the first check deadlocks (the test's timeout fails
+ * it). */
 #include "t_util.h"
 
 #include <pthread.h>
