@@ -25,6 +25,8 @@
 
 #include <mpi.h>
 
+#include "init.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,13 +225,7 @@ static int scaled(int base, int lo)
 
 int main(int argc, char **argv)
 {
-    /* BENCH_THREAD_MULTIPLE=1: MPI_Init_thread(MPI_THREAD_MULTIPLE), as in common.h. */
-    const char *mt = getenv("BENCH_THREAD_MULTIPLE");
-    int provided;
-    if (mt != NULL && strcmp(mt, "1") == 0)
-        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    else
-        MPI_Init(&argc, &argv);
+    bench_mpi_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     int c, bad = 0;

@@ -19,6 +19,8 @@
 
 #include <mpi.h>
 
+#include "init.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -130,20 +132,6 @@ static void bench_usage(const char *prog, const char *what, int has_window)
             "Runs with exactly 2 ranks; only rank 0 prints.\n",
             prog, has_window ? "[-w window] " : "", what,
             has_window ? "  -w window     messages in flight per iteration (default 64)\n" : "");
-}
-
-/*
- * MPI_Init, or MPI_Init_thread(MPI_THREAD_MULTIPLE) when BENCH_THREAD_MULTIPLE=1 is in the
- * environment (set on every rank: the cost of the thread-safe library in one thread).
- */
-static void bench_mpi_init(int *argc, char ***argv)
-{
-    const char *mt = getenv("BENCH_THREAD_MULTIPLE");
-    int provided;
-    if (mt != NULL && strcmp(mt, "1") == 0)
-        MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
-    else
-        MPI_Init(argc, argv);
 }
 
 /*
