@@ -51,14 +51,12 @@ static uint32_t give(void)
     return depth;
 }
 
-int ivc_biglock_lock(void)
+void ivc_biglock_lock(void)
 {
-    if (ivc_load_relaxed(&ivc_biglock.owner) == ivc_biglock_self()) {
+    if (ivc_load_relaxed(&ivc_biglock.owner) == ivc_biglock_self())
         ivc_biglock.depth++;
-        return 1;
-    }
-    take(ticket(), 1);
-    return 1;
+    else
+        take(ticket(), 1);
 }
 
 void ivc_biglock_unlock(void)

@@ -43,16 +43,18 @@ uintptr_t ivc_biglock_self(void);
 /* Turns the lock on (MPI_THREAD_MULTIPLE granted); while one thread is in MPI. */
 void ivc_biglock_enable(void);
 
-/* Takes the lock (waits for it) and returns 1, or returns 0 when it is off; pass the result
- * to ivc_biglock_exit. */
-int ivc_biglock_lock(void);
+/* Takes the lock (waits for it; again, for its holder) and gives it back. */
+void ivc_biglock_lock(void);
 void ivc_biglock_unlock(void);
 
+/* Takes the lock and returns 1, or returns 0 when it is off; pass the result to
+ * ivc_biglock_exit. */
 static inline int ivc_biglock_enter(void)
 {
     if (__builtin_expect(!ivc_biglock.on, 1))
         return 0;
-    return ivc_biglock_lock();
+    ivc_biglock_lock();
+    return 1;
 }
 
 static inline void ivc_biglock_exit(int taken)

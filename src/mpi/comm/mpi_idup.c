@@ -85,6 +85,12 @@ static int is_solo(const agree_t *a)
     return a->local->size == 1 && !a->parent->inter;
 }
 
+/* Whether a offers from slice k. */
+static int offers_from(const agree_t *a, int k)
+{
+    return a->wide || k == slice_of(a);
+}
+
 /* Whether a and b offer from a common slice. */
 static int share(const agree_t *a, const agree_t *b)
 {
@@ -159,7 +165,7 @@ static void round_start(agree_t *a)
     int solo = is_solo(a);
     int take = 1;
     for (int k = 0; k < SLICES && !solo; k++)
-        if (holder[k] != NULL && (a->wide || k == slice_of(a)))
+        if (holder[k] != NULL && offers_from(a, k))
             take = 0;
     for (agree_t *o = head; take && !solo && o != NULL; o = o->next)
         if (o != a && !o->done && share(o, a) && higher(o, a))
@@ -172,12 +178,12 @@ static void round_start(agree_t *a)
         ivc_mpi_comm_ids_offer(a->mine);
         if (!solo) {
             memset(a->mine, 0, W / 2 * sizeof(uint64_t));
-            for (int k = 0; k < SLICES && !a->wide; k++)
-                if (k != slice_of(a))
+            for (int k = 0; k < SLICES; k++) {
+                if (!offers_from(a, k))
                     a->mine[W / 2 + k] = 0;
-            for (int k = 0; k < SLICES; k++)
-                if (a->wide || k == slice_of(a))
+                else
                     holder[k] = a;
+            }
             a->pledged = 1;
             repledge();
         }
