@@ -111,6 +111,9 @@ void ivc_mpi_comm_ids_reserve(const uint64_t *mask);
 /* ivc_mpi_comm_ids_offer() AND-reduced over the intracommunicator `over` (collective).
  * Returns MPI_SUCCESS or an error class. */
 int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask);
+/* Between two rounds of an agreement that found no id: lets the other agreements in flight
+ * (other threads', MPI_THREAD_MULTIPLE) move on, handing the lock over. */
+void ivc_mpi_comm_ids_pause(void);
 /* Whether a blocking agreement is in flight here (its offer is held from the others). */
 int ivc_mpi_comm_ids_held(void);
 /* Removes and returns the lowest id set in mask, or -1 if none is. */

@@ -222,6 +222,14 @@ static void offer_lower(uint64_t *mask, int all)
         memset(mask + MASK_WORDS / 2, 0, MASK_WORDS / 2 * sizeof(uint64_t));
 }
 
+void ivc_mpi_comm_ids_pause(void)
+{
+    /* Unconditionally: a round over one member does not wait, and progress that found work
+     * would skip the hand-over of a wait's backoff. */
+    ivc_mpi_progress();
+    ivc_biglock_handover();
+}
+
 int ivc_mpi_comm_ids_held(void)
 {
     return agreements != NULL;
@@ -268,9 +276,7 @@ int ivc_mpi_comm_ids_agree(MPI_Comm over, uint64_t *mask)
             break;
         }
         every = all[MASK_WORDS] != 0; /* alone everywhere: offer every id next */
-        /* Let the other agreements' rounds end (a round over one member does not wait). */
-        ivc_mpi_progress();
-        ivc_biglock_handover();
+        ivc_mpi_comm_ids_pause();
     }
     agreement_t **pp = &agreements;
     while (*pp != &me)

@@ -16,8 +16,6 @@
  * safely: no process belongs to two of them (as in mpi_comm.c). */
 #include "mpi_impl.h"
 
-#include "base/ivc_biglock.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,8 +129,7 @@ static int swap(link_t *l, const int *mine, int n, int **theirs, int *ntheirs, i
             all[HDR_STATUS] = MPI_ERR_INTERN; /* no id is free in both groups */
             break;
         }
-        ivc_mpi_progress();
-        ivc_biglock_handover();
+        ivc_mpi_comm_ids_pause();
     }
     if (rc == MPI_SUCCESS && all[HDR_STATUS] != 0)
         rc = all[HDR_STATUS];
