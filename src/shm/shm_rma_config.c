@@ -29,11 +29,13 @@ static const ivc_cfg_entry_t rma_entries[] = {
      "MPI_Win_allocate(_shared) take memory that co-located ranks reach with plain loads and "
      "stores; beyond it they fall back to private memory (reached through the target); 0 = none",
      IVC_CFG_SIZE, 0, (uint64_t)1 << 40, offsetof(ivc_rma_config_t, arena)},
-    {"SHARED_HEAP", "auto",
-     "the program's large allocations (malloc, calloc, realloc, posix_memalign, aligned_alloc, "
-     "memalign from IVC_SHARED_HEAP_MIN bytes) go to this rank's shared heap in the region, "
-     "so that messages from and into them are copied once; on, off, or auto = on except in "
-     "sanitizer builds (which interpose malloc themselves)",
+    {"SHARED_HEAP", "off",
+     "on: the program's large allocations (malloc, calloc, realloc, posix_memalign, "
+     "aligned_alloc, memalign from IVC_SHARED_HEAP_MIN bytes) go to this rank's shared heap in "
+     "the region, so that messages from and into them are copied once, but every VM of the "
+     "job can then read and write them (containment traded for one copy); off (the default): "
+     "the program's memory stays private; auto = on except in sanitizer builds (which "
+     "interpose malloc themselves)",
      IVC_CFG_STRING, 0, 0, offsetof(ivc_rma_config_t, shared_heap)},
     {"SHARED_HEAP_SIZE", "256M",
      "bytes each rank's shared heap adds to its arena for the program's allocations when "

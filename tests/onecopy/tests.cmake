@@ -10,12 +10,15 @@ endfunction()
 ivc_onecopy_test(onecopy_paths onecopy/paths.c 2 CONFIGS vms vm2 plain)
 # The same messages with one copy turned off: all through the pipeline.
 ivc_onecopy_test(onecopy_paths_off onecopy/paths.c 2 CONFIGS vm2 ARGS off)
-# The malloc family in and out of a small heap that fills up, fork, use after MPI_Finalize;
+# The malloc family in and out of a small heap that fills up (opted in: the program's memory
+# is private by default), fork, use after MPI_Finalize;
 # with the heap off (the calls must work alike).
 ivc_onecopy_test(onecopy_heap onecopy/heap.c 2 CONFIGS vm2 plain
-                 ENV IVC_SHARED_HEAP_SIZE=4M IVC_RMA_ARENA=1M)
+                 ENV IVC_SHARED_HEAP=on IVC_SHARED_HEAP_SIZE=4M IVC_RMA_ARENA=1M)
 ivc_onecopy_test(onecopy_heap_off onecopy/heap.c 2 CONFIGS vm2 ARGS expect-off
                  ENV IVC_SHARED_HEAP=off)
+# Containment by default: with no setting at all, the program's malloc memory stays private.
+ivc_onecopy_test(onecopy_heap_default onecopy/heap.c 2 CONFIGS vm2 plain ARGS expect-off)
 # Offsets a peer publishes (request-to-send, clear-to-send, completions, its heap), forged.
 ivc_unit_test(onecopy_forge onecopy/forge.c)
 # Alltoall and Reduce_scatter with operands read where they lie in the shared heap, mixed
