@@ -15,7 +15,8 @@
 /* IVC_ names set by launchers; the PMI_ ones are not IVC_ names and need no entry. */
 const char *const ivc_boot_env_names[] = {"JOB",         "REGION",          "VM",
                                           "DEBUG",       "REGION_SIZE",     "DOORBELL_FDS",
-                                          "DOORBELL_SOCKET", "DOORBELL_DEVICE", NULL};
+                                          "DOORBELL_SOCKET", "DOORBELL_DEVICE", "SECTION_FD",
+                                          NULL};
 
 static int env_u64(const char *name, uint64_t max, uint64_t *out)
 {

@@ -10,6 +10,7 @@
 #include "../ivc/lib_config.h"
 
 #include "../region/door.h"
+#include "../region/region_sect.h"
 
 #include "../base/ivc_log.h"
 #include "../base/ivc_topo.h"
@@ -351,6 +352,11 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         }
         if (rc != 0)
             return rc;
+        /* Before anything keeps a pointer into the region: joining may move the mapping. */
+        if ((rc = ivc_region_sect_join(&c->region, c->boot.rank)) != 0) {
+            ivc_region_detach(&c->region, 0);
+            return rc;
+        }
         c->have_region = 1;
         if ((rc = ivc_coord_fail_init(&c->region, c->boot.rank, &c->mpi_up)) != 0)
             return rc;

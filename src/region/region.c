@@ -2,6 +2,7 @@
 #include "region.h"
 
 #include "door.h"
+#include "region_sect.h"
 
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
@@ -74,12 +75,15 @@ static int region_map(const char *path, int create, uint64_t create_size, ivc_re
     out->fd = fd; /* kept for the ranks' liveness locks (ivc_region_lock) */
     out->base = base;
     out->size = size;
+    out->map_size = size;
+    out->sec_sock = -1;
     snprintf(out->path, sizeof(out->path), "%s", path);
     return 0;
 }
 
-/* Writes the header of a region whose state this process moved to FORMATTING. */
-static int region_format(ivc_region_t *r, uint64_t job, uint32_t world)
+/* Writes the header of a region whose state this process moved to FORMATTING, with
+ * sections of sec_size bytes (0: none) past the file's end. */
+static int region_format(ivc_region_t *r, uint64_t job, uint32_t world, uint64_t sec_size)
 {
     ivc_region_hdr_t *h = ivc_region_hdr(r);
     uint64_t heap_off = ivc_region_fixed_bytes(world);
@@ -98,6 +102,8 @@ static int region_format(ivc_region_t *r, uint64_t job, uint32_t world)
     h->moves_off = h->doors_off + (uint64_t)world * sizeof(ivc_door_t);
     h->heap_off = heap_off;
     h->heap_end = r->size;
+    h->sec_off = sec_size != 0 ? align_up(r->size, 4096) : 0;
+    h->sec_size = sec_size;
     ivc_store_relaxed(&h->heap_next, heap_off);
     ivc_store_relaxed(&h->abort_state, 0);
     ivc_store_relaxed(&h->bar_arrived, 0);
@@ -135,7 +141,7 @@ static int region_wait_ready(ivc_region_t *r, uint64_t job, uint32_t world)
             }
             uint32_t expect = IVC_REGION_EMPTY;
             if (ivc_cas(&h->state, &expect, IVC_REGION_FORMATTING))
-                return region_format(r, job, world);
+                return region_format(r, job, world, 0);
             continue;
         }
         if (state != IVC_REGION_FORMATTING) {
@@ -212,6 +218,18 @@ static int region_validate(ivc_region_t *r, uint64_t job, uint32_t world)
                   r->path, members_off, doors_off, moves_off, heap_off, heap_end, r->size);
         return -EPROTO;
     }
+    /* Sections: past the file, page-aligned, and the whole reservation addressable. */
+    uint64_t sec_off = h->sec_off, sec_size = h->sec_size;
+    if (sec_size != 0 &&
+        (sec_off < r->size || sec_off % 4096 || sec_size % 4096 || sec_off > (1ull << 46) ||
+         sec_size > (1ull << 40) || sec_size > ((1ull << 46) - sec_off) / h->world_size)) {
+        ivc_error("region %s: header's sections are inconsistent (%" PRIu64 " bytes each at %" PRIu64
+                  ", size %" PRIu64 ", %u ranks)",
+                  r->path, sec_size, sec_off, r->size, h->world_size);
+        return -EPROTO;
+    }
+    r->sec_off = sec_size != 0 ? sec_off : 0;
+    r->sec_size = sec_size;
     r->world_size = h->world_size;
     r->job_id = h->job_id;
     r->members_off = members_off;
@@ -225,6 +243,16 @@ static int region_validate(ivc_region_t *r, uint64_t job, uint32_t world)
 int ivc_region_create(const char *path, uint64_t size, uint64_t job, uint32_t world,
                       ivc_region_t *out)
 {
+    return ivc_region_create_sect(path, size, job, world, 0, out);
+}
+
+int ivc_region_create_sect(const char *path, uint64_t size, uint64_t job, uint32_t world,
+                           uint64_t sec_size, ivc_region_t *out)
+{
+    if (sec_size % 4096 != 0) {
+        ivc_error("region %s: sections of %" PRIu64 " bytes are not whole pages", path, sec_size);
+        return -EINVAL;
+    }
     if (world == 0 || size < IVC_REGION_MIN_SIZE || size < ivc_region_fixed_bytes(world) + 4096) {
         ivc_error("region %s: %" PRIu64 " bytes for %u ranks is too small", path, size, world);
         return -EINVAL;
@@ -234,7 +262,7 @@ int ivc_region_create(const char *path, uint64_t size, uint64_t job, uint32_t wo
     if (rc != 0)
         return rc;
     ivc_store_relaxed(&ivc_region_hdr(&r)->state, IVC_REGION_FORMATTING);
-    rc = region_format(&r, job, world);
+    rc = region_format(&r, job, world, sec_size);
     if (rc == 0)
         rc = region_validate(&r, job, world);
     if (rc != 0) {
@@ -334,7 +362,7 @@ static int region_renew(ivc_region_t *r, uint64_t job, uint32_t world)
         ivc_warn("region %s holds what an earlier job (%" PRIu64 ", %u ranks) left; nobody "
                  "of it is alive: formatting it for job %" PRIu64,
                  r->path, h->job_id, h->world_size, job);
-        return region_format(r, job, world);
+        return region_format(r, job, world, r->sec_size);
     }
     return 0;
 }
@@ -376,16 +404,19 @@ int ivc_region_attach_running(const char *path, uint64_t job, uint32_t world, iv
 
 void ivc_region_detach(ivc_region_t *r, int unlink_file)
 {
+    /* The whole mapping: the file and, once joined, every section's reservation. */
+    uint64_t len = r->map_size > r->size ? r->map_size : r->size;
     if (r->base != NULL) {
         if (r->keep_len != 0 && r->keep_off <= r->size && r->keep_len <= r->size - r->keep_off) {
             munmap(r->base, r->keep_off);
             uint64_t end = r->keep_off + r->keep_len;
-            if (end < r->size)
-                munmap(r->base + end, r->size - end);
+            if (end < len)
+                munmap(r->base + end, len - end);
         } else {
-            munmap(r->base, r->size);
+            munmap(r->base, len);
         }
     }
+    ivc_region_sect_leave(r);
     if (r->base != NULL && r->fd >= 0)
         close(r->fd); /* releases this process's lock */
     r->fd = -1;

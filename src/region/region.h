@@ -25,6 +25,15 @@ typedef struct ivc_region {
     /* A range detach leaves mapped: the shared heap's live blocks, which it replaced by
      * private pages that outlive the region (shm/shm_heap.h). 0, 0 for none. */
     uint64_t keep_off, keep_len;
+    /* Write-exclusive sections (region_sect.h), copied from the validated header: none when
+     * sec_size is 0. Once this rank joined them (ivc_region_sect_join), the mapping spans
+     * map_size bytes: the file, then one section per rank (PROT_NONE until mapped). */
+    uint64_t sec_off, sec_size;
+    uint64_t map_size;   /* bytes mapped or reserved at base (size until sections join) */
+    int sec_sock;        /* the launcher's socket that hands out sections, -1 if none */
+    uint32_t sec_me;     /* the rank whose section this process writes */
+    uint64_t sec_next;   /* bytes of this rank's section handed out (ivc_region_sect_alloc) */
+    uint8_t *sec_mapped; /* per rank: 1 once its section is mapped here; NULL before join */
     char path[PATH_MAX];
 } ivc_region_t;
 
@@ -40,6 +49,10 @@ uint64_t ivc_region_fixed_bytes(uint32_t world);
  * Returns 0, -EINVAL (bad size/world), or -errno from open/ftruncate/mmap. */
 int ivc_region_create(const char *path, uint64_t size, uint64_t job, uint32_t world,
                       ivc_region_t *out);
+/* The same with write-exclusive sections of `sec_size` bytes (a multiple of 4096; 0: none)
+ * laid out past the file's end (region_sect.h): for a launcher that hands them out. */
+int ivc_region_create_sect(const char *path, uint64_t size, uint64_t job, uint32_t world,
+                           uint64_t sec_size, ivc_region_t *out);
 
 /* Attaches the region at `path`. A zero-filled region is formatted here, race-free, by the
  * first attacher (which needs `world` > 0). A formatted one must match this library's magic,

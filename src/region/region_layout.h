@@ -15,8 +15,14 @@
  *   doors_off         ivc_door_t[world_size]: each rank's sleep word and doorbell address
  *   moves_off         ivc_move_t[world_size]: migration orders for each rank and its replies
  *   heap_off..heap_end  bump-allocated blocks: one receive block per rank (shm channel),
- *                       one shared heap per rank (shm/shm_heap.h), collective areas;
- *                       libivc's directory and its rings, lanes and shared blocks
+ *                       one shared heap per rank (shm/shm_heap.h), collective areas (unless
+ *                       in sections); libivc's directory and its rings, lanes and shared
+ *                       blocks
+ *   sec_off + k * sec_size  (layout version 5; only when sec_size != 0) rank k's *section*:
+ *                       memory only rank k can write (region_sect.h). Not part of the
+ *                       file: each section is a sealed memfd of its owner, handed to its
+ *                       co-located peers by the launcher, which they map read-only at this
+ *                       offset of their mapping. Holds the owner's collective area.
  *
  * A receive block, allocated and owned by its receiving rank R:
  *
@@ -39,7 +45,7 @@
 /* "IVCREGN1" read as a little-endian u64. */
 #define IVC_REGION_MAGIC 0x314e474552435649ULL
 /* Bump on any change to a structure in this file. */
-#define IVC_LAYOUT_VERSION 4u
+#define IVC_LAYOUT_VERSION 5u
 
 #define IVC_REGION_HDR_SIZE 4096u
 #define IVC_REGION_MIN_SIZE (1u << 20)
@@ -115,6 +121,15 @@ typedef struct ivc_region_hdr {
     /* Line 8, migration (layout version 4). Writer: the formatter, plain, covered by R0;
      * readers: attachers after A0, validated like members_off. */
     uint64_t moves_off IVC_ALIGNED_LINE;
+
+    /* Line 9, write-exclusive sections (layout version 5). Writer: the formatter, plain,
+     * covered by R0; readers: attachers after A0. sec_size 0: the region has none (every
+     * block lies in the file's heap). Otherwise rank k's section occupies
+     * [sec_off + k * sec_size, + sec_size) of every rank's mapping, past the file's end
+     * (sec_off >= size), and only the launcher that formatted the region hands sections
+     * out (region_sect.h). Attachers validate both against overflow before use. */
+    uint64_t sec_off IVC_ALIGNED_LINE;
+    uint64_t sec_size;
 } ivc_region_hdr_t;
 
 _Static_assert(offsetof(ivc_region_hdr_t, magic) == 0, "magic first");
@@ -129,6 +144,7 @@ _Static_assert(offsetof(ivc_region_hdr_t, bar_generation) -
 _Static_assert(offsetof(ivc_region_hdr_t, lib_off) == 6 * IVC_CACHE_LINE, "libivc line");
 _Static_assert(offsetof(ivc_region_hdr_t, doors_off) == 7 * IVC_CACHE_LINE, "doorbell line");
 _Static_assert(offsetof(ivc_region_hdr_t, moves_off) == 8 * IVC_CACHE_LINE, "migration line");
+_Static_assert(offsetof(ivc_region_hdr_t, sec_off) == 9 * IVC_CACHE_LINE, "sections line");
 _Static_assert(sizeof(ivc_region_hdr_t) <= IVC_REGION_HDR_SIZE, "header fits its page");
 
 /* ivc_member_t.state: one writer per slot, the rank it belongs to, except FAILED, which a

@@ -11,6 +11,7 @@
 
 typedef struct ivc_coll_config {
     int shm;             /* IVC_COLL_SHM: shared-memory algorithms for co-located ranks */
+    int sections;        /* IVC_SECTIONS: ivcrun makes write-exclusive sections */
     uint64_t area;       /* IVC_COLL_AREA: data bytes of each rank's collective area */
     uint64_t chunk;      /* IVC_COLL_CHUNK: pipeline unit of large broadcasts */
     uint64_t split_min;  /* IVC_COLL_SPLIT_MIN: partitioned allreduce from this size */

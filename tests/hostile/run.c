@@ -168,6 +168,15 @@ static const char *find_area(const char *area, uint8_t *base, uint64_t size)
                 add_range(chunks, (uint64_t)g.nchunks * g.chunk_size, size);
         }
     }
+    if (!strcmp(area, "coll") && h->sec_size != 0) {
+        /* Write-exclusive sections (src/region/region_sect.h): the collective areas lie in
+         * the ranks' sealed sections, outside this file. A co-tenant has nothing to write;
+         * the job must simply finish. */
+        fprintf(stderr, "hostile coll: the region has write-exclusive sections (%llu bytes "
+                        "each, outside the file): no collective area to reach\n",
+                (unsigned long long)h->sec_size);
+        return NULL;
+    }
     if (!strcmp(area, "coll")) {
         /* The heap outside receive blocks, page by page. */
         if (heap_next > size)
@@ -291,7 +300,7 @@ int main(int argc, char **argv)
     /* Write while the job runs. */
     double t1 = now();
     while (open_out && now() - t1 < SCRIBBLE_S) {
-        for (int k = 0; k < 16; k++, writes++)
+        for (int k = 0; k < 16 && total_len > 0; k++, writes++)
             scribble(base);
         open_out = drain(pfd[0], 0);
         usleep(200);

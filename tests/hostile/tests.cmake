@@ -19,3 +19,32 @@ foreach(area header members rings counters chunks coll rma)
   set_tests_properties(hostile.${area} PROPERTIES TIMEOUT 150 LABELS hostile
                        ENVIRONMENT "IVC_CHECKSUM=1")
 endforeach()
+# The collective areas as they lie without write-exclusive sections (IVC_SECTIONS=off:
+# regions made by other launchers or by hand, where they share the file with everything).
+add_test(NAME hostile.coll_nosect
+         COMMAND hostile_run coll $<TARGET_FILE:ivcrun> $<TARGET_FILE:hostile_work> 3)
+set_tests_properties(hostile.coll_nosect PROPERTIES TIMEOUT 150 LABELS hostile
+                     ENVIRONMENT "IVC_CHECKSUM=1;IVC_SECTIONS=off")
+
+# Write-exclusive sections (src/region/region_sect.h), seen from inside the job: each rank's
+# own section read-write, its peers' read-only, every way to write a peer's refused, the
+# collectives over them checked.
+ivc_mpi_test(hostile_sections SOURCES hostile/sections.c NP 4 CONFIGS vms vm2 plain)
+target_include_directories(hostile_sections PRIVATE ${PROJECT_SOURCE_DIR}/include)
+# A rank of the job stores into a peer's collective area: it faults (SIGSEGV, ivcrun's
+# status 139), the peer's area is unchanged, and the survivors find that rank, and only
+# it, failed, shrink and go on (tests/mpi/ft/run.sh counts their ft-ok lines).
+foreach(cfg vms plain)
+  if(cfg STREQUAL "vms")
+    set(flags --vms 4)
+  else()
+    set(flags --no-ns)
+  endif()
+  add_test(NAME hostile.sections_scribble.${cfg}
+           COMMAND bash ${PROJECT_SOURCE_DIR}/tests/mpi/ft/run.sh 3 139
+                   $<TARGET_FILE:ivcrun> --disable-auto-cleanup -n 4 ${flags} --timeout 90
+                   $<TARGET_FILE:hostile_sections> scribble)
+  set_tests_properties(hostile.sections_scribble.${cfg} PROPERTIES TIMEOUT 120
+                       LABELS "hostile;${cfg}" SKIP_RETURN_CODE 77
+                       ENVIRONMENT "FT_EXPECT_TEXT=rank 1 .*(SIGSEGV|signal 11)")
+endforeach()

@@ -5,6 +5,7 @@
 #include "fabric.h"
 #include "job.h"
 #include "pmi_server.h"
+#include "sect_broker.h"
 #include "monitor.h"
 #include "opts.h"
 #include "prog.h"
@@ -168,6 +169,15 @@ int main(int argc, char **argv)
         if ((job.pmi = pmi_server_create(opts.nranks, kvs)) == NULL)
             goto out;
     }
+    if (job.sec_size != 0) {
+        uint32_t *host = malloc(opts.nranks * sizeof(*host));
+        for (uint32_t r = 0; host != NULL && r < opts.nranks; r++)
+            host[r] = job_host_of(&job, r);
+        job.sect = host != NULL ? sect_broker_create(opts.nranks, host, job.sec_size) : NULL;
+        free(host);
+        if (job.sect == NULL)
+            goto out;
+    }
     int start_failed = job_start(&job) != 0;
     /* The VMs' network before any rank can pass the first PMI barrier (served below). */
     if (!start_failed && (opts.hosts > 1 || opts.vm_net) && job.mode != JOB_MODE_PLAIN &&
@@ -179,6 +189,8 @@ int main(int argc, char **argv)
     }
     if (job.pmi != NULL)
         pmi_server_close_rank_fds(job.pmi);
+    if (job.sect != NULL)
+        sect_broker_close_rank_fds(job.sect);
     status = monitor_run(&job, sigfd, start_failed);
     close(sigfd);
 out:

@@ -6,8 +6,11 @@
 #include "fabric.h"
 #include "pmi_server.h"
 #include "rank.h"
+#include "sect_broker.h"
 #include "vm.h"
 #include "vm_init.h"
+
+#include "shm/shm_coll_config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -110,6 +113,21 @@ err_free:
     return -ENOMEM;
 }
 
+/* Bytes of each rank's write-exclusive section (region/region_sect.h), 0 for none: what a
+ * rank puts there (its collective area) for the most co-located ranks it can have. None
+ * when VMs migrate (a rank's memory must then follow it to another host's region), when
+ * IVC_MIGRATE=1 asks for the same, when shared-memory collectives are off, or with
+ * IVC_SECTIONS=off. */
+static uint64_t job_sections_size(const job_t *job)
+{
+    const char *mig = getenv("IVC_MIGRATE");
+    ivc_coll_config_t ccfg;
+    if (job->opts->nranks < 2 || job->opts->nmoves > 0 || (mig != NULL && strcmp(mig, "1") == 0) ||
+        ivc_coll_config_load(&ccfg) != 0 || !ccfg.shm || !ccfg.sections)
+        return 0;
+    return (ivc_coll_area_bytes(&ccfg, job->opts->nranks) + 2 * 4096 - 1) / 4096 * 4096;
+}
+
 int job_region_create(job_t *job, uint64_t size)
 {
     /* A random nonzero id whose file does not exist yet: O_EXCL claims the name, so two
@@ -137,12 +155,13 @@ int job_region_create(job_t *job, uint64_t size)
             return -err;
         }
     }
+    job->sec_size = job_sections_size(job);
     /* The other hosts' names follow from the first one, which claimed the id. */
     for (uint32_t h = 1; h < job->nhosts; h++)
         snprintf(job->region_paths[h], PATH_MAX, "/dev/shm/ivc-%" PRIu64 "-h%u", job->id, h);
     for (uint32_t h = 0; h < job->nhosts; h++) {
-        int rc = ivc_region_create(job->region_paths[h], size, job->id, job->opts->nranks,
-                                   &job->regions[h]);
+        int rc = ivc_region_create_sect(job->region_paths[h], size, job->id, job->opts->nranks,
+                                        job->sec_size, &job->regions[h]);
         if (rc != 0) {
             unlink(job->region_paths[h]);
             return rc; /* job_fini() removes the ones made before */
@@ -614,6 +633,8 @@ void job_fini(job_t *job)
     fabric_destroy(job);
     pmi_server_destroy(job->pmi);
     job->pmi = NULL;
+    sect_broker_destroy(job->sect);
+    job->sect = NULL;
     free(job->vm_host);
     job->vm_host = NULL;
     free(job->regions);

@@ -73,6 +73,8 @@ typedef struct job {
     struct bind_plan *bind; /* -bind-to: the CPU sets ranks take in turn; else NULL */
     job_doors_t doors;      /* the ranks' doorbells (doors.h) */
     uint32_t *vm_host;      /* --migrate: the host each VM is on now; else NULL */
+    uint64_t sec_size;      /* bytes of each rank's write-exclusive section; 0: none */
+    struct sect_broker *sect; /* hands the sections out (sect_broker.h); NULL without */
 } job_t;
 
 /* Fills the rank and VM tables (block distribution: VM k gets a contiguous block, unless
@@ -81,7 +83,8 @@ typedef struct job {
 int job_init(job_t *job, const ivcrun_opts_t *opts);
 
 /* Creates and formats /dev/shm/ivc-<job> (with --hosts, /dev/shm/ivc-<job>-h<k> for each
- * host k) under a fresh random job id. Returns 0 or -errno (printed). */
+ * host k) under a fresh random job id, with write-exclusive sections (sect_broker.h) unless
+ * the job migrates or IVC_SECTIONS=off. Returns 0 or -errno (printed). */
 int job_region_create(job_t *job, uint64_t size);
 
 /* --join: attaches the existing region of a job that other launchers (or guests) share,

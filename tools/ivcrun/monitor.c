@@ -1,5 +1,7 @@
 #include "monitor.h"
 
+#include "sect_broker.h"
+
 #include "migrate.h"
 #include "output.h"
 #include "pmi_server.h"
@@ -383,7 +385,7 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
     migrate_start(job, start);
     if (job->opts->timeout_s != 0)
         m.deadline = start + (uint64_t)job->opts->timeout_s * 1000;
-    size_t nfds = 1 + job->opts->nvms + 3 * (size_t)job->opts->nranks;
+    size_t nfds = 1 + job->opts->nvms + 4 * (size_t)job->opts->nranks;
     struct pollfd *pfd = calloc(nfds, sizeof(*pfd));
     void **what = calloc(nfds, sizeof(*what));
     if (pfd == NULL || what == NULL || outputs_init(&m) != 0) {
@@ -414,6 +416,9 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
         size_t first_pmi = n;
         if (job->pmi != NULL)
             n += pmi_server_pollfds(job->pmi, pfd + n, nfds - n);
+        size_t first_sect = n;
+        if (job->sect != NULL)
+            n += sect_broker_pollfds(job->sect, pfd + n, nfds - n);
         size_t first_out = n;
         for (size_t i = 0; i < m.nouts; i++) {
             if (m.outs[i].fd >= 0) {
@@ -439,9 +444,14 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
         uint32_t arank;
         int acode;
         if (rc > 0 && job->pmi != NULL &&
-            pmi_server_handle(job->pmi, pfd + first_pmi, first_out - first_pmi, &arank, &acode))
+            pmi_server_handle(job->pmi, pfd + first_pmi, first_sect - first_pmi, &arank, &acode))
             fail(&m, (acode & 255) != 0 ? acode & 255 : 1, SIGTERM, "; stopping the other ranks",
                  "rank %u called MPI_Abort with code %d", arank, acode);
+        uint32_t srank;
+        if (rc > 0 && job->sect != NULL &&
+            sect_broker_handle(job->sect, pfd + first_sect, first_out - first_sect, &srank))
+            fail(&m, 1, SIGTERM, "; stopping the other ranks",
+                 "rank %u broke the section hand-over", job_global_rank(job, srank));
         if (rc > 0 && pfd[0].revents != 0)
             on_signal(&m, sigfd);
         on_timers(&m);

@@ -4,6 +4,7 @@
 #include "bind.h"
 #include "pmi_server.h"
 #include "prog.h"
+#include "sect_broker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,6 +133,13 @@ void rank_exec(const job_t *job, uint32_t rank)
         if (fd < 0 || set_env_u64("PMI_FD", (uint64_t)fd) != 0 ||
             setenv("UCX_TLS", "tcp,self", 0) != 0 ||
             setenv("UCX_NET_DEVICES", job->mode == JOB_MODE_PLAIN ? "lo" : "eth0", 0) != 0)
+            rc = -errno;
+    }
+    if (rc == 0 && job->sect != NULL) {
+        /* Write-exclusive sections: this rank's socket only (the others close on exec). */
+        what = "set up its section socket";
+        int fd = dup(sect_broker_rank_fd(job->sect, rank)); /* the copy survives exec */
+        if (fd < 0 || set_env_u64("IVC_SECTION_FD", (uint64_t)fd) != 0)
             rc = -errno;
     }
     if (rc == 0) {

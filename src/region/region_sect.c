@@ -1,0 +1,243 @@
+/* Write-exclusive sections (region_sect.h): the rank's side. */
+#define _GNU_SOURCE
+#include "region_sect.h"
+
+#include "../base/ivc_log.h"
+#include "../base/ivc_wait.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int ivc_region_sect_check(int fd, uint64_t size, const char **why)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *why = "not a memory file";
+        return -EBADF;
+    }
+    int seals = fcntl(fd, F_GET_SEALS);
+    if (seals < 0) {
+        *why = "not sealable";
+        return -EBADF;
+    }
+    if ((seals & IVC_SECT_SEALS_NEEDED) != IVC_SECT_SEALS_NEEDED) {
+        *why = "not sealed against writers and resizing";
+        return -EPERM;
+    }
+    if ((uint64_t)st.st_size != size) {
+        *why = "of the wrong size";
+        return -EBADF;
+    }
+    return 0;
+}
+
+static int send_fd(int sock, uint32_t rank, int fd)
+{
+    ivc_sect_msg_t m = {IVC_SECT_MAGIC, rank};
+    struct iovec iov = {&m, sizeof(m)};
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } u;
+    memset(&u, 0, sizeof(u));
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+                         .msg_controllen = sizeof(u.buf)};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    ssize_t n;
+    do
+        n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+    while (n < 0 && errno == EINTR);
+    return n == (ssize_t)sizeof(m) ? 0 : n < 0 ? -errno : -EIO;
+}
+
+int ivc_region_sect_join(ivc_region_t *r, uint32_t rank)
+{
+    if (!ivc_region_has_sections(r))
+        return 0;
+    const char *env = getenv("IVC_SECTION_FD");
+    char *end = NULL;
+    long sock = env != NULL ? strtol(env, &end, 10) : -1;
+    if (env == NULL || end == env || *end != '\0' || sock < 0 || sock > INT32_MAX ||
+        fcntl((int)sock, F_GETFD) < 0) {
+        ivc_error("region %s has write-exclusive sections, which only the launcher that made "
+                  "it hands out, and this process has no IVC_SECTION_FD from it",
+                  r->path);
+        return -ENOTCONN;
+    }
+    if (rank >= r->world_size)
+        return -EINVAL;
+    r->sec_mapped = calloc(r->world_size, 1);
+    if (r->sec_mapped == NULL)
+        return -ENOMEM;
+    r->sec_sock = (int)sock;
+    fcntl(r->sec_sock, F_SETFD, FD_CLOEXEC); /* programs this rank starts get none */
+    r->sec_me = rank;
+    r->sec_next = 0;
+
+    /* The reservation: the file's mapping moves to its start, sections follow (PROT_NONE
+     * until mapped, so a stray access faults instead of reading zeros). */
+    uint64_t total = r->sec_off + (uint64_t)r->world_size * r->sec_size;
+    void *res = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (res == MAP_FAILED) {
+        int err = errno;
+        ivc_error("region %s: cannot reserve %" PRIu64 " bytes of address space for its sections: %s",
+                  r->path, total, strerror(err));
+        return -err;
+    }
+    /* The system call itself: UCX's memory hooks (libucm) replace mremap() with a version
+     * that drops the new address (as shm_heap.c found). */
+    void *moved = (void *)syscall(SYS_mremap, r->base, r->size, r->size,
+                                  MREMAP_MAYMOVE | MREMAP_FIXED, res);
+    if (moved == MAP_FAILED) {
+        int err = errno;
+        munmap(res, total);
+        ivc_error("region %s: cannot move its mapping in front of its sections: %s", r->path,
+                  strerror(err));
+        return -err;
+    }
+    r->base = moved;
+    r->map_size = total;
+
+    char name[32];
+    snprintf(name, sizeof(name), "ivc-sec-%u", rank);
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    const char *what = "create";
+    int rc = fd < 0 ? -errno : 0;
+    if (rc == 0 && ftruncate(fd, (off_t)r->sec_size) != 0) {
+        what = "size";
+        rc = -errno;
+    }
+    /* Map before sealing: F_SEAL_FUTURE_WRITE keeps writable mappings made before it. */
+    if (rc == 0 && mmap(r->base + ivc_region_sect_off(r, rank), r->sec_size,
+                        PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        what = "map";
+        rc = -errno;
+    }
+    if (rc == 0 && fcntl(fd, F_ADD_SEALS, IVC_SECT_SEALS_NEEDED) != 0) {
+        what = "seal";
+        rc = -errno;
+    }
+    if (rc == 0) {
+        what = "hand over";
+        rc = send_fd(r->sec_sock, rank, fd);
+    }
+    if (fd >= 0)
+        close(fd); /* the mapping and the launcher's copy keep it */
+    if (rc != 0) {
+        ivc_error("region %s: cannot %s this rank's section (%" PRIu64 " bytes): %s", r->path,
+                  what, r->sec_size, strerror(-rc));
+        return rc;
+    }
+    r->sec_mapped[rank] = 1;
+    return 0;
+}
+
+int ivc_region_sect_alloc(ivc_region_t *r, uint64_t size, uint64_t align, uint64_t *off)
+{
+    if (r->sec_mapped == NULL)
+        return -ENOENT;
+    if (align < IVC_CACHE_LINE)
+        align = IVC_CACHE_LINE;
+    size = (size + IVC_CACHE_LINE - 1) & ~(uint64_t)(IVC_CACHE_LINE - 1);
+    uint64_t at = (r->sec_next + align - 1) & ~(align - 1);
+    if (at > r->sec_size || size > r->sec_size - at)
+        return -ENOMEM;
+    r->sec_next = at + size;
+    *off = ivc_region_sect_off(r, r->sec_me) + at;
+    return 0;
+}
+
+/* Takes one section from the launcher's socket and maps it read-only. Returns 1 when one
+ * was mapped (or a duplicate dropped), 0 when none came within wait_ms, -errno on a broken
+ * socket or message. */
+static int sect_receive(ivc_region_t *r, int wait_ms)
+{
+    struct pollfd p = {r->sec_sock, POLLIN, 0};
+    int n = poll(&p, 1, wait_ms);
+    if (n <= 0)
+        return n < 0 && errno != EINTR ? -errno : 0;
+    ivc_sect_msg_t m;
+    struct iovec iov = {&m, sizeof(m)};
+    union {
+        struct cmsghdr h;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } u;
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+                         .msg_controllen = sizeof(u.buf)};
+    ssize_t got = recvmsg(r->sec_sock, &msg, MSG_CMSG_CLOEXEC);
+    if (got < 0)
+        return errno == EINTR || errno == EAGAIN ? 1 : -errno;
+    int fd = -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+            c->cmsg_len == CMSG_LEN(sizeof(int)))
+            memcpy(&fd, CMSG_DATA(c), sizeof(int));
+    if (got == 0)
+        return -ECONNRESET;
+    int rc = 1;
+    const char *why = "a malformed message";
+    if (got != (ssize_t)sizeof(m) || m.magic != IVC_SECT_MAGIC || m.rank >= r->world_size ||
+        fd < 0 || (msg.msg_flags & MSG_CTRUNC))
+        rc = -EPROTO;
+    else if (!r->sec_mapped[m.rank] && (rc = ivc_region_sect_check(fd, r->sec_size, &why)) == 0) {
+        if (mmap(r->base + ivc_region_sect_off(r, m.rank), r->sec_size, PROT_READ,
+                 MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+            rc = -errno;
+            why = "a section it cannot map";
+        } else {
+            r->sec_mapped[m.rank] = 1;
+            rc = 1;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    if (rc < 0)
+        ivc_error("region %s: the launcher's section socket brought %s (%s)", r->path, why,
+                  strerror(-rc));
+    return rc;
+}
+
+void *ivc_region_sect_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len,
+                         uint64_t wait_ms)
+{
+    if (r->sec_mapped == NULL || k >= r->world_size)
+        return NULL;
+    uint64_t lo = ivc_region_sect_off(r, k);
+    if (off < lo || off - lo > r->sec_size || len > r->sec_size - (off - lo))
+        return NULL;
+    uint64_t deadline = ivc_now_ns() + wait_ms * 1000000ull;
+    while (!r->sec_mapped[k]) {
+        uint64_t now = ivc_now_ns();
+        if (now >= deadline) {
+            ivc_error("region %s: rank %u's section never came from the launcher", r->path, k);
+            return NULL;
+        }
+        uint64_t left_ms = (deadline - now) / 1000000 + 1;
+        if (sect_receive(r, left_ms > 1000 ? 1000 : (int)left_ms) < 0)
+            return NULL;
+    }
+    return r->base + off;
+}
+
+void ivc_region_sect_leave(ivc_region_t *r)
+{
+    /* Only a joined region owns its socket (a zeroed ivc_region_t says fd 0). */
+    if (r->sec_mapped != NULL && r->sec_sock >= 0)
+        close(r->sec_sock);
+    r->sec_sock = -1;
+    free(r->sec_mapped);
+    r->sec_mapped = NULL;
+}

@@ -1,0 +1,85 @@
+/* Write-exclusive sections: memory of the region that only its owner rank can write.
+ *
+ * Everything a rank publishes for its peers to read (its collective area) lies in its own
+ * section. A section is not part of the region file: its owner creates it as a memfd, maps
+ * it read-write, and seals it (no shrinking or growing, no new writable mapping or write(2)
+ * by anyone: F_SEAL_FUTURE_WRITE), then hands it to the launcher over the socket named by
+ * IVC_SECTION_FD. The launcher checks the seals and the size and passes it on to the
+ * owner's co-located peers, which map it read-only at the same offset of their own mapping
+ * of the region (sec_off + owner * sec_size in the header). So a peer's store into it
+ * faults in that peer, whichever way it tries (the mapping is read-only, mprotect refuses
+ * PROT_WRITE on a read-only descriptor, and a descriptor reopened writable through /proc
+ * cannot be mapped writable past the seal), and a process outside the job that maps the
+ * region file does not see the sections at all.
+ *
+ * Only a launcher that formats the region with sections (ivcrun, for simulated VMs and
+ * plain processes on one host) hands them out; regions made any other way have none
+ * (sec_size 0) and every block lies in the file, as before (README, "Threat model").
+ *
+ * A section is mapped in a peer lazily, on first use (ivc_region_sect_at): the launcher
+ * sends each section once it has it, and a reader waits for the one it needs. Offsets a
+ * peer names in its own section are checked against that section's bounds, so a peer can
+ * never make a reader touch another rank's section or an unmapped one. */
+#ifndef IVC_REGION_SECT_H
+#define IVC_REGION_SECT_H
+
+#include "region.h"
+
+#include <fcntl.h>
+#include <stdint.h>
+
+/* One message on the launcher's socket, either way: the section of `rank` rides along as
+ * one SCM_RIGHTS descriptor. A rank sends its own; the launcher sends its peers'. */
+typedef struct ivc_sect_msg {
+    uint32_t magic; /* IVC_SECT_MAGIC */
+    uint32_t rank;
+} ivc_sect_msg_t;
+#define IVC_SECT_MAGIC 0x54434553u /* "SECT" */
+
+/* Seals every section carries before anyone but its owner maps it. */
+#define IVC_SECT_SEALS_NEEDED (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE | F_SEAL_SEAL)
+#ifndef F_SEAL_FUTURE_WRITE
+#define F_SEAL_FUTURE_WRITE 0x0010 /* Linux 5.1; older C libraries lack the name */
+#endif
+
+/* Checks that fd is a section as the launcher and readers need it: `size` bytes, sealed
+ * with IVC_SECT_SEALS_NEEDED. Returns 0, or -EPERM (seals missing) / -EBADF (size or not a
+ * sealable file) with *why set to a few words. */
+int ivc_region_sect_check(int fd, uint64_t size, const char **why);
+
+/* Whether the region has sections (its header says so). */
+static inline int ivc_region_has_sections(const ivc_region_t *r)
+{
+    return r->sec_size != 0;
+}
+
+/* Offset of rank k's section (k < world_size). */
+static inline uint64_t ivc_region_sect_off(const ivc_region_t *r, uint32_t k)
+{
+    return r->sec_off + (uint64_t)k * r->sec_size;
+}
+
+/* Joins the region's sections as `rank`: reserves the address range of every section after
+ * the file's mapping (the mapping may move: call before anything keeps a pointer into the
+ * region), creates this rank's section, maps it read-write, seals it and hands it to the
+ * launcher. Nothing to do (0) for a region without sections. Returns 0, -ENOTCONN (the
+ * region has sections but this process got no IVC_SECTION_FD: not started by the launcher
+ * that made them), or -errno (printed). */
+int ivc_region_sect_join(ivc_region_t *r, uint32_t rank);
+
+/* Allocates `size` bytes (rounded to a cache line, aligned to `align`, a power of two) from
+ * this rank's own section; writes the offset to *off. Private bookkeeping: nothing shared is
+ * read or written. Returns 0, -ENOENT (no sections joined) or -ENOMEM (section full). */
+int ivc_region_sect_alloc(ivc_region_t *r, uint64_t size, uint64_t align, uint64_t *off);
+
+/* Validated access to [off, off + len) of rank k's section: NULL unless the range lies in
+ * that section, and k's section is mapped here (waiting up to `wait_ms` for the launcher to
+ * hand it over; it is mapped read-only unless k is this rank). Errors are printed. */
+void *ivc_region_sect_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len,
+                         uint64_t wait_ms);
+
+/* Closes the launcher's socket and forgets the sections (the mapping itself goes with
+ * ivc_region_detach, which calls this). */
+void ivc_region_sect_leave(ivc_region_t *r);
+
+#endif
