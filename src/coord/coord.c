@@ -353,7 +353,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         if (rc != 0)
             return rc;
         /* Before anything keeps a pointer into the region: joining may move the mapping. */
-        if ((rc = ivc_region_sect_join(&c->region, c->boot.rank)) != 0) {
+        if ((rc = ivc_region_sect_join(&c->region, c->boot.rank,
+                                       (uint64_t)c->cfg.startup_timeout * 1000)) != 0) {
             ivc_region_detach(&c->region, 0);
             return rc;
         }

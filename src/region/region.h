@@ -34,6 +34,7 @@ typedef struct ivc_region {
     uint32_t sec_me;     /* the rank whose section this process writes */
     uint64_t sec_next;   /* bytes of this rank's section handed out (ivc_region_sect_alloc) */
     uint8_t *sec_mapped; /* per rank: 1 once its section is mapped here; NULL before join */
+    uint64_t sec_wait_ms; /* how long a reader waits for a peer's section to come */
     char path[PATH_MAX];
 } ivc_region_t;
 

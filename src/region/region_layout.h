@@ -24,14 +24,20 @@
  *                       co-located peers by the launcher, which they map read-only at this
  *                       offset of their mapping. Holds the owner's collective area.
  *
- * A receive block, allocated and owned by its receiving rank R:
+ * A rank's channel block (still called receive block: ivc_rxblock_t, rx_off), allocated
+ * and written by its owner O alone (layout version 5: before it, senders wrote into their
+ * receiver's block):
  *
- *   ivc_rxblock_t            geometry, written once before R publishes the block
- *   inbox[0 .. nsenders-1]   one per co-located sender, at inbox_stride:
- *       ivc_inbox_ctl_t      consumer and pipeline counters, one cache line each
- *       ring[ring_size]      eager records (ivc_rec_t + payload), free-running positions
+ *   ivc_rxblock_t            geometry, written once before O publishes the block
+ *   slot[0 .. nsenders-1]    one per co-located peer P, at inbox_stride:
+ *       ivc_inbox_ctl_t      ring_head, pipe_drained: what O consumed of P's ring and pipe
+ *                            to O; pipe_filled: chunks O filled for P (one line each)
+ *       ring[ring_size]      O's eager records to P (ivc_rec_t + payload), free-running
  *       slack[ring_slack]    a record that starts near the end of ring runs on into here
- *       chunks[nchunks * chunk_size]   the rendezvous pipeline buffers
+ *       chunks[nchunks * chunk_size]   O's rendezvous pipeline buffers to P
+ * So a sender writes records and chunks into its own block and a receiver its consumer
+ * counters into its own; each reads the other's. (Migration mode alone has one exception:
+ * shm_chan.c, "migration".)
  */
 #ifndef IVC_REGION_LAYOUT_H
 #define IVC_REGION_LAYOUT_H
@@ -280,17 +286,18 @@ typedef struct ivc_rxblock {
 } ivc_rxblock_t;
 _Static_assert(sizeof(ivc_rxblock_t) == IVC_CACHE_LINE, "rxblock header is one line");
 
-/* Counters of one sender->receiver inbox, each on its own cache line (producer and consumer
- * indexes never share a line). All are free-running 64-bit counters. */
+/* Counters of owner O's slot for peer P, each on its own cache line (producer and consumer
+ * indexes never share a line). All are free-running 64-bit counters, all written by O. */
 typedef struct ivc_inbox_ctl {
-    /* Writer: receiver. Ring bytes consumed, published lazily (R6 release in
-     * shm_ring_release; pairs with A6 in shm_ring_reserve's full check). */
+    /* Writer: O, as the receiver of P's ring (in P's slot for O). Ring bytes consumed,
+     * published lazily (R6 release in shm_ring_release; pairs with A6 in shm_ring_reserve's
+     * full check at P). */
     IVC_ATOMIC(uint64_t) ring_head IVC_ALIGNED_LINE;
-    /* Writer: receiver. Pipeline chunks copied out (R7 release in shm_pipe_drain; pairs with
-     * A7 in shm_pipe_fill before the sender overwrites a chunk). */
+    /* Writer: O, as the receiver of P's pipeline. Chunks copied out (R7 release in
+     * shm_pipe_drain; pairs with A7 in shm_pipe_fill before P overwrites a chunk). */
     IVC_ATOMIC(uint64_t) pipe_drained IVC_ALIGNED_LINE;
-    /* Writer: sender. Pipeline chunks filled (R8 release in shm_pipe_fill; pairs with A8 in
-     * shm_pipe_drain before the receiver reads a chunk). */
+    /* Writer: O, as the sender of the pipeline in this slot. Chunks filled (R8 release in
+     * shm_pipe_fill; pairs with A8 in shm_pipe_drain before P reads a chunk). */
     IVC_ATOMIC(uint64_t) pipe_filled IVC_ALIGNED_LINE;
 } ivc_inbox_ctl_t;
 _Static_assert(sizeof(ivc_inbox_ctl_t) == 3 * IVC_CACHE_LINE, "three counter lines");
@@ -315,7 +322,7 @@ enum {
 };
 
 /* One record of an eager ring, starting on a cache line at ring position `pos`.
- * Writer: the inbox's sender: every field and the payload with plain stores, then `stamp`
+ * Writer: the ring's sender (the owner of the block it lies in): every field and the payload with plain stores, then `stamp`
  * last with R1 release (shm_ring_commit); pairs with A1 (shm_ring_poll), where the receiver
  * accepts the record only if stamp == pos + 1. The sender also zeroes the stamp word of the
  * next record position before R1, so stale bytes of an earlier lap never look fresh. */

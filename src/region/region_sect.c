@@ -63,7 +63,7 @@ static int send_fd(int sock, uint32_t rank, int fd)
     return n == (ssize_t)sizeof(m) ? 0 : n < 0 ? -errno : -EIO;
 }
 
-int ivc_region_sect_join(ivc_region_t *r, uint32_t rank)
+int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms)
 {
     if (!ivc_region_has_sections(r))
         return 0;
@@ -86,6 +86,7 @@ int ivc_region_sect_join(ivc_region_t *r, uint32_t rank)
     fcntl(r->sec_sock, F_SETFD, FD_CLOEXEC); /* programs this rank starts get none */
     r->sec_me = rank;
     r->sec_next = 0;
+    r->sec_wait_ms = wait_ms;
 
     /* The reservation: the file's mapping moves to its start, sections follow (PROT_NONE
      * until mapped, so a stray access faults instead of reading zeros). */
@@ -210,15 +211,14 @@ static int sect_receive(ivc_region_t *r, int wait_ms)
     return rc;
 }
 
-void *ivc_region_sect_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len,
-                         uint64_t wait_ms)
+void *ivc_region_sect_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len)
 {
     if (r->sec_mapped == NULL || k >= r->world_size)
         return NULL;
     uint64_t lo = ivc_region_sect_off(r, k);
     if (off < lo || off - lo > r->sec_size || len > r->sec_size - (off - lo))
         return NULL;
-    uint64_t deadline = ivc_now_ns() + wait_ms * 1000000ull;
+    uint64_t deadline = ivc_now_ns() + r->sec_wait_ms * 1000000ull;
     while (!r->sec_mapped[k]) {
         uint64_t now = ivc_now_ns();
         if (now >= deadline) {

@@ -62,10 +62,11 @@ static inline uint64_t ivc_region_sect_off(const ivc_region_t *r, uint32_t k)
 /* Joins the region's sections as `rank`: reserves the address range of every section after
  * the file's mapping (the mapping may move: call before anything keeps a pointer into the
  * region), creates this rank's section, maps it read-write, seals it and hands it to the
- * launcher. Nothing to do (0) for a region without sections. Returns 0, -ENOTCONN (the
- * region has sections but this process got no IVC_SECTION_FD: not started by the launcher
- * that made them), or -errno (printed). */
-int ivc_region_sect_join(ivc_region_t *r, uint32_t rank);
+ * launcher. Readers of a peer's section wait up to `wait_ms` for it to come. Nothing to do
+ * (0) for a region without sections. Returns 0, -ENOTCONN (the region has sections but
+ * this process got no IVC_SECTION_FD: not started by the launcher that made them), or
+ * -errno (printed). */
+int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms);
 
 /* Allocates `size` bytes (rounded to a cache line, aligned to `align`, a power of two) from
  * this rank's own section; writes the offset to *off. Private bookkeeping: nothing shared is
@@ -73,10 +74,27 @@ int ivc_region_sect_join(ivc_region_t *r, uint32_t rank);
 int ivc_region_sect_alloc(ivc_region_t *r, uint64_t size, uint64_t align, uint64_t *off);
 
 /* Validated access to [off, off + len) of rank k's section: NULL unless the range lies in
- * that section, and k's section is mapped here (waiting up to `wait_ms` for the launcher to
- * hand it over; it is mapped read-only unless k is this rank). Errors are printed. */
-void *ivc_region_sect_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len,
-                         uint64_t wait_ms);
+ * that section, and k's section is mapped here (waiting for the launcher to hand it over as
+ * long as the join said; it is mapped read-only unless k is this rank). Errors are
+ * printed. */
+void *ivc_region_sect_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len);
+
+/* Validated access to [off, off + len) of what rank k published: in k's section when the
+ * region has sections, else anywhere in the file (ivc_region_at). */
+static inline void *ivc_region_owned_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len)
+{
+    return ivc_region_has_sections(r) ? ivc_region_sect_at(r, k, off, len)
+                                      : ivc_region_at(r, off, len);
+}
+
+/* Allocates what this rank publishes for its peers: from its section when the region has
+ * sections, else from the file's heap (ivc_region_alloc). Returns as those. */
+static inline int ivc_region_own_alloc(ivc_region_t *r, uint64_t size, uint64_t align,
+                                       uint64_t *off)
+{
+    return ivc_region_has_sections(r) ? ivc_region_sect_alloc(r, size, align, off)
+                                      : ivc_region_alloc(r, size, align, off);
+}
 
 /* Closes the launcher's socket and forgets the sections (the mapping itself goes with
  * ivc_region_detach, which calls this). */

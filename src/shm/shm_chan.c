@@ -25,6 +25,7 @@
 #include "shm_rma_config.h"
 
 #include "../region/door.h"
+#include "../region/region_sect.h"
 
 #include "../base/ivc_log.h"
 
@@ -79,9 +80,9 @@ typedef struct shm_peer {
     uint32_t rank; /* global rank */
     int failed;    /* -errno once the peer broke the protocol */
     uint64_t eager_limit;
-    shm_ring_tx_t tx; /* records into the peer's inbox for us */
+    shm_ring_tx_t tx; /* records to the peer, in our slot for it */
     shm_pipe_t txpipe;
-    shm_ring_rx_t rx; /* records from the peer in our inbox for it */
+    shm_ring_rx_t rx; /* records from the peer, in its slot for us */
     shm_pipe_t rxpipe;
     uint32_t tx_seq, rx_seq;
     op_queue_t sendq;   /* sends waiting for ring room, in send order */
@@ -875,15 +876,15 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
 
     ivc_shm_geometry_t geo;
     ivc_shm_geometry(cfg, nlocal, &geo);
-    /* A block used before keeps its inboxes as they are: a rank of the last visit may still
-     * be finishing with its inbox there (a pair draining), and clears it itself once it
-     * has let go, on this rank's HELLO (ivc_shm_chan_outbox_reset). */
+    /* A block used before keeps its slots as they are: a rank of the last visit may still
+     * be draining what this rank left there, and clears it once it has let go, on this
+     * rank's HELLO (ivc_shm_chan_outbox_reset). */
     uint64_t again = cfg->sparse ? block_again(region, my_rank, &geo, nlocal) : 0;
     int rc = 0;
     if (again != 0)
         ch->rx_off = again;
     else
-        rc = ivc_region_alloc(region, geo.block_bytes, 4096, &ch->rx_off);
+        rc = ivc_region_own_alloc(region, geo.block_bytes, 4096, &ch->rx_off);
     if (rc != 0) {
         free(ch->local);
         free(ch->peers);
@@ -891,7 +892,15 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
         free(ch);
         return rc;
     }
-    ivc_rxblock_t *blk = ivc_region_at(region, ch->rx_off, geo.block_bytes);
+    /* In this rank's write-exclusive section when the region has them (region_sect.h). */
+    ivc_rxblock_t *blk = ivc_region_owned_at(region, my_rank, ch->rx_off, geo.block_bytes);
+    if (blk == NULL) {
+        free(ch->local);
+        free(ch->peers);
+        free(ch->peer_of);
+        free(ch);
+        return -ENOMEM;
+    }
     ch->rx_bytes = geo.block_bytes;
     blk->magic = IVC_RXBLOCK_MAGIC;
     blk->nsenders = nlocal - 1;
@@ -955,7 +964,8 @@ static int peer_block(ivc_shm_chan_t *ch, uint32_t rank, ivc_rxblock_t *geo, uin
 {
     /* A5: pairs with R5 in ivc_shm_chan_create() of the peer. */
     uint64_t off = ivc_load_acquire(&ivc_region_member(ch->region, rank)->rx_off);
-    const ivc_rxblock_t *blk = ivc_region_at(ch->region, off, sizeof(*blk));
+    /* A block must lie in its owner's section when the region has sections. */
+    const ivc_rxblock_t *blk = ivc_region_owned_at(ch->region, rank, off, sizeof(*blk));
     if (off == 0 || blk == NULL) {
         ivc_error("rank %u published no valid receive block (offset %" PRIu64 ")", rank, off);
         return -EPROTO;
@@ -979,7 +989,7 @@ static int peer_block(ivc_shm_chan_t *ch, uint32_t rank, ivc_rxblock_t *geo, uin
              geo->inbox_stride % IVC_CACHE_LINE || geo->inbox_stride > (1ull << 42))
         bad = "inbox stride";
     else if (geo->block_size != 4096 + (uint64_t)geo->nsenders * geo->inbox_stride ||
-             ivc_region_at(ch->region, off, geo->block_size) == NULL)
+             ivc_region_owned_at(ch->region, rank, off, geo->block_size) == NULL)
         bad = "block size";
     else if (geo->heap_len != 0 &&
              (geo->heap_off % 4096 || geo->heap_off < ch->region->heap_off ||
@@ -998,12 +1008,11 @@ static int peer_block(ivc_shm_chan_t *ch, uint32_t rank, ivc_rxblock_t *geo, uin
     return 0;
 }
 
-/* Points a pipeline at the inbox at `inbox` of a block laid out as `geo` says; returns the
- * inbox's ring. */
-static uint8_t *inbox_bind(const ivc_rxblock_t *geo, uint8_t *inbox, shm_pipe_t *pipe)
+/* Points a pipeline at the chunks of the slot at `slot` of a block laid out as `geo` says
+ * (the sender's slot for the receiver); returns that slot's ring. */
+static uint8_t *slot_bind(const ivc_rxblock_t *geo, uint8_t *slot, shm_pipe_t *pipe)
 {
-    uint8_t *ring = inbox + sizeof(ivc_inbox_ctl_t);
-    pipe->ctl = (ivc_inbox_ctl_t *)inbox;
+    uint8_t *ring = slot + sizeof(ivc_inbox_ctl_t);
     pipe->chunks = ring + geo->ring_size + geo->ring_slack;
     pipe->chunk_size = geo->chunk_size;
     pipe->nchunks = geo->nchunks;
@@ -1015,11 +1024,11 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
-/* The inbox of the rank with local index `sender` in the block of the rank with local index
- * `owner` (a block has an inbox for every local rank but its owner, in local order). */
-static uint8_t *inbox_at(uint8_t *base, const ivc_rxblock_t *geo, uint32_t owner, uint32_t sender)
+/* The slot for the rank with local index `peer` in the block of the rank with local index
+ * `owner` (a block has a slot for every local rank but its owner, in local order). */
+static uint8_t *inbox_at(uint8_t *base, const ivc_rxblock_t *geo, uint32_t owner, uint32_t peer)
 {
-    return base + 4096 + (uint64_t)(sender < owner ? sender : sender - 1) * geo->inbox_stride;
+    return base + 4096 + (uint64_t)(peer < owner ? peer : peer - 1) * geo->inbox_stride;
 }
 
 /* Peer p's local index (the peers array leaves this rank's own index out). */
@@ -1029,53 +1038,65 @@ static uint32_t local_index(const ivc_shm_chan_t *ch, const shm_peer_t *p)
     return k < ch->my_local ? k : k + 1;
 }
 
-/* Binds peer p (local index i) to our inbox in its block and to its inbox in ours, with
- * fresh private ring and pipeline state. Returns 0 or -EPROTO (its block is invalid). */
+/* Binds peer p (local index i) to the pair's two slots, with fresh private ring and pipeline
+ * state: this rank's slot for p (in its own block) holds what this rank writes for p (its
+ * records and chunks to p, the filled counter) and its consumer counters of p's ring and
+ * pipe; p's slot for this rank (in p's block) the same the other way. Each rank writes only
+ * its own block. Returns 0 or -EPROTO (p's block is invalid). */
 static int peer_bind(ivc_shm_chan_t *ch, shm_peer_t *p, uint32_t i, const ivc_rxblock_t *mine,
-                     uint8_t *mybase, uint64_t *tx_bounce)
+                     uint8_t *mybase, uint64_t *rx_bounce)
 {
     ivc_rxblock_t geo;
     uint8_t *base;
     int rc = peer_block(ch, p->rank, &geo, &base);
     if (rc != 0)
         return rc;
-    /* Our inbox in the peer's block, and the peer's inbox in ours. */
-    uint8_t *out = inbox_at(base, &geo, i, ch->my_local);
-    uint8_t *in = inbox_at(mybase, mine, ch->my_local, i);
+    uint8_t *own = inbox_at(mybase, mine, ch->my_local, i);
+    uint8_t *theirs = inbox_at(base, &geo, i, ch->my_local);
 
     memset(&p->tx, 0, sizeof(p->tx));
     memset(&p->rx, 0, sizeof(p->rx));
     memset(&p->txpipe, 0, sizeof(p->txpipe));
     memset(&p->rxpipe, 0, sizeof(p->rxpipe));
     p->tx_seq = p->rx_seq = 0;
-    p->tx.ring = inbox_bind(&geo, out, &p->txpipe);
+    /* Sending: records and chunks in our slot, laid out as our block says; the room is
+     * what p consumed, published in its slot for us. */
+    p->tx.ring = slot_bind(mine, own, &p->txpipe);
     p->txpipe.stream_min = ch->cfg.stream_min;
-    p->tx.ctl = p->txpipe.ctl;
-    p->tx.size = geo.ring_size;
-    p->tx.max_record = geo.ring_slack;
-    /* The largest payload whose record (with its check word) fits the peer's slack. */
-    p->eager_limit = geo.ring_slack - sizeof(ivc_rec_t) - (ch->cfg.checksum ? 8 : 0);
+    p->txpipe.ctl_w = (ivc_inbox_ctl_t *)own;
+    p->txpipe.ctl_r = (ivc_inbox_ctl_t *)theirs;
+    p->tx.ctl = (ivc_inbox_ctl_t *)theirs;
+    p->tx.size = mine->ring_size;
+    p->tx.max_record = mine->ring_slack;
+    /* The largest payload whose record (with its check word) fits our slack. */
+    p->eager_limit = mine->ring_slack - sizeof(ivc_rec_t) - (ch->cfg.checksum ? 8 : 0);
     if (p->eager_limit > ch->cfg.eager_limit)
         p->eager_limit = ch->cfg.eager_limit;
-    p->rx.ring = inbox_bind(mine, in, &p->rxpipe);
-    p->rx.ctl = p->rxpipe.ctl;
-    p->rx.size = mine->ring_size;
-    p->rx.max_record = mine->ring_slack;
+    /* Receiving: p's records and chunks in its slot for us, laid out as its block says; our
+     * consumer counters in our slot. */
+    p->rx.ring = slot_bind(&geo, theirs, &p->rxpipe);
+    p->rxpipe.ctl_w = (ivc_inbox_ctl_t *)own;
+    p->rxpipe.ctl_r = (ivc_inbox_ctl_t *)theirs;
+    p->rx.ctl = (ivc_inbox_ctl_t *)own;
+    p->rx.size = geo.ring_size;
+    p->rx.max_record = geo.ring_slack;
     p->heap_off = geo.heap_off;
     p->heap_len = geo.heap_len;
     p->no_offer = same_heap(ch, &geo);
     if (p->no_offer)
         p->heap_off = p->heap_len = 0;
-    *tx_bounce = max_u64(*tx_bounce, max_u64(geo.ring_slack, geo.chunk_size));
+    *rx_bounce = max_u64(*rx_bounce, max_u64(geo.ring_slack, geo.chunk_size));
     return 0;
 }
 
-static int bounce_alloc(ivc_shm_chan_t *ch, const ivc_rxblock_t *mine, uint64_t tx_bounce)
+/* Copy buffers: tx for what this rank writes into its own block (its geometry), rx for
+ * what it reads out of its peers' (the largest of theirs). */
+static int bounce_alloc(ivc_shm_chan_t *ch, const ivc_rxblock_t *mine, uint64_t rx_bounce)
 {
     free(ch->rx_bounce);
     free(ch->tx_bounce);
-    ch->rx_bounce = malloc(max_u64(mine->ring_slack, mine->chunk_size));
-    ch->tx_bounce = malloc(tx_bounce ? tx_bounce : 1);
+    ch->rx_bounce = malloc(rx_bounce ? rx_bounce : 1);
+    ch->tx_bounce = malloc(max_u64(mine->ring_slack, mine->chunk_size));
     if (ch->rx_bounce == NULL || ch->tx_bounce == NULL) {
         ivc_error("out of memory for the shared-memory channel's copy buffers");
         return -ENOMEM;
@@ -1090,7 +1111,7 @@ int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
     int rc = peer_block(ch, ch->my_rank, &mine, &mybase);
     if (rc != 0)
         return rc;
-    uint64_t tx_bounce = 0;
+    uint64_t rx_bounce = 0;
     for (uint32_t i = 0, k = 0; i < ch->nlocal; i++) {
         if (i == ch->my_local)
             continue;
@@ -1100,13 +1121,13 @@ int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
             p->failed = -ENOTCONN;
             continue;
         }
-        if ((rc = peer_bind(ch, p, i, &mine, mybase, &tx_bounce)) != 0)
+        if ((rc = peer_bind(ch, p, i, &mine, mybase, &rx_bounce)) != 0)
             return rc;
     }
     /* Sparse: peers that open later may need larger copy buffers than those here now. */
     if (ch->sparse)
-        tx_bounce = max_u64(tx_bounce, max_u64(mine.ring_slack, mine.chunk_size));
-    return bounce_alloc(ch, &mine, tx_bounce);
+        rx_bounce = max_u64(rx_bounce, max_u64(mine.ring_slack, mine.chunk_size));
+    return bounce_alloc(ch, &mine, rx_bounce);
 }
 
 int ivc_shm_chan_connect_closed(ivc_shm_chan_t *ch)
@@ -1122,23 +1143,26 @@ int ivc_shm_chan_connect_closed(ivc_shm_chan_t *ch)
 }
 
 /* ---- migration (coord/coord_move.h) ----
- * In a sparse channel every rank of the job has an inbox in every block, so a rank that
- * arrives in this region needs no new inbox from anyone: the receiving side clears its
- * inbox for the newcomer (ivc_shm_chan_inbox_reset) before it says so over the network,
- * and the sender binds to it (ivc_shm_chan_peer_open) only after hearing that. A rank that
+ * In a sparse channel every block has a slot for every rank of the job, so a rank that
+ * arrives in this region needs no new slot from anyone. The resident clears both slots of
+ * the pair before it says so over the network: its own slot for the newcomer
+ * (ivc_shm_chan_inbox_reset) and the newcomer's slot for it (ivc_shm_chan_outbox_reset),
+ * and the newcomer binds (ivc_shm_chan_peer_open) only after hearing that. A rank that
  * comes back takes its block of the last visit again (block_again) without touching its
- * inboxes; each resident clears its own inbox there (ivc_shm_chan_outbox_reset) when it
- * hears the newcomer, once its pair of the last visit is closed. A closed pair is marked
- * -ENOTCONN in `failed`, which every path already skips. */
+ * slots: a resident may still be draining what it left there, and clears it once its pair
+ * of the last visit is closed. That clearing is the one store a rank makes into another's
+ * block, and only in migration mode, which has no write-exclusive sections
+ * (region/region_sect.h). A closed pair is marked -ENOTCONN in `failed`, which every path
+ * already skips. */
 
-/* Clears an inbox laid out as `geo` says: counters and every ring stamp. */
+/* Clears a slot laid out as `geo` says: counters and every ring stamp. */
 static void inbox_clear(uint8_t *in, const ivc_rxblock_t *geo)
 {
     ivc_inbox_ctl_t *ctl = (ivc_inbox_ctl_t *)in;
     ivc_store_relaxed(&ctl->ring_head, 0);
     ivc_store_relaxed(&ctl->pipe_drained, 0);
     ivc_store_relaxed(&ctl->pipe_filled, 0);
-    /* Every stamp: a record of the inbox's last use must not look fresh at its position. */
+    /* Every stamp: a record of the slot's last use must not look fresh at its position. */
     memset(in + sizeof(*ctl), 0, (size_t)geo->ring_size + geo->ring_slack);
     ivc_fence_seq_cst();
 }
@@ -1162,7 +1186,7 @@ int ivc_shm_chan_outbox_reset(ivc_shm_chan_t *ch, uint32_t rank)
     if (p == NULL || !ch->sparse || p->failed != -ENOTCONN ||
         peer_block(ch, rank, &geo, &base) != 0)
         return -EINVAL;
-    /* This rank's inbox in the peer's block. */
+    /* The peer's slot for this rank, in the peer's block (migration mode only). */
     inbox_clear(inbox_at(base, &geo, local_index(ch, p), ch->my_local), &geo);
     return 0;
 }
@@ -1175,10 +1199,11 @@ int ivc_shm_chan_peer_open(ivc_shm_chan_t *ch, uint32_t rank)
     if (p == NULL || !ch->sparse || p->failed != -ENOTCONN)
         return -EINVAL;
     int rc = peer_block(ch, ch->my_rank, &mine, &mybase);
-    uint64_t tx_bounce = 0;
+    uint64_t rx_bounce = 0;
     if (rc == 0)
-        rc = peer_bind(ch, p, local_index(ch, p), &mine, mybase, &tx_bounce);
-    if (rc == 0 && tx_bounce > max_u64(mine.ring_slack, mine.chunk_size)) {
+        rc = peer_bind(ch, p, local_index(ch, p), &mine, mybase, &rx_bounce);
+    /* The copy buffers of a sparse channel were sized by this rank's geometry. */
+    if (rc == 0 && rx_bounce > max_u64(mine.ring_slack, mine.chunk_size)) {
         ivc_error("rank %u's receive block has larger records or chunks than this rank's", rank);
         rc = -EPROTO;
     }

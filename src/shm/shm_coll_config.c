@@ -11,10 +11,12 @@
 /* Defaults measured with bench/coll.c (README "Tunables"). */
 static const ivc_cfg_entry_t coll_entries[] = {
     {"SECTIONS", "yes",
-     "ivcrun puts each rank's collective area in a write-exclusive section: a sealed memory "
-     "file that its co-located peers map read-only, so that no other rank or process can "
-     "write it (src/region/region_sect.h); no = in the shared region file, as regions made "
-     "by other launchers or by hand have them. Not with migration (--migrate, IVC_MIGRATE=1)",
+     "ivcrun puts what each rank writes for its peers (its shared-memory channel block: eager "
+     "records, rendezvous chunks, its counters; its collective area) in a write-exclusive "
+     "section: a sealed memory file that its co-located peers map read-only, so that no other "
+     "rank or process can write it (src/region/region_sect.h); no = in the shared region "
+     "file, as regions made by other launchers or by hand have them. Not with migration "
+     "(--migrate, IVC_MIGRATE=1)",
      IVC_CFG_BOOL, 0, 0, offsetof(ivc_coll_config_t, sections)},
     {"COLL_SHM", "yes",
      "collectives among ranks that share the region exchange data through per-rank areas in "

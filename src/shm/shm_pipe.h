@@ -1,8 +1,10 @@
-/* Rendezvous pipeline of one ordered pair: nchunks chunk buffers in the receiver's inbox,
- * filled by the sender and drained by the receiver in order, so both copies overlap.
+/* Rendezvous pipeline of one ordered pair: nchunks chunk buffers in the sender's block (its
+ * slot for the receiver), filled by the sender and drained by the receiver in order, so both
+ * copies overlap.
  *
- * `filled` (sender) and `drained` (receiver) are free-running chunk counters on separate
- * lines; chunk k lives at slot k & (nchunks - 1). Only one message streams through a pipe at
+ * `filled` (sender, in the sender's slot) and `drained` (receiver, in the receiver's slot
+ * for the sender) are free-running chunk counters, each in its writer's own block; chunk k
+ * lives at chunk buffer k & (nchunks - 1). Only one message streams through a pipe at
  * a time, in the order the receiver sent clear-to-send records, so both sides derive each
  * chunk's length from the accepted message length alone: nothing but the counters is read
  * from the other side.
@@ -34,7 +36,8 @@ typedef struct shm_pipe {
     uint64_t theirs;     /* the other side's counter, as last read */
     uint64_t stream_min; /* sender: messages at least this long are copied with streaming
                           * stores (base/ivc_copy.h) */
-    ivc_inbox_ctl_t *ctl;
+    ivc_inbox_ctl_t *ctl_w; /* this side's counters (in its own block): written here */
+    ivc_inbox_ctl_t *ctl_r; /* the other side's counters (in its block): only read here */
 } shm_pipe_t;
 
 /* Message bytes one chunk carries. */
@@ -54,7 +57,7 @@ static inline int shm_pipe_fill(shm_pipe_t *p, const ivc_data_t *data, uint64_t 
     while (*off < total) {
         if (p->mine - p->theirs >= p->nchunks) {
             /* A7: the receiver is done with drained chunks; pairs with R7 in shm_pipe_drain. */
-            uint64_t drained = ivc_load_acquire(&p->ctl->pipe_drained);
+            uint64_t drained = ivc_load_acquire(&p->ctl_r->pipe_drained);
             if (p->mine - drained > p->nchunks) /* modular: catches drained > mine too */
                 return -EPROTO;
             p->theirs = drained;
@@ -78,7 +81,7 @@ static inline int shm_pipe_fill(shm_pipe_t *p, const ivc_data_t *data, uint64_t 
         *off += len;
         p->mine++;
         /* R8: publishes the chunk; pairs with A8 in shm_pipe_drain(). */
-        ivc_store_release(&p->ctl->pipe_filled, p->mine);
+        ivc_store_release(&p->ctl_w->pipe_filled, p->mine);
         n++;
     }
     return n;
@@ -96,7 +99,7 @@ static inline int shm_pipe_drain(shm_pipe_t *p, const ivc_data_t *data, uint64_t
     while (*off < total) {
         if (p->mine == p->theirs) {
             /* A8: sees the sender's chunk contents; pairs with R8 in shm_pipe_fill(). */
-            uint64_t filled = ivc_load_acquire(&p->ctl->pipe_filled);
+            uint64_t filled = ivc_load_acquire(&p->ctl_r->pipe_filled);
             if (filled - p->mine > p->nchunks) /* modular: catches filled < mine too */
                 return -EPROTO;
             p->theirs = filled;
@@ -120,7 +123,7 @@ static inline int shm_pipe_drain(shm_pipe_t *p, const ivc_data_t *data, uint64_t
         *off += len;
         p->mine++;
         /* R7: hands the chunk back; pairs with A7 in shm_pipe_fill(). */
-        ivc_store_release(&p->ctl->pipe_drained, p->mine);
+        ivc_store_release(&p->ctl_w->pipe_drained, p->mine);
         n++;
     }
     return n;

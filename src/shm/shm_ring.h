@@ -1,6 +1,8 @@
 /* Eager ring of one ordered pair: the hot path (reserve, commit, poll, release).
  *
- * A single-producer single-consumer ring of variable-size records in the receiver's inbox.
+ * A single-producer single-consumer ring of variable-size records in the sender's block (its
+ * slot for the receiver); the consumer's head lies in the receiver's block (its slot for the
+ * sender), so each side writes only its own block.
  * Positions are free-running 64-bit byte counters, masked on access; records start on a
  * cache line. A record that starts near the end of the ring runs on into the slack area
  * after it instead of wrapping, so every record is contiguous.
@@ -36,21 +38,21 @@
 #include <stdint.h>
 
 typedef struct shm_ring_tx {
-    uint8_t *ring;       /* ring data in the peer's inbox (validated at connect) */
+    uint8_t *ring;       /* ring data in this rank's own block, its slot for the peer */
     uint64_t size;       /* power of two */
     uint64_t max_record; /* slack bytes after the ring: largest record */
     uint64_t tail;       /* next record position; only this process writes it */
     uint64_t head_cache; /* consumer position last read from ctl->ring_head */
-    ivc_inbox_ctl_t *ctl;
+    ivc_inbox_ctl_t *ctl; /* the consumer's counters, in its block: only read here */
 } shm_ring_tx_t;
 
 typedef struct shm_ring_rx {
-    uint8_t *ring; /* ring data in this rank's own inbox */
+    uint8_t *ring; /* ring data in the producer's block: only read here */
     uint64_t size;
     uint64_t max_record;
     uint64_t head;      /* next record position to read */
     uint64_t published; /* last value stored to ctl->ring_head */
-    ivc_inbox_ctl_t *ctl;
+    ivc_inbox_ctl_t *ctl; /* this consumer's counters, in its own block: written here */
 } shm_ring_rx_t;
 
 /* ivc_rec_t.rsvd: framing flags of this channel. */

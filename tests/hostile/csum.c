@@ -139,20 +139,23 @@ static void teardown(void)
     ch[0] = ch[1] = NULL;
 }
 
-static uint8_t *inbox(int receiver)
+/* Rank r's channel block (its geometry, its heap, its slots). */
+static ivc_rxblock_t *block(int r)
 {
-    uint64_t off = ivc_load_relaxed(&ivc_region_member(&region, (uint32_t)receiver)->rx_off);
-    return region.base + off + 4096;
+    uint64_t off = ivc_load_relaxed(&ivc_region_member(&region, (uint32_t)r)->rx_off);
+    return (ivc_rxblock_t *)(region.base + off);
 }
 
-static ivc_rxblock_t *block(int receiver)
+/* What the other rank writes for `receiver`: its slot for it, in its own block (each rank
+ * writes records, chunks and counters into its own block: region_layout.h). */
+static uint8_t *inbox(int receiver)
 {
-    return (ivc_rxblock_t *)(inbox(receiver) - 4096);
+    return (uint8_t *)block(1 - receiver) + 4096;
 }
 
 static uint8_t *chunk(int receiver, uint64_t k)
 {
-    ivc_rxblock_t *b = block(receiver);
+    ivc_rxblock_t *b = block(1 - receiver); /* the sender's block holds the chunks */
     return inbox(receiver) + sizeof(ivc_inbox_ctl_t) + b->ring_size + b->ring_slack +
            (k & (b->nchunks - 1)) * b->chunk_size;
 }

@@ -168,13 +168,14 @@ static const char *find_area(const char *area, uint8_t *base, uint64_t size)
                 add_range(chunks, (uint64_t)g.nchunks * g.chunk_size, size);
         }
     }
-    if (!strcmp(area, "coll") && h->sec_size != 0) {
-        /* Write-exclusive sections (src/region/region_sect.h): the collective areas lie in
-         * the ranks' sealed sections, outside this file. A co-tenant has nothing to write;
-         * the job must simply finish. */
-        fprintf(stderr, "hostile coll: the region has write-exclusive sections (%llu bytes "
-                        "each, outside the file): no collective area to reach\n",
-                (unsigned long long)h->sec_size);
+    if (h->sec_size != 0 && (!strcmp(area, "coll") || !strcmp(area, "rings") ||
+                             !strcmp(area, "counters") || !strcmp(area, "chunks"))) {
+        /* Write-exclusive sections (src/region/region_sect.h): channel blocks and collective
+         * areas lie in the ranks' sealed sections, outside this file. A co-tenant has
+         * nothing to write; the job must simply finish. */
+        fprintf(stderr, "hostile %s: the region has write-exclusive sections (%llu bytes "
+                        "each, outside the file): nothing of it to reach\n",
+                area, (unsigned long long)h->sec_size);
         return NULL;
     }
     if (!strcmp(area, "coll")) {

@@ -13,19 +13,21 @@
 #include "mpi/rma/rma_impl.h"
 #include "region/region.h"
 #include "shm/shm_ring.h"
+#include "t_sect.h"
 
 #define WORDS 64
 
 static void forge(void)
 {
     ivc_region_t r;
-    if (ivc_region_attach(getenv("IVC_REGION"), 0, 0, &r) != 0)
+    if (ivc_region_attach(t_region_file(), 0, 0, &r) != 0)
         t_fail("cannot attach the region");
-    uint64_t off = ivc_load_acquire(&ivc_region_member(&r, 0)->rx_off);
-    ivc_rxblock_t *blk = ivc_region_at(&r, off, sizeof(*blk));
+    uint64_t off = ivc_load_acquire(&ivc_region_member(&r, 1)->rx_off);
+    /* In rank 1's own section under ivcrun: writable here, as rank 1 is this process. */
+    ivc_rxblock_t *blk = (ivc_rxblock_t *)t_region_ptr(r.base, r.size, off, sizeof(*blk));
     if (blk == NULL || blk->magic != IVC_RXBLOCK_MAGIC)
-        t_fail("rank 0 has no receive block");
-    /* sender 1 is inbox 0 of receiver 0 (inboxes skip the receiver itself) */
+        t_fail("rank 1 has no channel block");
+    /* rank 1's ring to rank 0: its first slot (slots skip the block's owner) */
     uint8_t *ring = (uint8_t *)blk + 4096 + sizeof(ivc_inbox_ctl_t);
     uint64_t mask = blk->ring_size - 1, pos = 0;
     uint32_t seq = 0;

@@ -71,10 +71,11 @@ static void teardown(void)
     ivc_shm_chan_destroy(ch[1]);
 }
 
-/* The inbox that `sender` writes into in `receiver`'s block. */
+/* What the other rank writes for `receiver`: its slot for it, in its own block (each rank
+ * writes its records, chunks and counters into its own block: region_layout.h). */
 static uint8_t *inbox(int receiver)
 {
-    uint64_t off = ivc_load_relaxed(&ivc_region_member(&region, (uint32_t)receiver)->rx_off);
+    uint64_t off = ivc_load_relaxed(&ivc_region_member(&region, (uint32_t)(1 - receiver))->rx_off);
     return region.base + off + 4096;
 }
 
@@ -155,7 +156,7 @@ int main(void)
         ivc_rxblock_t *blk = (ivc_rxblock_t *)(inbox(0) - 4096);
         shm_ring_tx_t tx = {
             inbox(0) + sizeof(ivc_inbox_ctl_t), blk->ring_size, blk->ring_slack, 0, 0,
-            (ivc_inbox_ctl_t *)inbox(0)};
+            (ivc_inbox_ctl_t *)inbox(1) /* rank 0's consumer counters, in its block */};
         int err = 0;
         ivc_rec_t *rec = shm_ring_reserve(&tx, 64, &err);
         T_TRUE(rec != NULL, "room for a forged record");

@@ -6,6 +6,7 @@
 
 #include "region/region.h"
 #include "shm/shm_ring.h"
+#include "../mpi/t_sect.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -28,11 +29,12 @@
 static int rank, size;
 
 /* Rank 1: maps the region file as any co-tenant could (attaching through the library
- * would be refused: the region is in use by a running job), finds the tail of its ring in
- * rank 0's inbox by walking its own stamped records, then commits a forged record there. */
+ * would be refused: the region is in use by a running job), finds the tail of its ring to
+ * rank 0 (in its own block) by walking its own stamped records, then commits a forged
+ * record there. */
 static void forge(void)
 {
-    const char *path = getenv("IVC_REGION");
+    const char *path = t_region_file();
     int fd = path ? open(path, O_RDWR) : -1;
     struct stat st;
     CHECK(fd >= 0 && fstat(fd, &st) == 0, "cannot open the region %s", path ? path : "(unset)");
@@ -43,13 +45,13 @@ static void forge(void)
     const ivc_region_hdr_t *h = (const ivc_region_hdr_t *)base;
     CHECK(h->members_off < size && size - h->members_off >= sizeof(ivc_member_t),
           "implausible membership table");
-    ivc_member_t *m0 = (ivc_member_t *)(base + h->members_off);
-    uint64_t off = ivc_load_acquire(&m0->rx_off);
-    CHECK(off > 0 && off < size && size - off >= 4096 + sizeof(ivc_inbox_ctl_t),
-          "rank 0 has no receive block");
-    ivc_rxblock_t *blk = (ivc_rxblock_t *)(base + off);
-    CHECK(blk->magic == IVC_RXBLOCK_MAGIC, "rank 0 has no receive block");
-    /* sender 1 is inbox 0 of receiver 0 (inboxes skip the receiver itself) */
+    ivc_member_t *m1 = (ivc_member_t *)(base + h->members_off) + 1;
+    uint64_t off = ivc_load_acquire(&m1->rx_off);
+    /* In rank 1's own section under ivcrun: writable here, as rank 1 is this process. */
+    ivc_rxblock_t *blk =
+        (ivc_rxblock_t *)t_region_ptr(base, size, off, 4096 + sizeof(ivc_inbox_ctl_t));
+    CHECK(off > 0 && blk != NULL && blk->magic == IVC_RXBLOCK_MAGIC, "rank 1 has no channel block");
+    /* rank 1's slot for rank 0 is its first (slots skip the block's owner) */
     uint8_t *inbox = (uint8_t *)blk + 4096;
     uint8_t *ring = inbox + sizeof(ivc_inbox_ctl_t);
     uint64_t pos = 0;

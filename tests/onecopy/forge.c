@@ -55,15 +55,18 @@ static ivc_shm_chan_t *ch[2];
 static events_t ev[2];
 static uint64_t F_off, F_len = 1u << 20;
 
-static uint8_t *inbox(int receiver)
+/* Rank r's channel block (its geometry, its heap, its slots). */
+static ivc_rxblock_t *block(int r)
 {
-    uint64_t off = ivc_load_relaxed(&ivc_region_member(&region, (uint32_t)receiver)->rx_off);
-    return region.base + off + 4096;
+    uint64_t off = ivc_load_relaxed(&ivc_region_member(&region, (uint32_t)r)->rx_off);
+    return (ivc_rxblock_t *)(region.base + off);
 }
 
-static ivc_rxblock_t *block(int receiver)
+/* What the other rank writes for `receiver`: its slot for it, in its own block (each rank
+ * writes records, chunks and counters into its own block: region_layout.h). */
+static uint8_t *inbox(int receiver)
 {
-    return (ivc_rxblock_t *)(inbox(receiver) - 4096);
+    return (uint8_t *)block(1 - receiver) + 4096;
 }
 
 /* Returns connect's result for rank 0; rank 1 publishes heap [heap_off, +heap_len). */

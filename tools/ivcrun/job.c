@@ -11,6 +11,7 @@
 #include "vm_init.h"
 
 #include "shm/shm_coll_config.h"
+#include "shm/shm_config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -114,18 +115,35 @@ err_free:
 }
 
 /* Bytes of each rank's write-exclusive section (region/region_sect.h), 0 for none: what a
- * rank puts there (its collective area) for the most co-located ranks it can have. None
- * when VMs migrate (a rank's memory must then follow it to another host's region), when
- * IVC_MIGRATE=1 asks for the same, when shared-memory collectives are off, or with
- * IVC_SECTIONS=off. */
+ * rank puts there (its shared-memory channel block and its collective area, each
+ * page-aligned) for as many co-located ranks as its host has. None when VMs migrate (a
+ * rank's memory must then follow it to another host's region), when IVC_MIGRATE=1 asks for
+ * the same, or with IVC_SECTIONS=no. */
 static uint64_t job_sections_size(const job_t *job)
 {
     const char *mig = getenv("IVC_MIGRATE");
     ivc_coll_config_t ccfg;
+    ivc_shm_config_t scfg;
     if (job->opts->nranks < 2 || job->opts->nmoves > 0 || (mig != NULL && strcmp(mig, "1") == 0) ||
-        ivc_coll_config_load(&ccfg) != 0 || !ccfg.shm || !ccfg.sections)
+        ivc_coll_config_load(&ccfg) != 0 || ivc_shm_config_load(&scfg) != 0 || !ccfg.sections)
         return 0;
-    return (ivc_coll_area_bytes(&ccfg, job->opts->nranks) + 2 * 4096 - 1) / 4096 * 4096;
+    uint32_t *count = calloc(job->nhosts, sizeof(*count));
+    if (count == NULL)
+        return 0;
+    for (uint32_t r = 0; r < job->opts->nranks; r++)
+        count[job_host_of(job, r) < job->nhosts ? job_host_of(job, r) : 0]++;
+    uint64_t most = 0;
+    for (uint32_t h = 0; h < job->nhosts; h++) {
+        if (count[h] < 2)
+            continue;
+        ivc_shm_geometry_t geo;
+        ivc_shm_geometry(&scfg, count[h], &geo);
+        uint64_t need = geo.block_bytes + 4096 +
+                        (ccfg.shm ? ivc_coll_area_bytes(&ccfg, count[h]) + 4096 : 0);
+        most = need > most ? need : most;
+    }
+    free(count);
+    return (most + 4095) / 4096 * 4096;
 }
 
 int job_region_create(job_t *job, uint64_t size)

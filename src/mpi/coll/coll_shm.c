@@ -149,13 +149,10 @@ int ivc_mpi_coll_init(void)
     /* With write-exclusive sections (region/region_sect.h) the area lies in this rank's
      * own section, which its peers map read-only: only this rank can write it. */
     int sect = ivc_region_has_sections(&c->region);
-    uint64_t sect_wait_ms = (uint64_t)c->cfg.startup_timeout * 1000;
     if (s->cfg.shm && c->have_region && nlocal > 1 && !c->migrate) {
         uint64_t off;
-        if ((sect ? ivc_region_sect_alloc(&c->region, bytes, 4096, &off)
-                  : ivc_region_alloc(&c->region, bytes, 4096, &off)) == 0) {
-            uint8_t *a = sect ? ivc_region_sect_at(&c->region, c->boot.rank, off, bytes, 0)
-                              : ivc_region_at(&c->region, off, bytes);
+        if (ivc_region_own_alloc(&c->region, bytes, 4096, &off) == 0) {
+            uint8_t *a = ivc_region_owned_at(&c->region, c->boot.rank, off, bytes);
             if (a != NULL) {
                 memset(a, 0, ivc_coll_ctl_bytes(nlocal));
                 memset(a + s->csum_off, 0, csumb);
@@ -204,8 +201,7 @@ int ivc_mpi_coll_init(void)
         uint8_t *a = NULL;
         if (len == bytes && off % 4096 == 0) {
             /* A peer's area must lie in the peer's own section: it can name no other. */
-            a = sect ? ivc_region_sect_at(&c->region, r, off, len, sect_wait_ms)
-                     : ivc_region_at(&c->region, off, len);
+            a = ivc_region_owned_at(&c->region, r, off, len);
             if (a == NULL && sect && off != 0) {
                 free(all);
                 return MPI_ERR_OTHER; /* printed: the launcher did not hand it over */
