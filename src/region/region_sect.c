@@ -40,10 +40,16 @@ int ivc_region_sect_check(int fd, uint64_t size, const char **why)
     return 0;
 }
 
-static int send_fd(int sock, uint32_t rank, int fd)
+/* What this process knows of rank k's private part for it. */
+struct ivc_sect_priv {
+    int fd;          /* received, not mapped yet (the public section has not come), or -1 */
+    int mapped;      /* mapped over [at, at + len) of k's section */
+    uint64_t at, len;
+};
+
+static int send_fd(int sock, const ivc_sect_msg_t *m, int fd)
 {
-    ivc_sect_msg_t m = {IVC_SECT_MAGIC, rank};
-    struct iovec iov = {&m, sizeof(m)};
+    struct iovec iov = {(void *)m, sizeof(*m)};
     union {
         struct cmsghdr h;
         char buf[CMSG_SPACE(sizeof(int))];
@@ -60,7 +66,34 @@ static int send_fd(int sock, uint32_t rank, int fd)
     do
         n = sendmsg(sock, &msg, MSG_NOSIGNAL);
     while (n < 0 && errno == EINTR);
-    return n == (ssize_t)sizeof(m) ? 0 : n < 0 ? -errno : -EIO;
+    return n == (ssize_t)sizeof(*m) ? 0 : n < 0 ? -errno : -EIO;
+}
+
+/* A sealed memory file of `len` bytes named after its owner (and its reader), mapped
+ * read-write at `at` of this process's mapping. Returns its descriptor or -errno, with
+ * *what saying which step failed. */
+static int make_sealed(const char *name, uint8_t *at, uint64_t len, const char **what)
+{
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    *what = "create";
+    int rc = fd < 0 ? -errno : 0;
+    if (rc == 0 && ftruncate(fd, (off_t)len) != 0) {
+        *what = "size";
+        rc = -errno;
+    }
+    /* Map before sealing: F_SEAL_FUTURE_WRITE keeps writable mappings made before it. */
+    if (rc == 0 &&
+        mmap(at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+        *what = "map";
+        rc = -errno;
+    }
+    if (rc == 0 && fcntl(fd, F_ADD_SEALS, IVC_SECT_SEALS_NEEDED) != 0) {
+        *what = "seal";
+        rc = -errno;
+    }
+    if (rc != 0 && fd >= 0)
+        close(fd);
+    return rc != 0 ? rc : fd;
 }
 
 int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms)
@@ -112,32 +145,23 @@ int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms)
     r->base = moved;
     r->map_size = total;
 
+    r->sec_priv = calloc(r->world_size, sizeof(*r->sec_priv));
+    if (r->sec_priv == NULL)
+        return -ENOMEM;
+    for (uint32_t k = 0; k < r->world_size; k++)
+        r->sec_priv[k].fd = -1;
     char name[32];
     snprintf(name, sizeof(name), "ivc-sec-%u", rank);
-    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    const char *what = "create";
-    int rc = fd < 0 ? -errno : 0;
-    if (rc == 0 && ftruncate(fd, (off_t)r->sec_size) != 0) {
-        what = "size";
-        rc = -errno;
-    }
-    /* Map before sealing: F_SEAL_FUTURE_WRITE keeps writable mappings made before it. */
-    if (rc == 0 && mmap(r->base + ivc_region_sect_off(r, rank), r->sec_size,
-                        PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
-        what = "map";
-        rc = -errno;
-    }
-    if (rc == 0 && fcntl(fd, F_ADD_SEALS, IVC_SECT_SEALS_NEEDED) != 0) {
-        what = "seal";
-        rc = -errno;
-    }
-    if (rc == 0) {
+    const char *what;
+    int fd = make_sealed(name, r->base + ivc_region_sect_off(r, rank), r->sec_size, &what);
+    int rc = fd;
+    if (fd >= 0) {
+        ivc_sect_msg_t m = {IVC_SECT_MAGIC, rank, IVC_SECT_ALL, 0, 0, r->sec_size};
         what = "hand over";
-        rc = send_fd(r->sec_sock, rank, fd);
-    }
-    if (fd >= 0)
+        rc = send_fd(r->sec_sock, &m, fd);
         close(fd); /* the mapping and the launcher's copy keep it */
-    if (rc != 0) {
+    }
+    if (rc < 0) {
         ivc_error("region %s: cannot %s this rank's section (%" PRIu64 " bytes): %s", r->path,
                   what, r->sec_size, strerror(-rc));
         return rc;
@@ -158,6 +182,45 @@ int ivc_region_sect_alloc(ivc_region_t *r, uint64_t size, uint64_t align, uint64
         return -ENOMEM;
     r->sec_next = at + size;
     *off = ivc_region_sect_off(r, r->sec_me) + at;
+    return 0;
+}
+
+int ivc_region_sect_private(ivc_region_t *r, uint64_t off, uint64_t len, uint32_t reader)
+{
+    if (r->sec_mapped == NULL || reader >= r->world_size || reader == r->sec_me)
+        return -EINVAL;
+    uint64_t lo = ivc_region_sect_off(r, r->sec_me);
+    if (off < lo || off % 4096 || len == 0 || len % 4096 || off - lo > r->sec_size ||
+        len > r->sec_size - (off - lo))
+        return -EINVAL;
+    char name[48];
+    snprintf(name, sizeof(name), "ivc-sec-%u-to-%u", r->sec_me, reader);
+    const char *what;
+    int fd = make_sealed(name, r->base + off, len, &what);
+    int rc = fd;
+    if (fd >= 0) {
+        ivc_sect_msg_t m = {IVC_SECT_MAGIC, r->sec_me, reader, 0, off - lo, len};
+        what = "hand over";
+        rc = send_fd(r->sec_sock, &m, fd);
+        close(fd);
+    }
+    if (rc < 0)
+        ivc_error("region %s: cannot %s this rank's part for rank %u (%" PRIu64 " bytes): %s",
+                  r->path, what, reader, len, strerror(-rc));
+    return rc < 0 ? rc : 0;
+}
+
+/* Maps rank k's private part for this rank over its public section (which must be mapped
+ * first: mapping the public file later would cover it). */
+static int map_private(ivc_region_t *r, uint32_t k)
+{
+    struct ivc_sect_priv *p = &r->sec_priv[k];
+    if (mmap(r->base + ivc_region_sect_off(r, k) + p->at, p->len, PROT_READ,
+             MAP_SHARED | MAP_FIXED, p->fd, 0) == MAP_FAILED)
+        return -errno;
+    close(p->fd);
+    p->fd = -1;
+    p->mapped = 1;
     return 0;
 }
 
@@ -191,9 +254,25 @@ static int sect_receive(ivc_region_t *r, int wait_ms)
     int rc = 1;
     const char *why = "a malformed message";
     if (got != (ssize_t)sizeof(m) || m.magic != IVC_SECT_MAGIC || m.rank >= r->world_size ||
-        fd < 0 || (msg.msg_flags & MSG_CTRUNC))
+        fd < 0 || (msg.msg_flags & MSG_CTRUNC) ||
+        (m.to != IVC_SECT_ALL && (m.to != r->sec_me || m.at % 4096 || m.len == 0 ||
+                                  m.len % 4096 || m.at > r->sec_size ||
+                                  m.len > r->sec_size - m.at))) {
         rc = -EPROTO;
-    else if (!r->sec_mapped[m.rank] && (rc = ivc_region_sect_check(fd, r->sec_size, &why)) == 0) {
+    } else if (m.to != IVC_SECT_ALL) {
+        /* A private part for this rank: mapped once the public section is. */
+        struct ivc_sect_priv *p = &r->sec_priv[m.rank];
+        if (p->fd < 0 && !p->mapped && (rc = ivc_region_sect_check(fd, m.len, &why)) == 0) {
+            p->fd = fd;
+            fd = -1;
+            p->at = m.at;
+            p->len = m.len;
+            rc = r->sec_mapped[m.rank] ? map_private(r, m.rank) : 0;
+            why = "a private part it cannot map";
+            rc = rc == 0 ? 1 : rc;
+        }
+    } else if (!r->sec_mapped[m.rank] &&
+               (rc = ivc_region_sect_check(fd, r->sec_size, &why)) == 0) {
         if (mmap(r->base + ivc_region_sect_off(r, m.rank), r->sec_size, PROT_READ,
                  MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
             rc = -errno;
@@ -201,6 +280,9 @@ static int sect_receive(ivc_region_t *r, int wait_ms)
         } else {
             r->sec_mapped[m.rank] = 1;
             rc = 1;
+            if (r->sec_priv[m.rank].fd >= 0 && (rc = map_private(r, m.rank)) != 0)
+                why = "a private part it cannot map";
+            rc = rc == 0 ? 1 : rc;
         }
     }
     if (fd >= 0)
@@ -232,8 +314,42 @@ void *ivc_region_sect_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len
     return r->base + off;
 }
 
+void *ivc_region_sect_private_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len)
+{
+    if (r->sec_mapped == NULL || k >= r->world_size || k == r->sec_me)
+        return NULL;
+    uint64_t lo = ivc_region_sect_off(r, k);
+    if (off < lo || off - lo > r->sec_size || len > r->sec_size - (off - lo))
+        return NULL;
+    struct ivc_sect_priv *p = &r->sec_priv[k];
+    uint64_t deadline = ivc_now_ns() + r->sec_wait_ms * 1000000ull;
+    while (!p->mapped) {
+        uint64_t now = ivc_now_ns();
+        if (now >= deadline) {
+            ivc_error("region %s: rank %u's part for this rank never came from the launcher",
+                      r->path, k);
+            return NULL;
+        }
+        uint64_t left_ms = (deadline - now) / 1000000 + 1;
+        if (sect_receive(r, left_ms > 1000 ? 1000 : (int)left_ms) < 0)
+            return NULL;
+    }
+    if (p->at != off - lo || p->len != len) {
+        ivc_error("region %s: rank %u made bytes %" PRIu64 "..%" PRIu64 " of its section private "
+                  "for this rank, not %" PRIu64 "..%" PRIu64,
+                  r->path, k, p->at, p->at + p->len, off - lo, off - lo + len);
+        return NULL;
+    }
+    return r->base + off;
+}
+
 void ivc_region_sect_leave(ivc_region_t *r)
 {
+    for (uint32_t k = 0; r->sec_priv != NULL && k < r->world_size; k++)
+        if (r->sec_priv[k].fd >= 0)
+            close(r->sec_priv[k].fd);
+    free(r->sec_priv);
+    r->sec_priv = NULL;
     /* Only a joined region owns its socket (a zeroed ivc_region_t says fd 0). */
     if (r->sec_mapped != NULL && r->sec_sock >= 0)
         close(r->sec_sock);

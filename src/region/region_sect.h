@@ -16,6 +16,13 @@
  * plain processes on one host) hands them out; regions made any other way have none
  * (sec_size 0) and every block lies in the file, as before (README, "Threat model").
  *
+ * Private parts: a range of its section that its owner writes for one peer alone (its
+ * channel slot for that peer: the messages of that pair) gets a memory file of its own,
+ * mapped over the range by the owner (ivc_region_sect_private) and handed by the launcher
+ * to that one peer, who maps it read-only over the same range. Every other rank sees the
+ * public file's untouched zero pages there: no rank reads the messages of a pair it is not
+ * in.
+ *
  * A section is mapped in a peer lazily, on first use (ivc_region_sect_at): the launcher
  * sends each section once it has it, and a reader waits for the one it needs. Offsets a
  * peer names in its own section are checked against that section's bounds, so a peer can
@@ -28,13 +35,19 @@
 #include <fcntl.h>
 #include <stdint.h>
 
-/* One message on the launcher's socket, either way: the section of `rank` rides along as
- * one SCM_RIGHTS descriptor. A rank sends its own; the launcher sends its peers'. */
+/* One message on the launcher's socket, either way: a memory file of `rank`'s section rides
+ * along as one SCM_RIGHTS descriptor. A rank sends its own; the launcher sends its peers'.
+ * `to` IVC_SECT_ALL: the whole section, for every co-located rank; else a private part of
+ * `len` bytes at byte `at` of the section, for rank `to` alone (both multiples of 4096). */
 typedef struct ivc_sect_msg {
     uint32_t magic; /* IVC_SECT_MAGIC */
     uint32_t rank;
+    uint32_t to;
+    uint32_t pad;
+    uint64_t at, len;
 } ivc_sect_msg_t;
 #define IVC_SECT_MAGIC 0x54434553u /* "SECT" */
+#define IVC_SECT_ALL   0xffffffffu
 
 /* Seals every section carries before anyone but its owner maps it. */
 #define IVC_SECT_SEALS_NEEDED (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE | F_SEAL_SEAL)
@@ -67,6 +80,17 @@ static inline uint64_t ivc_region_sect_off(const ivc_region_t *r, uint32_t k)
  * this process got no IVC_SECTION_FD: not started by the launcher that made them), or
  * -errno (printed). */
 int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms);
+
+/* Makes [off, off + len) of this rank's own section (page-aligned, not yet written) private
+ * to rank `reader`: a memory file of its own, mapped read-write here, sealed, and handed to
+ * the launcher for `reader` alone. Returns 0, -EINVAL (not a page range of this rank's
+ * section) or -errno (printed). */
+int ivc_region_sect_private(ivc_region_t *r, uint64_t off, uint64_t len, uint32_t reader);
+
+/* Waits until rank k's private part for this rank, [off, off + len) of k's section, is
+ * mapped here (the whole range exactly), as long as the join said. Returns its address, or
+ * NULL (printed) when it does not come or k named another range. */
+void *ivc_region_sect_private_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len);
 
 /* Allocates `size` bytes (rounded to a cache line, aligned to `align`, a power of two) from
  * this rank's own section; writes the offset to *off. Private bookkeeping: nothing shared is

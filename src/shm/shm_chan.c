@@ -930,6 +930,17 @@ int ivc_shm_chan_create(ivc_region_t *region, const ivc_shm_config_t *cfg, uint3
     }
     blk->heap_off = ch->heap_off;
     blk->heap_len = ch->heap_len;
+    /* With sections each slot is private to its peer (region_sect.h): no third rank can
+     * read the messages of a pair. */
+    for (uint32_t i = 0, k = 0; i + 1 < nlocal && ivc_region_has_sections(region); i++, k++) {
+        if (k == ch->my_local)
+            k++;
+        if ((rc = ivc_region_sect_private(region, ch->rx_off + 4096 + i * geo.inbox_stride,
+                                          geo.inbox_stride, local[k])) != 0) {
+            ivc_shm_chan_destroy(ch);
+            return rc;
+        }
+    }
     for (uint32_t i = 0; i + 1 < nlocal && again == 0; i++) {
         uint8_t *inbox = (uint8_t *)blk + 4096 + i * geo.inbox_stride;
         ivc_inbox_ctl_t *ctl = (ivc_inbox_ctl_t *)inbox;
@@ -1053,6 +1064,12 @@ static int peer_bind(ivc_shm_chan_t *ch, shm_peer_t *p, uint32_t i, const ivc_rx
         return rc;
     uint8_t *own = inbox_at(mybase, mine, ch->my_local, i);
     uint8_t *theirs = inbox_at(base, &geo, i, ch->my_local);
+    /* With sections, p's slot for this rank is a part of p's section private to the pair:
+     * wait until it is mapped here. */
+    if (ivc_region_has_sections(ch->region) &&
+        ivc_region_sect_private_at(ch->region, p->rank, (uint64_t)(theirs - ch->region->base),
+                                   geo.inbox_stride) == NULL)
+        return -EPROTO;
 
     memset(&p->tx, 0, sizeof(p->tx));
     memset(&p->rx, 0, sizeof(p->rx));

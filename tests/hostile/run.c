@@ -247,7 +247,10 @@ int main(int argc, char **argv)
         dup2(pfd[1], 2);
         close(pfd[0]);
         close(pfd[1]);
-        execl(argv[2], argv[2], "-n", nps, "--vms", nps, argv[3], mode, WORK_S, (char *)NULL);
+        /* --keep-region: ivcrun would remove the file's name once every rank joined, before
+         * a co-tenant on a loaded machine gets to open it; this test removes it itself. */
+        execl(argv[2], argv[2], "--keep-region", "-n", nps, "--vms", nps, argv[3], mode, WORK_S,
+              (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid);
@@ -318,8 +321,9 @@ int main(int argc, char **argv)
     while (drain(pfd[0], 10))
         ;
     munmap(base, size);
-    if (hung) {
-        /* A launcher killed with SIGKILL cannot remove its region: this job's file only. */
+    {
+        /* Kept by ivcrun (--keep-region), or left by a launcher killed with SIGKILL: this
+         * job's file only. */
         char path[128];
         snprintf(path, sizeof(path), "/dev/shm/ivc-%s", job);
         unlink(path);

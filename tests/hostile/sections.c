@@ -1,10 +1,14 @@
 /* Write-exclusive sections (src/region/region_sect.h), as a rank of the job sees them.
  *
  * Mode "check" (every rank): the rank's own section is mapped read-write and every
- * co-located peer's read-only (/proc/self/maps: memfd:ivc-sec-<rank>); no way to write a
- * peer's section works: mprotect to PROT_WRITE is refused, and the section reopened through
- * /proc/self/map_files (root) can be neither mapped writable, written, nor resized; a
- * checked Allreduce and Bcast over the shared-memory areas still give the right data.
+ * co-located peer's read-only (/proc/self/maps: memfd:ivc-sec-<rank>); of the parts private
+ * to a pair (memfd:ivc-sec-<owner>-to-<reader>: the owner's channel slot for the reader)
+ * it maps its own ones read-write, the ones its peers made for it read-only, and none made
+ * for a third rank (no rank reads the messages of a pair it is not in); no way to write a
+ * peer's section or part works: mprotect to PROT_WRITE is refused, and the memory reopened
+ * through /proc/self/map_files (root) can be neither mapped writable, written, nor
+ * resized; a checked ring exchange (through the private parts), Allreduce and Bcast (through
+ * the collective areas) still give the right data.
  *
  * Mode "scribble" (run with ivcrun --disable-auto-cleanup, MPI_ERRORS_RETURN): rank 1
  * stores into rank 0's collective area, once the areas are in use. The store faults in
@@ -27,16 +31,19 @@
 #define MAXR 64
 
 typedef struct sect {
-    uintptr_t lo, hi;
+    uintptr_t lo, hi; /* a piece of the mapping (the first one seen) */
     char perms[5];
 } sect_t;
 
-static sect_t sects[MAXR];
+static sect_t sects[MAXR];        /* rank k's section (its public file) */
+static sect_t parts[MAXR][MAXR];  /* parts[k][j]: k's part private to j */
 
-/* Reads this process's section mappings: sects[k] for rank k, zero where none. */
+/* Reads this process's section mappings; zero where none. A section's public file shows as
+ * several pieces around the private parts mapped over it: the first piece stands for it. */
 static void read_maps(void)
 {
     memset(sects, 0, sizeof(sects));
+    memset(parts, 0, sizeof(parts));
     FILE *f = fopen("/proc/self/maps", "r");
     if (f == NULL)
         t_fail("cannot read /proc/self/maps: %s", strerror(errno));
@@ -47,21 +54,26 @@ static void read_maps(void)
         const char *name = strstr(line, "memfd:ivc-sec-");
         if (name == NULL || sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) != 3)
             continue;
-        int k = atoi(name + strlen("memfd:ivc-sec-"));
-        if (k < 0 || k >= MAXR)
-            t_fail("a section mapping names rank %d", k);
-        if (sects[k].lo != 0)
-            t_fail("rank %d's section is mapped twice", k);
-        sects[k] = (sect_t){lo, hi, ""};
-        memcpy(sects[k].perms, perms, 5);
+        int k = -1, j = -1;
+        if (sscanf(name, "memfd:ivc-sec-%d-to-%d", &k, &j) < 1 || k < 0 || k >= MAXR ||
+            j >= MAXR)
+            t_fail("a section mapping names rank %d (%d)", k, j);
+        sect_t *s = j >= 0 ? &parts[k][j] : &sects[k];
+        if (j >= 0 && s->lo != 0)
+            t_fail("rank %d's part for rank %d is mapped twice", k, j);
+        if (s->lo == 0) {
+            *s = (sect_t){lo, hi, ""};
+            memcpy(s->perms, perms, 5);
+        } else if (strcmp(s->perms, perms) != 0) {
+            t_fail("rank %d's section is mapped %s and %s", k, s->perms, perms);
+        }
     }
     fclose(f);
 }
 
-/* Every way to write peer k's section fails. */
-static void try_write(int k)
+/* Every way to write s (a peer's section or part) fails. */
+static void try_write(const sect_t *s, int k)
 {
-    sect_t *s = &sects[k];
     size_t len = s->hi - s->lo;
     if (mprotect((void *)s->lo, len, PROT_READ | PROT_WRITE) == 0)
         t_fail("mprotect(PROT_WRITE) of rank %d's section: expected refused, got allowed", k);
@@ -113,6 +125,26 @@ static void checked_collectives(MPI_Comm comm, int nranks, int tag)
             t_fail("Bcast element %d: expected %d, got %d", i, i ^ tag, bc[i]);
 }
 
+/* Every rank sends 200 KB (rendezvous through the pipeline) and 100 B (eager) to the next
+ * and receives from the previous: the pairs' private parts carry them. */
+static void checked_ring(void)
+{
+    enum { BIG = 200000 };
+    static unsigned char out[BIG], in[BIG];
+    int next = (t_rank + 1) % t_size, prev = (t_rank + t_size - 1) % t_size;
+    for (int n = 100; n <= BIG; n = n == 100 ? BIG : BIG + 1) {
+        for (int i = 0; i < n; i++)
+            out[i] = (unsigned char)(i * 13 + t_rank);
+        memset(in, 0, (size_t)n);
+        MPI_Sendrecv(out, n, MPI_BYTE, next, 7, in, n, MPI_BYTE, prev, 7, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        for (int i = 0; i < n; i++)
+            if (in[i] != (unsigned char)(i * 13 + prev))
+                t_fail("ring %d B byte %d: expected %u, got %u", n, i,
+                       (unsigned)(unsigned char)(i * 13 + prev), (unsigned)in[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "check";
@@ -120,6 +152,7 @@ int main(int argc, char **argv)
     if (t_size < 2 || t_size > MAXR)
         t_skip("needs 2 to 64 ranks");
     checked_collectives(MPI_COMM_WORLD, t_size, 1);
+    checked_ring();
     read_maps();
     for (int k = 0; k < t_size; k++) {
         const char *want = k == t_rank ? "rw-s" : "r--s";
@@ -128,10 +161,26 @@ int main(int argc, char **argv)
                    want);
         if (strcmp(sects[k].perms, want) != 0)
             t_fail("rank %d's section: expected %s, got %s", k, want, sects[k].perms);
+        for (int j = 0; j < t_size; j++) {
+            const sect_t *p = &parts[k][j];
+            if (k == j)
+                continue;
+            if (k != t_rank && j != t_rank && p->lo != 0)
+                t_fail("rank %d's part for rank %d: expected not mapped here, got %s", k, j,
+                       p->perms);
+            if ((k == t_rank || j == t_rank) && p->lo == 0)
+                t_fail("rank %d's part for rank %d: expected mapped, got not mapped", k, j);
+            if (k == t_rank && strcmp(p->perms, "rw-s") != 0)
+                t_fail("own part for rank %d: expected rw-s, got %s", j, p->perms);
+            if (j == t_rank && strcmp(p->perms, "r--s") != 0)
+                t_fail("rank %d's part for this rank: expected r--s, got %s", k, p->perms);
+        }
     }
     for (int k = 0; k < t_size; k++)
-        if (k != t_rank)
-            try_write(k);
+        if (k != t_rank) {
+            try_write(&sects[k], k);
+            try_write(&parts[k][t_rank], k);
+        }
 
     if (strcmp(mode, "scribble") != 0) {
         checked_collectives(MPI_COMM_WORLD, t_size, 2);

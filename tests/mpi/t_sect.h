@@ -59,18 +59,18 @@ static inline uint8_t *t_region_ptr(uint8_t *base, uint64_t size, uint64_t off, 
     uint64_t k = (off - so) / ss, at = off - so - k * ss;
     if (len > ss - at)
         return NULL;
+    /* Any piece of k's public file tells where its section starts: its address less its
+     * offset in the file (private parts are mapped over the rest, at the same place). */
     FILE *f = fopen("/proc/self/maps", "r");
     char line[512], want[48];
-    snprintf(want, sizeof(want), "memfd:ivc-sec-%llu ", (unsigned long long)k);
+    snprintf(want, sizeof(want), "memfd:ivc-sec-%llu (deleted)", (unsigned long long)k);
     uint8_t *p = NULL;
     while (f != NULL && p == NULL && fgets(line, sizeof(line), f)) {
-        unsigned long lo, hi;
-        char *nl = strchr(line, '\n');
-        if (nl != NULL)
-            *nl = ' '; /* so that the name matches at the end of the line too */
-        if (strstr(line, want) != NULL && sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
-            hi - lo == ss)
-            p = (uint8_t *)lo + at;
+        unsigned long lo, hi, foff;
+        char perms[8];
+        if (strstr(line, want) != NULL &&
+            sscanf(line, "%lx-%lx %7s %lx", &lo, &hi, perms, &foff) == 4 && foff <= lo)
+            p = (uint8_t *)(lo - foff) + at;
     }
     if (f != NULL)
         fclose(f);

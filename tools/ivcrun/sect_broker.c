@@ -12,13 +12,24 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+/* Something to send to a rank: rank `owner`'s whole section (fd -1: the owner's kept
+ * one), or a private part of it for this rank alone (its own descriptor, closed once
+ * sent). */
+typedef struct sect_item {
+    uint32_t owner;
+    int fd;
+    uint64_t at, len;
+} sect_item_t;
+
 typedef struct sect_conn {
     int fd, rank_fd; /* ivcrun's end, the rank's end (until the rank started) */
     int section;     /* the rank's section once handed over and checked, else -1 */
     uint32_t host;
-    uint32_t *todo; /* ranks whose sections still go to this rank (a FIFO) */
+    sect_item_t *todo; /* what still goes to this rank (a FIFO): each other rank's section
+                        * and its private part for this rank, at most once each */
     uint32_t head, tail;
-    int gone; /* its connection closed or broke */
+    uint8_t *got_private; /* per owner: its private part for this rank came already */
+    int gone;             /* its connection closed or broke */
 } sect_conn_t;
 
 struct sect_broker {
@@ -42,8 +53,9 @@ sect_broker_t *sect_broker_create(uint32_t nranks, const uint32_t *host, uint64_
     for (uint32_t r = 0; r < nranks; r++) {
         int sv[2];
         b->c[r].host = host[r];
-        /* Each rank is sent every other rank's section at most once. */
-        if ((b->c[r].todo = malloc(nranks * sizeof(uint32_t))) == NULL) {
+        /* Each rank is sent every other rank's section and private part at most once. */
+        if ((b->c[r].todo = malloc(2 * (size_t)nranks * sizeof(sect_item_t))) == NULL ||
+            (b->c[r].got_private = calloc(nranks, 1)) == NULL) {
             fprintf(stderr, "ivcrun: out of memory\n");
             sect_broker_destroy(b);
             return NULL;
@@ -88,6 +100,9 @@ size_t sect_broker_pollfds(const sect_broker_t *b, struct pollfd *fds, size_t ma
 
 static void gone(sect_conn_t *c)
 {
+    for (uint32_t i = c->head; i < c->tail; i++)
+        if (c->todo[i].fd >= 0)
+            close(c->todo[i].fd);
     c->gone = 1;
     c->head = c->tail = 0;
 }
@@ -97,8 +112,10 @@ static void flush(sect_broker_t *b, uint32_t r)
 {
     sect_conn_t *c = &b->c[r];
     while (!c->gone && c->head != c->tail) {
-        uint32_t k = c->todo[c->head];
-        ivc_sect_msg_t m = {IVC_SECT_MAGIC, k};
+        const sect_item_t *it = &c->todo[c->head];
+        int fd = it->fd >= 0 ? it->fd : b->c[it->owner].section;
+        ivc_sect_msg_t m = {IVC_SECT_MAGIC, it->owner, it->fd >= 0 ? r : IVC_SECT_ALL, 0,
+                            it->at, it->len};
         struct iovec iov = {&m, sizeof(m)};
         union {
             struct cmsghdr h;
@@ -111,7 +128,7 @@ static void flush(sect_broker_t *b, uint32_t r)
         h->cmsg_level = SOL_SOCKET;
         h->cmsg_type = SCM_RIGHTS;
         h->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(h), &b->c[k].section, sizeof(int));
+        memcpy(CMSG_DATA(h), &fd, sizeof(int));
         ssize_t w = sendmsg(c->fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
         if (w < 0 && (errno == EAGAIN || errno == EINTR))
             return;
@@ -119,15 +136,19 @@ static void flush(sect_broker_t *b, uint32_t r)
             gone(c); /* the rank ended: nobody reads its socket any more */
             return;
         }
+        if (it->fd >= 0)
+            close(it->fd); /* a private part goes to one rank only */
         c->head++;
     }
 }
 
-static void queue(sect_broker_t *b, uint32_t to, uint32_t k)
+static void queue(sect_broker_t *b, uint32_t to, uint32_t k, int fd, uint64_t at, uint64_t len)
 {
     sect_conn_t *c = &b->c[to];
-    if (!c->gone && c->tail < b->n)
-        c->todo[c->tail++] = k;
+    if (!c->gone && c->tail < 2 * b->n)
+        c->todo[c->tail++] = (sect_item_t){k, fd, at, len};
+    else if (fd >= 0)
+        close(fd);
 }
 
 /* Takes rank r's section. Returns 0, or 1 (printed) when what it sent is not one. */
@@ -155,27 +176,46 @@ static int take(sect_broker_t *b, uint32_t r)
         return 0;
     }
     const char *why = "a malformed message";
+    int all = m.to == IVC_SECT_ALL;
     int bad = got != (ssize_t)sizeof(m) || m.magic != IVC_SECT_MAGIC || m.rank != r || fd < 0 ||
               (msg.msg_flags & MSG_CTRUNC);
-    if (!bad && c->section >= 0) {
+    if (!bad && all && c->section >= 0) {
         why = "a second section";
         bad = 1;
     }
-    if (!bad && ivc_region_sect_check(fd, b->sec_size, &why) != 0)
+    if (!bad && !all &&
+        (m.to >= b->n || m.to == r || b->c[m.to].host != c->host || c->section < 0 ||
+         m.at % 4096 || m.len == 0 || m.len % 4096 || m.at > b->sec_size ||
+         m.len > b->sec_size - m.at)) {
+        why = "a private part for no co-located rank, or outside its section";
+        bad = 1;
+    }
+    if (!bad && !all && b->c[m.to].got_private[r]) {
+        why = "a second private part for one rank";
+        bad = 1;
+    }
+    if (!bad && ivc_region_sect_check(fd, all ? b->sec_size : m.len, &why) != 0)
         bad = 1;
     if (bad) {
         if (fd >= 0)
             close(fd);
-        fprintf(stderr, "ivcrun: rank %u handed over %s instead of its sealed section\n", r, why);
+        fprintf(stderr, "ivcrun: rank %u handed over %s instead of a sealed part of its section\n",
+                r, why);
         return 1;
+    }
+    if (!all) {
+        /* For its one reader only. */
+        b->c[m.to].got_private[r] = 1;
+        queue(b, m.to, r, fd, m.at, m.len);
+        return 0;
     }
     c->section = fd;
     /* Everyone of its host who has one gets it, and it gets theirs. */
     for (uint32_t q = 0; q < b->n; q++) {
         if (q == r || b->c[q].host != c->host || b->c[q].section < 0)
             continue;
-        queue(b, q, r);
-        queue(b, r, q);
+        queue(b, q, r, -1, 0, b->sec_size);
+        queue(b, r, q, -1, 0, b->sec_size);
     }
     return 0;
 }
@@ -212,7 +252,11 @@ void sect_broker_destroy(sect_broker_t *b)
             close(c->rank_fd);
         if (c->section >= 0)
             close(c->section);
+        for (uint32_t i = c->head; c->todo != NULL && i < c->tail; i++)
+            if (c->todo[i].fd >= 0)
+                close(c->todo[i].fd);
         free(c->todo);
+        free(c->got_private);
     }
     free(b->c);
     free(b);
