@@ -37,6 +37,8 @@ ivc_launcher_test(signals 30)
 ivc_launcher_test(timeout 30)
 ivc_launcher_test(tmp_exec 30)
 ivc_launcher_test(plain 30)
+# Each rank in a session (and scheduler autogroup) of its own, as Hydra starts them.
+ivc_launcher_test(session 30)
 ivc_launcher_test(unprivileged 30)
 ivc_launcher_test(mpi_failure 60)
 ivc_launcher_test(join 60)

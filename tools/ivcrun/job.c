@@ -499,13 +499,14 @@ static int start_plain_rank(job_t *job, uint32_t r)
 {
     job_rank_t *rk = &job->ranks[r];
     pid_t parent = getpid();
-    /* Its own process group lets a stop reach whatever the rank started, as a VM's pid
-     * namespace does; rank 0 stays in ours when stdin is a terminal, so it may read it. */
+    /* Its own session (and so its own process group) lets a stop reach whatever the rank
+     * started, as a VM's pid namespace does, and gives it a CPU share of its own
+     * (rank_exec); rank 0 stays in ours when stdin is a terminal, so it may read it. */
     rk->own_pgrp = r != 0 || !isatty(0);
     pid_t pid = fork();
     if (pid == 0) {
         if (rk->own_pgrp)
-            setpgid(0, 0);
+            setsid();
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
             _exit(1);
@@ -517,8 +518,8 @@ static int start_plain_rank(job_t *job, uint32_t r)
                 strerror(err));
         return -err;
     }
-    if (rk->own_pgrp)
-        setpgid(pid, pid); /* also here: signals may come before the child gets to it */
+    /* No setpgid(pid, pid) here: a group leader could not make a session. A signal sent
+     * before the child made its session reaches the rank alone (job_signal). */
     rk->pid = pid;
     rank_started(rk);
     return 0;
@@ -599,8 +600,9 @@ void job_signal(job_t *job, int sig)
     /* A rank stops running when reaped, so its pid never names a recycled process. */
     for (uint32_t r = 0; r < job->opts->nranks; r++) {
         const job_rank_t *rk = &job->ranks[r];
-        if (rk->running && rk->pid > 0)
-            kill(rk->own_pgrp ? -rk->pid : rk->pid, sig);
+        if (rk->running && rk->pid > 0 &&
+            (!rk->own_pgrp || (kill(-rk->pid, sig) != 0 && errno == ESRCH)))
+            kill(rk->pid, sig);
     }
 }
 

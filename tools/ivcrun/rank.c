@@ -80,6 +80,12 @@ static int apply_env(const job_t *job, uint32_t rank)
 
 void rank_exec(const job_t *job, uint32_t rank)
 {
+    /* A session of its own, as Hydra gives each rank: with the scheduler's autogroups (on by
+     * default in Debian) each session gets its share of the CPUs, so a job of N ranks gets
+     * N shares on a loaded host, not one. (Plain ranks made theirs in start_plain_rank.)
+     * Rank 0 keeps the caller's when stdin is a terminal, so that it may read it. */
+    if (job->mode != JOB_MODE_PLAIN && (rank != 0 || !isatty(0)))
+        setsid();
     sigaction(SIGPIPE, &job->old_sigpipe, NULL);
     sigprocmask(SIG_SETMASK, &job->old_mask, NULL);
 
