@@ -10,12 +10,15 @@
  * resized; a checked ring exchange (through the private parts), Allreduce and Bcast (through
  * the collective areas) still give the right data.
  *
- * Mode "scribble" (run with ivcrun --disable-auto-cleanup, MPI_ERRORS_RETURN): rank 1
- * stores into rank 0's collective area, once the areas are in use. The store faults in
- * rank 1 (SIGSEGV: ivcrun's status is 139), nothing of rank 0's changes, and the others
- * find rank 1, and only rank 1, failed: a collective that involves it fails with
- * MPIX_ERR_PROC_FAILED, MPIX_Comm_get_failed names it, and the survivors shrink and go on
- * with a checked Allreduce. Each survivor prints "ft-ok rank R" (tests/mpi/ft/run.sh). */
+ * Mode "scribble [SEED]" (run with ivcrun --disable-auto-cleanup, MPI_ERRORS_RETURN):
+ * rank 1 stores into a peer's section while the others wait for it in a collective. The
+ * seed picks the peer and the place: 0 (the default) the first line of rank 0's section
+ * (its channel block's header), else any byte of the peer's section (its channel block,
+ * its slots private to other pairs, its collective area). The store faults in rank 1
+ * (SIGSEGV: ivcrun's status is 139), nothing of the peer's changes, and the others find
+ * rank 1, and only rank 1, failed: the collective fails with MPIX_ERR_PROC_FAILED,
+ * MPIX_Comm_get_failed names it, and the survivors shrink and go on with a checked
+ * Allreduce. Each survivor prints "ft-ok rank R" (tests/mpi/ft/run.sh). */
 #define _GNU_SOURCE
 #include "../mpi/ft/ft_util.h"
 
@@ -36,6 +39,7 @@ typedef struct sect {
 } sect_t;
 
 static sect_t sects[MAXR];        /* rank k's section (its public file) */
+static uintptr_t span_lo[MAXR], span_hi[MAXR]; /* every mapping of rank k's section */
 static sect_t parts[MAXR][MAXR];  /* parts[k][j]: k's part private to j */
 
 /* Reads this process's section mappings; zero where none. A section's public file shows as
@@ -44,6 +48,8 @@ static void read_maps(void)
 {
     memset(sects, 0, sizeof(sects));
     memset(parts, 0, sizeof(parts));
+    memset(span_lo, 0, sizeof(span_lo));
+    memset(span_hi, 0, sizeof(span_hi));
     FILE *f = fopen("/proc/self/maps", "r");
     if (f == NULL)
         t_fail("cannot read /proc/self/maps: %s", strerror(errno));
@@ -58,6 +64,10 @@ static void read_maps(void)
         if (sscanf(name, "memfd:ivc-sec-%d-to-%d", &k, &j) < 1 || k < 0 || k >= MAXR ||
             j >= MAXR)
             t_fail("a section mapping names rank %d (%d)", k, j);
+        if (span_lo[k] == 0 || lo < span_lo[k])
+            span_lo[k] = lo;
+        if (hi > span_hi[k])
+            span_hi[k] = hi;
         sect_t *s = j >= 0 ? &parts[k][j] : &sects[k];
         if (j >= 0 && s->lo != 0)
             t_fail("rank %d's part for rank %d is mapped twice", k, j);
@@ -189,14 +199,33 @@ int main(int argc, char **argv)
     }
     if (t_size < 3)
         t_skip("scribble needs at least 3 ranks");
-    sect_t *s0 = &sects[0];
+    unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 0;
+    uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+    x ^= x >> 29;
+    int victim = seed == 0 ? 0 : (int)(x % (uint64_t)(t_size - 1));
+    if (victim >= 1)
+        victim++; /* any rank but the writer */
+    /* A byte of a mapping of the victim's section (the spans are whole pages of mappings
+     * of it: read-only here, every one). */
+    uintptr_t at = seed == 0 ? sects[0].lo
+                             : span_lo[victim] + (uintptr_t)((x >> 17) % (span_hi[victim] -
+                                                                          span_lo[victim]));
+    uint8_t before = *(volatile uint8_t *)at;
     MPI_Barrier(MPI_COMM_WORLD);
     if (t_rank == 1) {
         fflush(stdout);
-        /* The whole control line of rank 0's area: its first bytes. Faults here. */
-        memset((void *)s0->lo, 0x5a, 64);
-        t_fail("a store into rank 0's section: expected a fault, got stored");
+        usleep(20000); /* the others are waiting in the Allreduce below */
+        *(volatile uint8_t *)at = (uint8_t)(before ^ 0x5a); /* faults here */
+        t_fail("a store into rank %d's section: expected a fault, got stored", victim);
     }
+    /* Waiting for the writer in a collective (an 8 KiB one: through the areas). */
+    ft_set_phase("a collective with the writer");
+    static int vec[2048];
+    int cls = ft_class(MPI_Allreduce(MPI_IN_PLACE, vec, 2048, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    /* REVOKED: a faster survivor got here first and revoked the communicator. */
+    if (cls != MPIX_ERR_PROC_FAILED && cls != MPIX_ERR_REVOKED)
+        t_fail("Allreduce with the faulted writer: expected MPIX_ERR_PROC_FAILED, got %d", cls);
+    MPIX_Comm_revoke(MPI_COMM_WORLD);
     ft_set_phase("the writer's failure becomes known");
     ft_wait_failed(MPI_COMM_WORLD, 1);
     MPI_Group failed, wg;
@@ -208,15 +237,11 @@ int main(int argc, char **argv)
         MPI_Group_translate_ranks(failed, 1, &zero, wg, &who);
     if (nf != 1 || who != 1)
         t_fail("failed ranks: expected rank 1 alone, got %d rank(s), the first %d", nf, who);
-    ft_set_phase("a collective with the writer");
-    int cls = ft_class(MPI_Allreduce(MPI_IN_PLACE, &cls, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-    /* REVOKED: a faster survivor got here first and revoked the communicator. */
-    if (cls != MPIX_ERR_PROC_FAILED && cls != MPIX_ERR_REVOKED)
-        t_fail("Allreduce with the faulted writer: expected MPIX_ERR_PROC_FAILED, got %d", cls);
-    MPIX_Comm_revoke(MPI_COMM_WORLD);
-    /* What the writer aimed at: rank 0's control line must not hold its pattern. */
-    if (*(volatile uint64_t *)s0->lo == 0x5a5a5a5a5a5a5a5aull)
-        t_fail("rank 0's control line holds the writer's bytes");
+    /* What the writer aimed at, as the victim sees it: not the writer's byte (the victim
+     * may have written it itself meanwhile, but never to that value by chance alone: the
+     * first line of a section is written once). */
+    if (t_rank == victim && seed == 0 && *(volatile uint8_t *)at == (uint8_t)(before ^ 0x5a))
+        t_fail("rank %d's section holds the writer's byte", victim);
     MPI_Comm shrunk;
     ft_set_phase("shrink");
     if (MPIX_Comm_shrink(MPI_COMM_WORLD, &shrunk) != MPI_SUCCESS)
