@@ -54,11 +54,17 @@ foreach(cfg vms plain)
 endforeach()
 # The same ten times, each store at another byte of another peer's section (its channel
 # block, its parts private to other pairs, its collective area), while the others wait for
-# the writer in an Allreduce: every run must end with the writer alone blamed, no hang.
-add_test(NAME hostile.sections_scribble10
-         COMMAND bash -c "for seed in 1 2 3 4 5 6 7 8 9 10; do echo \"== seed $seed\"; bash \"$0\" 3 139 \"$1\" --disable-auto-cleanup -n 4 --vms 4 --timeout 60 \"$2\" scribble $seed || exit 1; done"
-                 ${PROJECT_SOURCE_DIR}/tests/mpi/ft/run.sh $<TARGET_FILE:ivcrun>
-                 $<TARGET_FILE:hostile_sections>)
-set_tests_properties(hostile.sections_scribble10 PROPERTIES TIMEOUT 300 LABELS hostile
-                     SKIP_RETURN_CODE 77
-                     ENVIRONMENT "FT_EXPECT_TEXT=rank 1 .*(SIGSEGV|signal 11)")
+# the writer in an Allreduce: every run must end with the writer alone blamed, no hang;
+# with the default settings and with check words on.
+foreach(variant "" _csum)
+  set(env "FT_EXPECT_TEXT=rank 1 .*(SIGSEGV|signal 11)")
+  if(variant STREQUAL "_csum")
+    list(APPEND env IVC_CHECKSUM=1)
+  endif()
+  add_test(NAME hostile.sections_scribble10${variant}
+           COMMAND bash -c "for seed in 1 2 3 4 5 6 7 8 9 10; do echo \"== seed $seed\"; bash \"$0\" 3 139 \"$1\" --disable-auto-cleanup -n 4 --vms 4 --timeout 60 \"$2\" scribble $seed || exit 1; done"
+                   ${PROJECT_SOURCE_DIR}/tests/mpi/ft/run.sh $<TARGET_FILE:ivcrun>
+                   $<TARGET_FILE:hostile_sections>)
+  set_tests_properties(hostile.sections_scribble10${variant} PROPERTIES TIMEOUT 300
+                       LABELS hostile SKIP_RETURN_CODE 77 ENVIRONMENT "${env}")
+endforeach()
