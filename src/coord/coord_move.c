@@ -21,7 +21,7 @@
 /* Tags of IVC_MOVE_CTX messages. */
 enum {
     MOVE_FLUSH = 1, /* nothing more comes from the sender on the channel that carried this */
-    MOVE_HELLO = 2, /* (network) the sender joined this rank's region; its inbox is clear */
+    MOVE_HELLO = 2, /* (network) the sender joined this rank's region */
 };
 
 /* Pair states (per peer). */
@@ -202,8 +202,8 @@ static void on_flush_shm(uint32_t peer)
     p->pair = PAIR_DRAINING;
 }
 
-/* FLUSH through the network: the peer sends through shm from now on; its inbox for this
- * rank is clear. */
+/* FLUSH through the network: the peer sends through shm from now on; the pair's slots are
+ * clear. */
 static void on_flush_net(uint32_t peer)
 {
     ivc_coord_t *c = &ivc_coord;
@@ -212,7 +212,7 @@ static void on_flush_net(uint32_t peer)
      * have begun leaving since (its vc is then the network again, and the peer's answer to
      * that FLUSH comes through shm, after this one). */
     if (!p->answered && c->vcs[peer].ops != &ivc_shm_chan_ops) {
-        /* This rank arrived: bind to the resident's inbox and answer. */
+        /* This rank arrived: bind to the pair's slots and answer. */
         int rc = c->shm != NULL ? ivc_shm_chan_peer_open(c->shm, peer) : -ENOTCONN;
         if (rc != 0) {
             ivc_error("migration: cannot reach rank %u through shared memory (%s); it stays on "
@@ -239,8 +239,8 @@ static void on_hello(uint32_t peer)
     }
     mv.peers[peer].hello_in = 0;
     /* Both arrived together and said HELLO to each other: the lower rank alone acts as the
-     * resident (clears both inboxes, then FLUSH); the higher waits for that FLUSH as any
-     * newcomer does. Two residents would each clear an inbox the other may be writing to. */
+     * resident (clears both slots, then FLUSH); the higher waits for that FLUSH as any
+     * newcomer does. Two residents would each clear a slot the other may be writing to. */
     if (mv.peers[peer].hello && peer < ivc_coord.boot.rank) {
         ivc_debug("migration: HELLO from rank %u, which arrived with this rank", peer);
         return;
@@ -250,8 +250,9 @@ static void on_hello(uint32_t peer)
         ivc_debug("migration: HELLO from rank %u, which is not in this rank's region", peer);
         return;
     }
-    /* Both inboxes of the pair start clear: this rank's for the newcomer, and this rank's
-     * in the newcomer's block, which may be its block of an earlier visit (shm_chan.c). */
+    /* Both slots of the pair start clear: this rank's for the newcomer, and the newcomer's
+     * for this rank, in its block, which may be its block of an earlier visit (shm_chan.c,
+     * "migration"). */
     int rc = ivc_shm_chan_inbox_reset(c->shm, peer);
     if (rc == 0)
         rc = ivc_shm_chan_outbox_reset(c->shm, peer);

@@ -4,7 +4,7 @@
  *
  * Mode. Only a job started with IVC_MIGRATE=1 (ivcrun --migrate sets it) can move: every
  * rank then connects the network channel to every peer at start-up, co-located or not, and
- * its shm channel is sparse (every block has an inbox for every rank of the job, so that a
+ * its shm channel is sparse (every block has a slot for every rank of the job, so that a
  * newcomer needs nothing new from the ranks already there). Nothing the program owns lives
  * in a region in this mode (no shared heap, MPI_Alloc_mem and window memory are private,
  * windows are reached through active messages, collectives run over point-to-point), so a
@@ -30,18 +30,18 @@
  *    yet matched, a synchronous send not yet acknowledged): operations in flight complete
  *    on the channel they started on. Then the mover marks its slot MOVED (so that nobody
  *    takes its leaving for a failure), lets go of the region and maps the new one.
- *  - Arriving (network -> shm): the mover joins the new region with a fresh receive block
- *    and sends HELLO over the network to each rank there; a resident clears its inbox for
- *    the mover, binds to the mover's inbox, and answers FLUSH over the network, after which
- *    it sends through shm; the mover, on that FLUSH, binds to the resident's inbox, answers
- *    its own FLUSH over the network and sends through shm.
+ *  - Arriving (network -> shm): the mover joins the new region with a fresh channel block
+ *    and sends HELLO over the network to each rank there; a resident clears both slots of
+ *    the pair (its own for the mover, the mover's for it), binds to them, and answers FLUSH
+ *    over the network, after which it sends through shm; the mover, on that FLUSH, binds to
+ *    the pair's slots, answers its own FLUSH over the network and sends through shm.
  * The move is done when every pair has switched; the rank then writes `done` and the time
  * it took into its slot of the new region, where the launcher reads them.
  *
- * Coming back: a rank that returns to a region it visited takes its receive block of that
- * visit again (the region's allocator never frees); each resident clears its inbox there
- * on the HELLO, once its pair of the last visit is closed (shm_chan.c: block_again,
- * ivc_shm_chan_outbox_reset).
+ * Coming back: a rank that returns to a region it visited takes its channel block of that
+ * visit again (the region's allocator never frees); each resident clears the returning
+ * rank's slot for it there on the HELLO, once its pair of the last visit is closed
+ * (shm_chan.c: block_again, ivc_shm_chan_outbox_reset).
  *
  * Failure: a peer that dies mid-switch fails through its channels as always (its shm
  * operations fail, which ends the drain); the network channel stays connected throughout,
