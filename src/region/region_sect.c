@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "region_sect.h"
 
+#include "../base/ivc_fdpass.h"
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
 
@@ -49,24 +50,8 @@ struct ivc_sect_priv {
 
 static int send_fd(int sock, const ivc_sect_msg_t *m, int fd)
 {
-    struct iovec iov = {(void *)m, sizeof(*m)};
-    union {
-        struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof(int))];
-    } u;
-    memset(&u, 0, sizeof(u));
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-                         .msg_controllen = sizeof(u.buf)};
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &fd, sizeof(int));
-    ssize_t n;
-    do
-        n = sendmsg(sock, &msg, MSG_NOSIGNAL);
-    while (n < 0 && errno == EINTR);
-    return n == (ssize_t)sizeof(*m) ? 0 : n < 0 ? -errno : -EIO;
+    ssize_t n = ivc_fd_send(sock, m, sizeof(*m), fd, 0);
+    return n == (ssize_t)sizeof(*m) ? 0 : n < 0 ? (int)n : -EIO;
 }
 
 /* A sealed memory file of `len` bytes named after its owner (and its reader), mapped
@@ -234,27 +219,16 @@ static int sect_receive(ivc_region_t *r, int wait_ms)
     if (n <= 0)
         return n < 0 && errno != EINTR ? -errno : 0;
     ivc_sect_msg_t m;
-    struct iovec iov = {&m, sizeof(m)};
-    union {
-        struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof(int))];
-    } u;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-                         .msg_controllen = sizeof(u.buf)};
-    ssize_t got = recvmsg(r->sec_sock, &msg, MSG_CMSG_CLOEXEC);
-    if (got < 0)
-        return errno == EINTR || errno == EAGAIN ? 1 : -errno;
-    int fd = -1;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c))
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-            c->cmsg_len == CMSG_LEN(sizeof(int)))
-            memcpy(&fd, CMSG_DATA(c), sizeof(int));
+    int fd;
+    ssize_t got = ivc_fd_recv(r->sec_sock, &m, sizeof(m), &fd, 0);
+    if (got == -EAGAIN)
+        return 1;
     if (got == 0)
         return -ECONNRESET;
     int rc = 1;
     const char *why = "a malformed message";
     if (got != (ssize_t)sizeof(m) || m.magic != IVC_SECT_MAGIC || m.rank >= r->world_size ||
-        fd < 0 || (msg.msg_flags & MSG_CTRUNC) ||
+        fd < 0 ||
         (m.to != IVC_SECT_ALL && (m.to != r->sec_me || m.at % 4096 || m.len == 0 ||
                                   m.len % 4096 || m.at > r->sec_size ||
                                   m.len > r->sec_size - m.at))) {

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "sect_broker.h"
 
+#include "base/ivc_fdpass.h"
 #include "region/region_sect.h"
 
 #include <errno.h>
@@ -116,21 +117,8 @@ static void flush(sect_broker_t *b, uint32_t r)
         int fd = it->fd >= 0 ? it->fd : b->c[it->owner].section;
         ivc_sect_msg_t m = {IVC_SECT_MAGIC, it->owner, it->fd >= 0 ? r : IVC_SECT_ALL, 0,
                             it->at, it->len};
-        struct iovec iov = {&m, sizeof(m)};
-        union {
-            struct cmsghdr h;
-            char buf[CMSG_SPACE(sizeof(int))];
-        } u;
-        memset(&u, 0, sizeof(u));
-        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-                             .msg_controllen = sizeof(u.buf)};
-        struct cmsghdr *h = CMSG_FIRSTHDR(&msg);
-        h->cmsg_level = SOL_SOCKET;
-        h->cmsg_type = SCM_RIGHTS;
-        h->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(h), &fd, sizeof(int));
-        ssize_t w = sendmsg(c->fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-        if (w < 0 && (errno == EAGAIN || errno == EINTR))
+        ssize_t w = ivc_fd_send(c->fd, &m, sizeof(m), fd, MSG_DONTWAIT);
+        if (w == -EAGAIN)
             return;
         if (w != (ssize_t)sizeof(m)) {
             gone(c); /* the rank ended: nobody reads its socket any more */
@@ -156,29 +144,17 @@ static int take(sect_broker_t *b, uint32_t r)
 {
     sect_conn_t *c = &b->c[r];
     ivc_sect_msg_t m;
-    struct iovec iov = {&m, sizeof(m)};
-    union {
-        struct cmsghdr h;
-        char buf[CMSG_SPACE(sizeof(int))];
-    } u;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-                         .msg_controllen = sizeof(u.buf)};
-    ssize_t got = recvmsg(c->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-    if (got < 0 && (errno == EAGAIN || errno == EINTR))
+    int fd;
+    ssize_t got = ivc_fd_recv(c->fd, &m, sizeof(m), &fd, MSG_DONTWAIT);
+    if (got == -EAGAIN)
         return 0;
-    int fd = -1;
-    for (struct cmsghdr *h = CMSG_FIRSTHDR(&msg); got > 0 && h != NULL; h = CMSG_NXTHDR(&msg, h))
-        if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS &&
-            h->cmsg_len == CMSG_LEN(sizeof(int)))
-            memcpy(&fd, CMSG_DATA(h), sizeof(int));
-    if (got <= 0) {
+    if (got <= 0 && got != -EPROTO) {
         gone(c); /* ended (or its socket broke): it takes nothing more */
         return 0;
     }
     const char *why = "a malformed message";
     int all = m.to == IVC_SECT_ALL;
-    int bad = got != (ssize_t)sizeof(m) || m.magic != IVC_SECT_MAGIC || m.rank != r || fd < 0 ||
-              (msg.msg_flags & MSG_CTRUNC);
+    int bad = got != (ssize_t)sizeof(m) || m.magic != IVC_SECT_MAGIC || m.rank != r || fd < 0;
     if (!bad && all && c->section >= 0) {
         why = "a second section";
         bad = 1;
