@@ -1,0 +1,5 @@
+# I/O room tests (src/mpi/io): see README.md in this folder. Files are made in the test's
+# working directory (the build tree), which every simulated VM sees.
+ivc_mpi_test(io_basic     SOURCES mpi/io/basic.c NP 2 CONFIGS vms plain)
+ivc_mpi_test(io_basic_np1 SOURCES mpi/io/basic.c NP 1 CONFIGS vms)
+ivc_mpi_test(io_basic_np4 SOURCES mpi/io/basic.c NP 4 CONFIGS vms vm2 hosts)
