@@ -599,8 +599,12 @@ int ivc_io_coll_start(MPI_File fh, int write, MPI_Offset pos, void *buf, int cou
     all_ops = op;
     ivc_io_coll_active = 1;
     *req = op->greq;
-    if (fh->head == op && !in_progress)
+    if (fh->head == op && !in_progress) {
+        /* step() tests requests, which runs progress: not into this op again */
+        in_progress = 1;
         step(op);
+        in_progress = 0;
+    }
     return MPI_SUCCESS;
 }
 

@@ -3,3 +3,6 @@
 ivc_mpi_test(io_basic     SOURCES mpi/io/basic.c NP 2 CONFIGS vms plain)
 ivc_mpi_test(io_basic_np1 SOURCES mpi/io/basic.c NP 1 CONFIGS vms)
 ivc_mpi_test(io_basic_np4 SOURCES mpi/io/basic.c NP 4 CONFIGS vms vm2 hosts)
+ivc_mpi_test(io_views     SOURCES mpi/io/views.c NP 2 CONFIGS vms plain small)
+ivc_mpi_test(io_views_np1 SOURCES mpi/io/views.c NP 1 CONFIGS vms)
+ivc_mpi_test(io_views_np4 SOURCES mpi/io/views.c NP 4 CONFIGS vms vm2 hosts)
