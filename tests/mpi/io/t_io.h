@@ -8,7 +8,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-/* "<dir>/io-<tag>.<random>.dat": dir is $IVC_TEST_IO_DIR or "."; rank 0 draws the number
+/* "<dir>/io-<tag>.<random>.dat": dir is $IVCTEST_IO_DIR or "."; rank 0 draws the number
  * (pids repeat across simulated VMs, each of which has a pid namespace). */
 static inline void t_io_name(char *out, size_t len, const char *tag)
 {
@@ -16,7 +16,7 @@ static inline void t_io_name(char *out, size_t len, const char *tag)
     if (getrandom(&job, sizeof(job), 0) != (ssize_t)sizeof(job))
         job = (unsigned long)time(NULL) ^ (unsigned long)getpid() << 20;
     MPI_Bcast(&job, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
-    const char *dir = getenv("IVC_TEST_IO_DIR");
+    const char *dir = getenv("IVCTEST_IO_DIR");
     snprintf(out, len, "%s/io-%s.%lx.dat", dir ? dir : ".", tag, job);
 }
 

@@ -19,3 +19,7 @@ ivc_mpi_test(io_errors        SOURCES mpi/io/errors.c NP 2 CONFIGS vms ARGS priv
 ivc_mpi_test(io_errors_np4    SOURCES mpi/io/errors.c NP 4 CONFIGS vm2 hosts ARGS private)
 ivc_mpi_test(io_errors_shared SOURCES mpi/io/errors.c NP 2 CONFIGS plain ARGS shared)
 ivc_mpi_test(io_errors_np1    SOURCES mpi/io/errors.c NP 1 CONFIGS vms plain)
+# ivcrun --share / IVC_SHARE make a /tmp directory one for every simulated VM.
+add_test(NAME mpi.io_share COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/io/share.sh
+         $<TARGET_FILE:ivcrun> $<TARGET_FILE:io_basic>)
+set_tests_properties(mpi.io_share PROPERTIES TIMEOUT 120 LABELS "mpi;vms")
