@@ -23,3 +23,5 @@ ivc_mpi_test(io_errors_np1    SOURCES mpi/io/errors.c NP 1 CONFIGS vms plain)
 add_test(NAME mpi.io_share COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/io/share.sh
          $<TARGET_FILE:ivcrun> $<TARGET_FILE:io_basic>)
 set_tests_properties(mpi.io_share PROPERTIES TIMEOUT 120 LABELS "mpi;vms")
+ivc_mpi_test(io_ext32     SOURCES mpi/io/ext32.c NP 2 CONFIGS vms plain)
+ivc_mpi_test(io_ext32_np4 SOURCES mpi/io/ext32.c NP 4 CONFIGS vm2)
