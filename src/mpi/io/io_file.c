@@ -144,6 +144,20 @@ static void hints_apply(MPI_File fh, MPI_Info info)
     }
 }
 
+/* The hints that shape collective access must be the same at every rank (each computes the
+ * rounds and aggregators itself): rank 0's values are taken. Collective. */
+static void hints_agree(MPI_File fh)
+{
+    long long v[5] = {fh->cb_nodes, fh->cb_buffer_size, fh->cb_read, fh->cb_write,
+                      fh->striping_unit};
+    PMPI_Bcast(v, 5, MPI_LONG_LONG, 0, fh->comm);
+    fh->cb_nodes = (int)v[0];
+    fh->cb_buffer_size = v[1];
+    fh->cb_read = (int)v[2];
+    fh->cb_write = (int)v[3];
+    fh->striping_unit = v[4];
+}
+
 /* The aggregators: cb_nodes ranks, taken round robin over the hosts (the ranks that share a
  * region), so that the default, one per host, is each host's lowest rank. */
 static int aggr_choose(MPI_File fh)
@@ -279,6 +293,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     PMPI_Comm_rank(f->comm, &f->rank);
     PMPI_Comm_size(f->comm, &f->size);
     hints_apply(f, info);
+    hints_agree(f);
 
     int acc = amode & MPI_MODE_RDONLY ? O_RDONLY : amode & MPI_MODE_WRONLY ? O_WRONLY : O_RDWR;
     int flags = acc | O_CLOEXEC;
@@ -525,11 +540,8 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
     ivc_io_coll_drain(fh);
     int old_nodes = fh->cb_nodes;
     hints_apply(fh, info);
-    /* cb_nodes must agree everywhere: the smallest wins. */
-    int nodes = fh->cb_nodes;
-    PMPI_Allreduce(&fh->cb_nodes, &nodes, 1, MPI_INT, MPI_MIN, fh->comm);
-    fh->cb_nodes = nodes;
-    if (nodes != old_nodes) {
+    hints_agree(fh);
+    if (fh->cb_nodes != old_nodes) {
         int rc = aggr_choose(fh);
         if (rc != MPI_SUCCESS)
             return ivc_io_raise(fh, rc, fn, "out of memory");

@@ -303,6 +303,8 @@ static uint64_t block_of(MPI_File fh, uint64_t r)
 
 MPI_Offset ivc_io_view_byte(MPI_File fh, MPI_Offset pos)
 {
+    if (fh->ft_size == 0)
+        return fh->disp; /* a filetype without data: every position is its start */
     uint64_t s = (uint64_t)pos * fh->esize;
     uint64_t tile = s / fh->ft_size, r = s % fh->ft_size;
     uint64_t j = block_of(fh, r);
@@ -335,6 +337,8 @@ int ivc_io_view_pieces(MPI_File fh, MPI_Offset pos, uint64_t nbytes, io_piece_t 
         return MPI_ERR_ARG;
     if (nbytes == 0)
         return MPI_SUCCESS;
+    if (fh->ft_size == 0)
+        return MPI_ERR_TYPE; /* data through a filetype that has none */
     uint64_t cap = 16, cnt = 0;
     io_piece_t *pc = malloc(sizeof(*pc) * cap);
     if (pc == NULL)
