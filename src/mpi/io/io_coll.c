@@ -416,7 +416,12 @@ static int step(io_coll_t *op)
     for (;;) {
         if (op->ncreq > 0) {
             int flag = 0;
-            int rc = PMPI_Testall(op->ncreq, op->creq, &flag, MPI_STATUSES_IGNORE);
+            MPI_Status sts[2];
+            int rc = PMPI_Testall(op->ncreq, op->creq, &flag, sts);
+            if (rc == MPI_ERR_IN_STATUS) /* the exchange's own error (MPI_ERR_PROC_FAILED) */
+                for (int i = op->ncreq - 1; i >= 0; i--)
+                    if (sts[i].MPI_ERROR != MPI_SUCCESS && sts[i].MPI_ERROR != MPI_ERR_PENDING)
+                        rc = sts[i].MPI_ERROR;
             if (rc != MPI_SUCCESS) {
                 op->err = rc;
                 finish(op);

@@ -25,3 +25,21 @@ add_test(NAME mpi.io_share COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/io/share.s
 set_tests_properties(mpi.io_share PROPERTIES TIMEOUT 120 LABELS "mpi;vms")
 ivc_mpi_test(io_ext32     SOURCES mpi/io/ext32.c NP 2 CONFIGS vms plain)
 ivc_mpi_test(io_ext32_np4 SOURCES mpi/io/ext32.c NP 4 CONFIGS vm2)
+# A rank dies during a collective write: the survivors get an error, not a hang (ULFM;
+# judged by tests/mpi/ft/run.sh: ivcrun's status 137 and two "ft-ok" lines).
+add_executable(io_die ${CMAKE_CURRENT_LIST_DIR}/die.c)
+target_link_libraries(io_die PRIVATE mpi m)
+target_include_directories(io_die PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/include)
+set_target_properties(io_die PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+foreach(cfg vms vm2)
+  if(cfg STREQUAL "vms")
+    set(flags --vms 3)
+  else()
+    set(flags --vms 2)
+  endif()
+  add_test(NAME mpi.ft.io_die.${cfg}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/../ft/run.sh 2 137 $<TARGET_FILE:ivcrun>
+                   --disable-auto-cleanup -n 3 ${flags} --timeout 90 $<TARGET_FILE:io_die>)
+  set_tests_properties(mpi.ft.io_die.${cfg} PROPERTIES TIMEOUT 100 SKIP_RETURN_CODE 77
+                       LABELS "mpi;ft;${cfg}")
+endforeach()
