@@ -325,8 +325,11 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     if (all == MPI_SUCCESS)
         all = aggr_choose(f);
     if (all != MPI_SUCCESS) {
+        /* Nothing of the failed open is left when any rank returns. */
         if (created)
             unlink(filename);
+        ivc_io_shared_close(f);
+        PMPI_Barrier(f->comm);
         file_free(f);
         if (all == MPI_ERR_NOT_SAME)
             return ivc_io_raise(MPI_FILE_NULL, all, fn,

@@ -107,6 +107,8 @@ void ivc_io_shared_close(MPI_File fh)
     fh->sfd = -1;
     if (fh->rank == 0 && fh->spath != NULL)
         unlink(fh->spath);
+    free(fh->spath);
+    fh->spath = NULL;
 }
 
 int ivc_io_shared_fetch_add(MPI_File fh, MPI_Offset delta, MPI_Offset *old)
