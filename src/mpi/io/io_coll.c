@@ -521,18 +521,14 @@ int ivc_io_coll_progress(void)
     return n;
 }
 
-static void wait_op(io_coll_t *op)
-{
-    ivc_backoff_t b;
-    ivc_backoff_init_idle(&b, NULL, NULL);
-    while (!op->done)
-        ivc_mpi_poll(&b);
-}
-
 void ivc_io_coll_drain(MPI_File fh)
 {
+    /* Only the queue is looked at: an operation whose request the program freed is freed
+     * when it finishes. */
+    ivc_backoff_t b;
+    ivc_backoff_init_idle(&b, NULL, NULL);
     while (fh->head != NULL)
-        wait_op(fh->head);
+        ivc_mpi_poll(&b);
 }
 
 /* ---- starting ---- */
