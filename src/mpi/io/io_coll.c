@@ -64,7 +64,8 @@ typedef struct io_coll {
     io_piece_t *pc;
     uint64_t npc;
     /* the geometry, the same at every rank */
-    long long mm[2], gmm[2]; /* {-lo, hi} of this rank, of all */
+    long long mm[2];  /* {-lo, hi} of this rank's pieces */
+    long long *allmm; /* every rank's mm */
     int64_t dlo, hi, dsize, cb;
     int64_t nrounds, round;
     int myagg; /* index among the aggregators, -1 if none */
@@ -102,6 +103,7 @@ static void op_free(io_coll_t *op)
     if (op->dt != MPI_DATATYPE_NULL)
         ivc_mpi_dt_release(op->dt);
     free(op->cur);
+    free(op->allmm);
     free(op->scount), free(op->rcount);
     free(op->smc), free(op->smd), free(op->rmc), free(op->rmd);
     free(op->sdc), free(op->sdd), free(op->rdc), free(op->rdd);
@@ -363,6 +365,26 @@ static void scatter_reply(io_coll_t *op)
     }
 }
 
+/* 1 if the spans [lo, hi) of the ranks with data overlap or interleave (one starts before
+ * another ends). */
+static int interleaved(const io_coll_t *op)
+{
+    int n = op->fh->size;
+    for (int a = 0; a < n; a++) {
+        if (op->allmm[2 * a + 1] == 0)
+            continue;
+        for (int b = a + 1; b < n; b++) {
+            if (op->allmm[2 * b + 1] == 0)
+                continue;
+            long long alo = -op->allmm[2 * a], ahi = op->allmm[2 * a + 1];
+            long long blo = -op->allmm[2 * b], bhi = op->allmm[2 * b + 1];
+            if (alo < bhi && blo < ahi)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* ---- the state machine ---- */
 
 static void finish(io_coll_t *op)
@@ -436,14 +458,30 @@ static int step(io_coll_t *op)
         switch (op->state) {
         case S_START:
             op->state = S_RANGE;
-            rc = PMPI_Iallreduce(op->mm, op->gmm, 2, MPI_LONG_LONG, MPI_MAX, fh->ccomm,
-                                 &op->creq[op->ncreq++]);
+            rc = PMPI_Iallgather(op->mm, 2, MPI_LONG_LONG, op->allmm, 2, MPI_LONG_LONG,
+                                 fh->ccomm, &op->creq[op->ncreq++]);
             break;
         case S_RANGE: {
-            int64_t lo = -op->gmm[0];
-            op->hi = op->gmm[1];
+            int64_t lo = INT64_MAX;
+            op->hi = 0;
+            for (int r = 0; r < fh->size; r++) {
+                if (op->allmm[2 * r + 1] == 0)
+                    continue; /* no data */
+                if (-op->allmm[2 * r] < lo)
+                    lo = -op->allmm[2 * r];
+                if (op->allmm[2 * r + 1] > op->hi)
+                    op->hi = op->allmm[2 * r + 1];
+            }
             if (op->hi <= lo) {
                 finish(op); /* nobody has data */
+                return 1;
+            }
+            if ((op->write ? fh->cb_write : fh->cb_read) == IO_CB_AUTO && !interleaved(op)) {
+                /* ROMIO's rule for "automatic": ranks whose spans do not interleave gain
+                 * nothing from aggregation; each accesses its own pieces. */
+                uint64_t done = 0;
+                op->err = ivc_io_rw_pieces(fh, op->write, op->pc, op->npc, op->data, &done);
+                finish(op);
                 return 1;
             }
             int naggr = fh->cb_nodes;
@@ -567,6 +605,7 @@ int ivc_io_coll_start(MPI_File fh, int write, MPI_Offset pos, void *buf, int cou
     if (rc == MPI_SUCCESS)
         rc = ivc_io_view_pieces(fh, pos, op->nbytes, &op->pc, &op->npc);
     op->cur = calloc((size_t)fh->cb_nodes, sizeof(uint64_t));
+    op->allmm = malloc(sizeof(long long) * 2 * (size_t)n);
     op->scount = malloc(sizeof(long long) * 2 * (size_t)n);
     op->rcount = malloc(sizeof(long long) * 2 * (size_t)n);
     op->smc = malloc(sizeof(int) * (size_t)n), op->smd = malloc(sizeof(int) * (size_t)n);
@@ -574,7 +613,7 @@ int ivc_io_coll_start(MPI_File fh, int write, MPI_Offset pos, void *buf, int cou
     op->sdc = malloc(sizeof(int) * (size_t)n), op->sdd = malloc(sizeof(int) * (size_t)n);
     op->rdc = malloc(sizeof(int) * (size_t)n), op->rdd = malloc(sizeof(int) * (size_t)n);
     if (rc == MPI_SUCCESS &&
-        (op->cur == NULL || op->scount == NULL || op->rcount == NULL || op->smc == NULL ||
+        (op->cur == NULL || op->allmm == NULL || op->scount == NULL || op->rcount == NULL || op->smc == NULL ||
          op->smd == NULL || op->rmc == NULL || op->rmd == NULL || op->sdc == NULL ||
          op->sdd == NULL || op->rdc == NULL || op->rdd == NULL))
         rc = MPI_ERR_NO_MEM;

@@ -282,7 +282,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     ivc_mpi_errh_retain(f->errh);
     f->hints_other = MPI_INFO_NULL;
     f->cb_buffer_size = 16 << 20;
-    f->cb_read = f->cb_write = IO_CB_ENABLE;
+    f->cb_read = f->cb_write = IO_CB_AUTO; /* ROMIO's default */
     f->path = strdup(filename);
     ivc_io_view_default(f);
     if (f->path == NULL || PMPI_Comm_dup(comm, &f->comm) != MPI_SUCCESS ||

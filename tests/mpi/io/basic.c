@@ -110,6 +110,31 @@ int main(int argc, char **argv)
     T_OK(MPI_File_iwrite_at(fh, mine, buf, BLK, MPI_BYTE, &rq));
     T_OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
 
+    /* Collective access of contiguous blocks with the default hints ("automatic": spans that
+     * do not interleave are accessed by each rank itself), reported by get_info. */
+    MPI_Info used;
+    char hv[32];
+    int hflag = 0;
+    T_OK(MPI_File_get_info(fh, &used));
+    MPI_Info_get(used, "romio_cb_write", sizeof(hv) - 1, hv, &hflag);
+    if (!hflag || strcmp(hv, "automatic") != 0)
+        t_fail("romio_cb_write by default: expected automatic, got %s", hflag ? hv : "(none)");
+    MPI_Info_free(&used);
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < BLK; i++)
+        buf[i] = t_io_byte(mine + i, 4);
+    T_OK(MPI_File_write_at_all(fh, mine, buf, BLK, MPI_BYTE, &st));
+    CHECK_INT(BLK, t_io_count(&st), "bytes of write_at_all");
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_sync(fh);
+    memset(in, 0, BLK);
+    T_OK(MPI_File_read_at_all(fh, (long long)next * BLK, in, BLK, MPI_BYTE, &st));
+    CHECK_INT(BLK, t_io_count(&st), "bytes of read_at_all");
+    check_block(in, (long long)next * BLK, BLK, 4, "read_at_all of the next rank's block");
+    MPI_Barrier(MPI_COMM_WORLD);
+
     /* Sizes: set_size shrinks, preallocate grows and never shrinks. */
     MPI_File_sync(fh);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -117,7 +142,7 @@ int main(int argc, char **argv)
     T_OK(MPI_File_get_size(fh, &size));
     CHECK_INT(1000, size, "size after MPI_File_set_size(1000)");
     T_OK(MPI_File_read_at(fh, 0, in, 1000, MPI_BYTE, &st));
-    check_block(in, 0, 1000, 3, "bytes kept by set_size");
+    check_block(in, 0, 1000, 4, "bytes kept by set_size");
     T_OK(MPI_File_preallocate(fh, 50000));
     T_OK(MPI_File_get_size(fh, &size));
     CHECK_INT(50000, size, "size after MPI_File_preallocate(50000)");

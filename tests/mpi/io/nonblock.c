@@ -39,6 +39,9 @@ int main(int argc, char **argv)
     MPI_Info_create(&info);
     MPI_Info_set(info, "cb_buffer_size", "4096");
     MPI_Info_set(info, "cb_nodes", t_size > 1 ? "2" : "1");
+    /* contiguous blocks per rank: aggregated only when asked (automatic would not) */
+    MPI_Info_set(info, "romio_cb_read", "enable");
+    MPI_Info_set(info, "romio_cb_write", "enable");
     MPI_File fh;
     MPI_Status st;
     T_OK(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
