@@ -339,6 +339,18 @@ int ivc_io_view_pieces(MPI_File fh, MPI_Offset pos, uint64_t nbytes, io_piece_t 
         return MPI_SUCCESS;
     if (fh->ft_size == 0)
         return MPI_ERR_TYPE; /* data through a filetype that has none */
+    if (fh->ft_nblocks == 1 && fh->ft_blocks[0].disp == 0 &&
+        (int64_t)fh->ft_size == fh->ft_extent) {
+        /* A dense filetype (the default view's MPI_BYTE, any contiguous one): one piece,
+         * without walking the tiles one by one. */
+        io_piece_t *one = malloc(sizeof(*one));
+        if (one == NULL)
+            return MPI_ERR_NO_MEM;
+        *one = (io_piece_t){fh->disp + pos * (int64_t)fh->esize, (int64_t)nbytes, 0};
+        *out = one;
+        *n = 1;
+        return MPI_SUCCESS;
+    }
     uint64_t cap = 16, cnt = 0;
     io_piece_t *pc = malloc(sizeof(*pc) * cap);
     if (pc == NULL)
