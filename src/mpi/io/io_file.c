@@ -305,6 +305,12 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
             f->fd = open(filename, flags | O_CREAT | O_EXCL, 0666);
             created = f->fd >= 0;
         }
+        struct stat st;
+        if (f->fd >= 0 && fstat(f->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+            close(f->fd); /* a directory opens read-only; it is no file to access */
+            f->fd = -1;
+            errno = EISDIR;
+        }
         err = f->fd < 0 ? ivc_io_errno_class(errno) : MPI_SUCCESS;
         if (err != MPI_SUCCESS)
             ivc_debug("%s: %s: %s", fn, filename, strerror(errno));

@@ -66,6 +66,7 @@ int main(int argc, char **argv)
             MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_RDWR | MPI_MODE_SEQUENTIAL,
                           MPI_INFO_NULL, &fh));
     T_CLASS(MPI_ERR_AMODE, MPI_File_open(MPI_COMM_WORLD, name, 0, MPI_INFO_NULL, &fh));
+    T_CLASS(MPI_ERR_BAD_FILE, MPI_File_open(MPI_COMM_WORLD, ".", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
     if (fh != MPI_FILE_NULL)
         t_fail("a failed open changed the handle");
 
