@@ -60,7 +60,6 @@ struct ivc_mpi_file_s {
     int64_t cb_buffer_size; /* bytes an aggregator handles per round */
     int cb_read, cb_write;  /* IO_CB_* */
     int64_t striping_unit;  /* file domains start on multiples of it (0: no alignment) */
-    MPI_Info hints_other;   /* hints the program gave that IVC keeps but does not act on */
     int *aggr;              /* the cb_nodes aggregators: ranks of comm, ascending */
     /* the view (io_view.c) */
     MPI_Offset disp;

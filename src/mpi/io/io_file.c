@@ -99,8 +99,8 @@ static const char *cb_name(int m)
     return m == IO_CB_ENABLE ? "enable" : m == IO_CB_DISABLE ? "disable" : "automatic";
 }
 
-/* Takes the hints IVC acts on from info; keeps the others to report them back (so a
- * program sees what it set). Unknown or malformed values leave the current setting. */
+/* Takes the hints IVC acts on from info. Unknown or malformed values leave the current
+ * setting. */
 static void hints_apply(MPI_File fh, MPI_Info info)
 {
     char v[MPI_MAX_INFO_VAL + 1];
@@ -125,23 +125,8 @@ static void hints_apply(MPI_File fh, MPI_Info info)
         if (n > 0)
             fh->striping_unit = n;
     }
-    /* Everything else (striping_factor, access_style, ...) is kept and reported. */
-    int nkeys = 0;
-    PMPI_Info_get_nkeys(info, &nkeys);
-    for (int i = 0; i < nkeys; i++) {
-        char key[MPI_MAX_INFO_KEY + 1];
-        if (PMPI_Info_get_nthkey(info, i, key) != MPI_SUCCESS)
-            continue;
-        if (!strcmp(key, "cb_nodes") || !strcmp(key, "cb_buffer_size") ||
-            !strcmp(key, "romio_cb_read") || !strcmp(key, "romio_cb_write") ||
-            !strcmp(key, "striping_unit"))
-            continue;
-        if (!info_get(info, key, v, sizeof(v)))
-            continue;
-        if (fh->hints_other == MPI_INFO_NULL && PMPI_Info_create(&fh->hints_other) != MPI_SUCCESS)
-            return;
-        PMPI_Info_set(fh->hints_other, key, v);
-    }
+    /* Other hints (striping_factor, access_style, ...) are accepted and not acted on, so
+     * MPI_File_get_info does not report them: it gives the hints in use. */
 }
 
 /* The hints that shape collective access must be the same at every rank (each computes the
@@ -240,8 +225,6 @@ static void file_free(MPI_File fh)
         PMPI_Comm_free(&fh->comm);
     if (fh->ccomm != MPI_COMM_NULL)
         PMPI_Comm_free(&fh->ccomm);
-    if (fh->hints_other != MPI_INFO_NULL)
-        PMPI_Info_free(&fh->hints_other);
     ivc_mpi_errh_release(fh->errh);
     free(fh->aggr);
     free(fh->path);
@@ -280,7 +263,6 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     f->amode = amode;
     f->errh = ivc_io_default_errh;
     ivc_mpi_errh_retain(f->errh);
-    f->hints_other = MPI_INFO_NULL;
     f->cb_buffer_size = 16 << 20;
     f->cb_read = f->cb_write = IO_CB_AUTO; /* ROMIO's default */
     f->path = strdup(filename);
@@ -515,8 +497,7 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
     if (info_used == NULL)
         return ivc_io_raise(fh, MPI_ERR_ARG, fn, "NULL info");
     MPI_Info info;
-    int rc = fh->hints_other != MPI_INFO_NULL ? PMPI_Info_dup(fh->hints_other, &info)
-                                              : PMPI_Info_create(&info);
+    int rc = PMPI_Info_create(&info);
     if (rc != MPI_SUCCESS)
         return ivc_io_raise(fh, MPI_ERR_NO_MEM, fn, "out of memory");
     char v[64];
