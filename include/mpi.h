@@ -26,6 +26,7 @@ typedef struct ivc_mpi_info_s *MPI_Info;
 typedef struct ivc_mpi_msg_s *MPI_Message;
 typedef struct ivc_mpi_session_s *MPI_Session;
 typedef struct ivc_mpi_win_s *MPI_Win;
+typedef struct ivc_mpi_file_s *MPI_File;
 
 typedef long MPI_Aint;
 typedef long long MPI_Offset;
@@ -326,6 +327,24 @@ enum {
     MPI_WIN_FLAVOR_SHARED
 };
 enum { MPI_WIN_SEPARATE = 1, MPI_WIN_UNIFIED };
+
+/* ---- Parallel I/O (src/mpi/io) ---- */
+#define MPI_FILE_NULL ((MPI_File)0)
+/* Access modes: bits, none shared with the one-sided assertion modes above. */
+enum {
+    MPI_MODE_CREATE = 1,
+    MPI_MODE_RDONLY = 2,
+    MPI_MODE_WRONLY = 4,
+    MPI_MODE_RDWR = 8,
+    MPI_MODE_DELETE_ON_CLOSE = 16,
+    MPI_MODE_UNIQUE_OPEN = 32,
+    MPI_MODE_EXCL = 64,
+    MPI_MODE_APPEND = 128,
+    MPI_MODE_SEQUENTIAL = 256
+};
+enum { MPI_SEEK_SET = 600, MPI_SEEK_CUR = 602, MPI_SEEK_END = 604 };
+#define MPI_DISPLACEMENT_CURRENT (-54278278LL)
+#define MPI_MAX_DATAREP_STRING   128
 /* Predefined window attribute keys. */
 enum {
     MPI_WIN_BASE = 0x64400101,
@@ -459,6 +478,10 @@ enum { MPI_TYPECLASS_INTEGER = 1, MPI_TYPECLASS_REAL = 2, MPI_TYPECLASS_COMPLEX 
 /* Deprecated names of callback types that old programs still use. */
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
+/* MPI-4.1's large-count "no conversion" function (the API description lists only the int one). */
+int MPI_CONVERSION_FN_NULL_C(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf,
+                             MPI_Offset position, void *extra_state);
 typedef MPI_Comm_errhandler_function MPI_Handler_function;
 
 /* Functions removed from the standard in MPI-3.0 that old programs still call (their

@@ -8,7 +8,7 @@ and the integer handle conversions) are left out here, in one place (MPI50_ONLY)
 
 Outputs (checked in, never edited by hand; rerun after changing this script):
   include/mpi_proto.h          MPI_ and PMPI_ prototypes of every MPI-4.1 C function IVC
-                               declares (all chapters but I/O and dynamic processes), the
+                               declares (all chapters but dynamic processes), the
                                callback typedefs and the predefined callback functions
   src/binding/c/api_table.h    one row per C function of MPI-4.1 with its chapter and
                                whether IVC leaves it out by design (ivc-info --api)
@@ -100,7 +100,7 @@ def chapter(name):
     return "Point-to-point communication"
 
 
-EXCLUDED_CHAPTERS = ("I/O", "Process creation and management (dynamic)")
+EXCLUDED_CHAPTERS = ("Process creation and management (dynamic)",)
 
 
 def c_text(expr):
@@ -148,14 +148,12 @@ def procedures():
 
 def gen_proto(procs):
     lines = [f"/* {BANNER}", " *",
-             " * The C interface of MPI-4.1 that IVC declares: every function outside the I/O and",
-             " * dynamic-process chapters, as MPI_ and PMPI_ twins. Included by mpi.h after its",
+             " * The C interface of MPI-4.1 that IVC declares: every function outside the",
+             " * dynamic-process chapter, as MPI_ and PMPI_ twins. Included by mpi.h after its",
              " * handles, constants and types. Which of them libmpi implements: ivc-info --api. */",
              "#ifndef IVC_MPI_PROTO_H", "#define IVC_MPI_PROTO_H", "", "/* Callbacks */"]
     for key, cb in sorted(std.CALLBACKS.items()):
         text = c_text(cb.express.iso_c)
-        if "MPI_File" in text or "Datarep" in text:
-            continue
         lines.append(text + ";")
         if cb.has_embiggenment():
             lines.append(c_text(cb.express.embiggen.iso_c) + ";")
@@ -214,7 +212,7 @@ def gen_table(procs):
     lines = [f"/* {BANNER}", " *",
              " * X(chapter, name, large, excluded, predefined, f90, f08) for every C function of",
              " * MPI-4.1 (f90, f08: the standard gives it a mpif.h/`use mpi` or an mpi_f08 form):",
-             " * large = a `_c` large-count form, excluded = a chapter IVC leaves out (I/O, dynamic",
+             " * large = a `_c` large-count form, excluded = a chapter IVC leaves out (dynamic",
              " * processes), predefined = a predefined callback (MPI_COMM_DUP_FN ...), which has",
              " * no PMPI_ twin. */", "#define IVC_API_TABLE(X) \\"]
     for ch, name, big, exc, pre, f90, f08 in rows:

@@ -54,7 +54,7 @@ struct htab {
     int nslot;    /* power of two, at least 2 * cap */
 };
 
-enum { H_COMM, H_TYPE, H_GROUP, H_REQUEST, H_OP, H_ERRH, H_INFO, H_WIN, H_MESSAGE, H_SESSION, H_N };
+enum { H_COMM, H_TYPE, H_GROUP, H_REQUEST, H_OP, H_ERRH, H_INFO, H_WIN, H_MESSAGE, H_SESSION, H_FILE, H_N };
 
 static struct htab tabs[H_N];
 static pthread_once_t tabs_once = PTHREAD_ONCE_INIT;
@@ -203,6 +203,7 @@ HANDLE_CONV(Info, MPI_Info, H_INFO)
 HANDLE_CONV(Win, MPI_Win, H_WIN)
 HANDLE_CONV(Message, MPI_Message, H_MESSAGE)
 HANDLE_CONV(Session, MPI_Session, H_SESSION)
+HANDLE_CONV(File, MPI_File, H_FILE)
 
 /* ---- statuses: a Fortran INTEGER status(MPI_STATUS_SIZE) and TYPE(MPI_Status) hold the C
  * MPI_Status bit for bit (memcpy: a Fortran integer array need not be aligned for the

@@ -19,6 +19,7 @@
 #include "p2p/p2p.h"
 #include "coll/coll.h"
 #include "rma/rma.h"
+#include "io/io.h"
 
 #define IVC_MPI_STR(x)     #x
 /* Nothing for a locked function (mt_lock.c defines MPI_X), MPI_X's weak alias otherwise; an
@@ -33,6 +34,8 @@ static inline int ivc_mpi_progress(void)
         n += ivc_mpi_nbc_progress();
     if (ivc_mpi_comm_pending) /* MPI_Comm_idup agreements (comm/mpi_idup.c) */
         n += ivc_mpi_comm_progress();
+    if (ivc_io_coll_active) /* collective file accesses in flight (io/io_coll.c) */
+        n += ivc_io_coll_progress();
     return n;
 }
 

@@ -58,7 +58,7 @@ endif()
 # Each program compiles in its own directory (gfortran writes the test's own .mod files into
 # the working directory).
 foreach(t f77:f77_basic.f f90:f90_basic.f90 f08:f08_basic.f90 f90_more:f90_more.f90
-          f08_more:f08_more.f90)
+          f08_more:f08_more.f90 f08_io:f08_io.f90)
   string(REPLACE ":" ";" t ${t})
   list(GET t 0 name)
   list(GET t 1 src)

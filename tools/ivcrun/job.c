@@ -397,6 +397,8 @@ int job_find_tmp_trees(job_t *job)
     }
     if (rc == 0 && getcwd(path, sizeof(path)) != NULL)
         rc = add_tmp_tree(job, path);
+    for (uint32_t i = 0; i < job->opts->nshare && rc == 0; i++)
+        rc = add_tmp_tree(job, job->opts->share[i]); /* --share, IVC_SHARE */
     return job->opts->no_ns ? 0 : rc;
 }
 

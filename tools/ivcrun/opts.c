@@ -52,6 +52,10 @@ static void usage(FILE *f)
                "  --timeout SEC        stop the job after SEC seconds (exit status 124; default:\n"
                "                       MPIEXEC_TIMEOUT, as Hydra)\n"
                "  --keep-region        do not remove the region file when the job ends\n"
+               "  --share DIR          make DIR (and what is under it) the same directory in\n"
+               "                       every simulated VM, e.g. for MPI-IO files under /tmp;\n"
+               "                       may be repeated; IVC_SHARE=DIR:DIR... adds more. The\n"
+               "                       working directory and all outside /tmp are shared anyway\n"
                "  --disable-auto-cleanup, --with-ft ulfm\n"
                "                       a rank that fails does not stop the others: ivcrun\n"
                "                       marks it failed in the region (the survivors' MPI calls\n"
@@ -167,6 +171,28 @@ int ivcrun_parse_size(const char *text, uint64_t *out)
 
 /* One option of a section; `app` is the section's program. Returns 0, 1 (help or version
  * printed) or -EINVAL (printed). */
+/* Adds a directory every simulated VM must see (--share, IVC_SHARE): it must exist, and
+ * cannot be under /dev/shm, which is each VM's own. Returns 0 or -EINVAL after a message. */
+static int share_add(ivcrun_opts_t *o, const char *dir, const char *from)
+{
+    if (dir == NULL || *dir == '\0')
+        return bad("%s needs a directory", from);
+    char *abs = realpath(dir, NULL);
+    if (abs == NULL)
+        return bad("%s %s: %s", from, dir, strerror(errno));
+    if (!strncmp(abs, "/dev/shm", 8) && (abs[8] == '\0' || abs[8] == '/')) {
+        free(abs);
+        return bad("%s %s: a simulated VM sees only its own /dev/shm; use another directory",
+                   from, dir);
+    }
+    if (o->nshare == IVCRUN_SHARE_MAX) {
+        free(abs);
+        return bad("%s: at most %d shared directories", from, IVCRUN_SHARE_MAX);
+    }
+    o->share[o->nshare++] = abs;
+    return 0;
+}
+
 static int parse_one(int argc, char **argv, int *ip, ivcrun_opts_t *o, ivcrun_app_t *app)
 {
     const char *a = argv[*ip], *v;
@@ -242,6 +268,9 @@ static int parse_one(int argc, char **argv, int *ip, ivcrun_opts_t *o, ivcrun_ap
         if (parse_uint(v, 0, MAX_RANKS - 1, &n) != 0)
             return bad("--first-rank needs a rank number, got '%s'", v ? v : "");
         o->first_rank = (uint32_t)n;
+    } else if (match_value("share", argc, argv, ip, &v)) {
+        if ((rc = share_add(o, v, "--share")) != 0)
+            return rc;
     } else if (match_value("region-size", argc, argv, ip, &v)) {
         if (v == NULL || ivcrun_parse_size(v, &o->region_size) != 0)
             return bad("--region-size needs a size such as 64M, got '%s'", v ? v : "");
@@ -354,6 +383,18 @@ int ivcrun_opts_parse(int argc, char **argv, ivcrun_opts_t *o)
                        env_timeout);
         o->timeout_s = (uint32_t)n;
     }
+    /* IVC_SHARE: more shared directories, colon-separated. */
+    const char *env_share = getenv("IVC_SHARE");
+    if (env_share != NULL && *env_share != '\0') {
+        char *list = strdup(env_share), *save = NULL;
+        for (char *d = list ? strtok_r(list, ":", &save) : NULL; d != NULL;
+             d = strtok_r(NULL, ":", &save))
+            if ((rc = share_add(o, d, "IVC_SHARE")) != 0) {
+                free(list);
+                return rc;
+            }
+        free(list);
+    }
     if ((rc = lay_out(o)) != 0)
         return rc;
     if ((o->job_id || o->world || o->first_rank) && o->join == NULL)
@@ -376,4 +417,7 @@ void ivcrun_opts_free(ivcrun_opts_t *o)
     free(o->moves);
     o->moves = NULL;
     o->nmoves = 0;
+    for (uint32_t i = 0; i < o->nshare; i++)
+        free((char *)o->share[i]);
+    o->nshare = 0;
 }

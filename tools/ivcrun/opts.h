@@ -45,6 +45,8 @@ typedef struct ivcrun_move {
     uint64_t at_ms; /* after the ranks started */
 } ivcrun_move_t;
 
+#define IVCRUN_SHARE_MAX 8
+
 typedef struct ivcrun_opts {
     uint32_t nranks;       /* -n/-np N (the sum over the apps) */
     uint32_t nvms;         /* --vms M, 1..N; defaults to N */
@@ -80,6 +82,9 @@ typedef struct ivcrun_opts {
     int verbose;           /* -v: where each rank runs, and its channel per peer */
     ivcrun_move_t *moves;  /* --migrate, sorted by time */
     uint32_t nmoves;
+    const char *share[IVCRUN_SHARE_MAX]; /* --share DIR, then IVC_SHARE's entries: directories
+                                          * every simulated VM sees (canonical paths) */
+    uint32_t nshare;
 } ivcrun_opts_t;
 
 /* Parses argv into *o. Returns 0 to run a job, 1 when --help or --version was printed

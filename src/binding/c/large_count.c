@@ -436,6 +436,440 @@ done:
 }
 IVC_MPI_WEAK(Exscan_init_c)
 
+extern int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent) __attribute__((weak));
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
+{
+    if (PMPI_File_get_type_extent == NULL)
+        return ivc_lc_unsupported("MPI_File_get_type_extent_c");
+    int rc = MPI_ERR_COUNT;
+    MPI_Aint extent_n = 0;
+    rc = PMPI_File_get_type_extent(fh, datatype, extent ? &extent_n : NULL);
+    if (rc == MPI_SUCCESS && extent != NULL)
+        *extent = (MPI_Count)extent_n;
+    return rc;
+}
+IVC_MPI_WEAK(File_get_type_extent_c)
+
+extern int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) __attribute__((weak));
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (PMPI_File_iread == NULL)
+        return ivc_lc_unsupported("MPI_File_iread_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_iread_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_iread(fh, buf, count_n, datatype, request);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_iread_c)
+
+extern int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) __attribute__((weak));
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (PMPI_File_iread_all == NULL)
+        return ivc_lc_unsupported("MPI_File_iread_all_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_iread_all_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_iread_all(fh, buf, count_n, datatype, request);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_iread_all_c)
+
+extern int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) __attribute__((weak));
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (PMPI_File_iread_at == NULL)
+        return ivc_lc_unsupported("MPI_File_iread_at_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_iread_at_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_iread_at(fh, offset, buf, count_n, datatype, request);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_iread_at_c)
+
+extern int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) __attribute__((weak));
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (PMPI_File_iread_at_all == NULL)
+        return ivc_lc_unsupported("MPI_File_iread_at_all_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_iread_at_all_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_iread_at_all(fh, offset, buf, count_n, datatype, request);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_iread_at_all_c)
+
+extern int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) __attribute__((weak));
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (PMPI_File_iread_shared == NULL)
+        return ivc_lc_unsupported("MPI_File_iread_shared_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_iread_shared_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_iread_shared(fh, buf, count_n, datatype, request);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_iread_shared_c)
+
+extern int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) __attribute__((weak));
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (PMPI_File_iwrite == NULL)
+        return ivc_lc_unsupported("MPI_File_iwrite_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_iwrite_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_iwrite(fh, buf, count_n, datatype, request);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_iwrite_c)
+
+extern int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) __attribute__((weak));
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (PMPI_File_iwrite_all == NULL)
+        return ivc_lc_unsupported("MPI_File_iwrite_all_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_iwrite_all_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_iwrite_all(fh, buf, count_n, datatype, request);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_iwrite_all_c)
+
+extern int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) __attribute__((weak));
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (PMPI_File_iwrite_at == NULL)
+        return ivc_lc_unsupported("MPI_File_iwrite_at_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_iwrite_at_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_iwrite_at(fh, offset, buf, count_n, datatype, request);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_iwrite_at_c)
+
+extern int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) __attribute__((weak));
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (PMPI_File_iwrite_at_all == NULL)
+        return ivc_lc_unsupported("MPI_File_iwrite_at_all_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_iwrite_at_all_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_iwrite_at_all(fh, offset, buf, count_n, datatype, request);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_iwrite_at_all_c)
+
+extern int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request) __attribute__((weak));
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (PMPI_File_iwrite_shared == NULL)
+        return ivc_lc_unsupported("MPI_File_iwrite_shared_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_iwrite_shared_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_iwrite_shared(fh, buf, count_n, datatype, request);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_iwrite_shared_c)
+
+extern int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_read == NULL)
+        return ivc_lc_unsupported("MPI_File_read_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_read_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_read(fh, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_read_c)
+
+extern int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_read_all == NULL)
+        return ivc_lc_unsupported("MPI_File_read_all_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_read_all_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_read_all(fh, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_read_all_c)
+
+extern int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) __attribute__((weak));
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    if (PMPI_File_read_all_begin == NULL)
+        return ivc_lc_unsupported("MPI_File_read_all_begin_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_read_all_begin_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_read_all_begin(fh, buf, count_n, datatype);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_read_all_begin_c)
+
+extern int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_read_at == NULL)
+        return ivc_lc_unsupported("MPI_File_read_at_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_read_at_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_read_at(fh, offset, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_read_at_c)
+
+extern int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_read_at_all == NULL)
+        return ivc_lc_unsupported("MPI_File_read_at_all_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_read_at_all_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_read_at_all(fh, offset, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_read_at_all_c)
+
+extern int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype) __attribute__((weak));
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    if (PMPI_File_read_at_all_begin == NULL)
+        return ivc_lc_unsupported("MPI_File_read_at_all_begin_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_read_at_all_begin_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_read_at_all_begin(fh, offset, buf, count_n, datatype);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_read_at_all_begin_c)
+
+extern int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_read_ordered == NULL)
+        return ivc_lc_unsupported("MPI_File_read_ordered_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_read_ordered_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_read_ordered(fh, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_read_ordered_c)
+
+extern int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) __attribute__((weak));
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    if (PMPI_File_read_ordered_begin == NULL)
+        return ivc_lc_unsupported("MPI_File_read_ordered_begin_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_read_ordered_begin_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_read_ordered_begin(fh, buf, count_n, datatype);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_read_ordered_begin_c)
+
+extern int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_read_shared == NULL)
+        return ivc_lc_unsupported("MPI_File_read_shared_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_read_shared_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_read_shared(fh, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_read_shared_c)
+
+extern int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_write == NULL)
+        return ivc_lc_unsupported("MPI_File_write_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_write_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_write(fh, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_write_c)
+
+extern int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_write_all == NULL)
+        return ivc_lc_unsupported("MPI_File_write_all_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_write_all_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_write_all(fh, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_write_all_c)
+
+extern int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) __attribute__((weak));
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    if (PMPI_File_write_all_begin == NULL)
+        return ivc_lc_unsupported("MPI_File_write_all_begin_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_write_all_begin_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_write_all_begin(fh, buf, count_n, datatype);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_write_all_begin_c)
+
+extern int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_write_at == NULL)
+        return ivc_lc_unsupported("MPI_File_write_at_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_write_at_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_write_at(fh, offset, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_write_at_c)
+
+extern int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_write_at_all == NULL)
+        return ivc_lc_unsupported("MPI_File_write_at_all_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_write_at_all_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_write_at_all(fh, offset, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_write_at_all_c)
+
+extern int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype) __attribute__((weak));
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    if (PMPI_File_write_at_all_begin == NULL)
+        return ivc_lc_unsupported("MPI_File_write_at_all_begin_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_write_at_all_begin_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_write_at_all_begin(fh, offset, buf, count_n, datatype);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_write_at_all_begin_c)
+
+extern int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_write_ordered == NULL)
+        return ivc_lc_unsupported("MPI_File_write_ordered_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_write_ordered_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_write_ordered(fh, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_write_ordered_c)
+
+extern int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) __attribute__((weak));
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    if (PMPI_File_write_ordered_begin == NULL)
+        return ivc_lc_unsupported("MPI_File_write_ordered_begin_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_write_ordered_begin_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_write_ordered_begin(fh, buf, count_n, datatype);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_write_ordered_begin_c)
+
+extern int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status) __attribute__((weak));
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    if (PMPI_File_write_shared == NULL)
+        return ivc_lc_unsupported("MPI_File_write_shared_c");
+    int rc = MPI_ERR_COUNT;
+    int count_n = 0;
+    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_File_write_shared_c", "count") != MPI_SUCCESS)
+        goto done;
+    rc = PMPI_File_write_shared(fh, buf, count_n, datatype, status);
+done:
+    return rc;
+}
+IVC_MPI_WEAK(File_write_shared_c)
+
 extern int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) __attribute__((weak));
 int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {

@@ -1246,6 +1246,886 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
 }
 #pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
 
+int ivcmt_PMPI_File_call_errhandler(MPI_File fh, int errorcode);
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_call_errhandler(fh, errorcode);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler
+
+int ivcmt_PMPI_File_close(MPI_File *fh);
+int PMPI_File_close(MPI_File *fh)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_close(fh);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_close = PMPI_File_close
+
+int ivcmt_PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler);
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_create_errhandler(file_errhandler_fn, errhandler);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
+
+int ivcmt_PMPI_File_delete(const char *filename, MPI_Info info);
+int PMPI_File_delete(const char *filename, MPI_Info info)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_delete(filename, info);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_delete = PMPI_File_delete
+
+int ivcmt_PMPI_File_get_amode(MPI_File fh, int *amode);
+int PMPI_File_get_amode(MPI_File fh, int *amode)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_amode(fh, amode);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_amode = PMPI_File_get_amode
+
+int ivcmt_PMPI_File_get_atomicity(MPI_File fh, int *flag);
+int PMPI_File_get_atomicity(MPI_File fh, int *flag)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_atomicity(fh, flag);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_atomicity = PMPI_File_get_atomicity
+
+int ivcmt_PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_byte_offset(fh, offset, disp);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_byte_offset = PMPI_File_get_byte_offset
+
+int ivcmt_PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_errhandler(file, errhandler);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
+
+int ivcmt_PMPI_File_get_group(MPI_File fh, MPI_Group *group);
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_group(fh, group);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_group = PMPI_File_get_group
+
+int ivcmt_PMPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_info(fh, info_used);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_info = PMPI_File_get_info
+
+int ivcmt_PMPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_position(fh, offset);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_position = PMPI_File_get_position
+
+int ivcmt_PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_position_shared(fh, offset);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_position_shared = PMPI_File_get_position_shared
+
+int ivcmt_PMPI_File_get_size(MPI_File fh, MPI_Offset *size);
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_size(fh, size);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_size = PMPI_File_get_size
+
+int ivcmt_PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_type_extent(fh, datatype, extent);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
+
+int ivcmt_PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_type_extent_c(fh, datatype, extent);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_type_extent_c = PMPI_File_get_type_extent_c
+
+int ivcmt_PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep);
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_get_view(fh, disp, etype, filetype, datarep);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_get_view = PMPI_File_get_view
+
+int ivcmt_PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iread(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iread = PMPI_File_iread
+
+int ivcmt_PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iread_all(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iread_all = PMPI_File_iread_all
+
+int ivcmt_PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iread_all_c(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iread_all_c = PMPI_File_iread_all_c
+
+int ivcmt_PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iread_at(fh, offset, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iread_at = PMPI_File_iread_at
+
+int ivcmt_PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iread_at_all(fh, offset, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
+
+int ivcmt_PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iread_at_all_c(fh, offset, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iread_at_all_c = PMPI_File_iread_at_all_c
+
+int ivcmt_PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iread_at_c(fh, offset, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iread_at_c = PMPI_File_iread_at_c
+
+int ivcmt_PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iread_c(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iread_c = PMPI_File_iread_c
+
+int ivcmt_PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iread_shared(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iread_shared = PMPI_File_iread_shared
+
+int ivcmt_PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iread_shared_c(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iread_shared_c = PMPI_File_iread_shared_c
+
+int ivcmt_PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iwrite(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iwrite = PMPI_File_iwrite
+
+int ivcmt_PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iwrite_all(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
+
+int ivcmt_PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iwrite_all_c(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iwrite_all_c = PMPI_File_iwrite_all_c
+
+int ivcmt_PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iwrite_at(fh, offset, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
+
+int ivcmt_PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
+
+int ivcmt_PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iwrite_at_all_c(fh, offset, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iwrite_at_all_c = PMPI_File_iwrite_at_all_c
+
+int ivcmt_PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iwrite_at_c(fh, offset, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iwrite_at_c = PMPI_File_iwrite_at_c
+
+int ivcmt_PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iwrite_c(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iwrite_c = PMPI_File_iwrite_c
+
+int ivcmt_PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iwrite_shared(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iwrite_shared = PMPI_File_iwrite_shared
+
+int ivcmt_PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_iwrite_shared_c(fh, buf, count, datatype, request);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_iwrite_shared_c = PMPI_File_iwrite_shared_c
+
+int ivcmt_PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_open(comm, filename, amode, info, fh);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_open = PMPI_File_open
+
+int ivcmt_PMPI_File_preallocate(MPI_File fh, MPI_Offset size);
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_preallocate(fh, size);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_preallocate = PMPI_File_preallocate
+
+int ivcmt_PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read = PMPI_File_read
+
+int ivcmt_PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_all(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_all = PMPI_File_read_all
+
+int ivcmt_PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_all_begin(fh, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_all_begin = PMPI_File_read_all_begin
+
+int ivcmt_PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_all_begin_c(fh, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_all_begin_c = PMPI_File_read_all_begin_c
+
+int ivcmt_PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_all_c(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_all_c = PMPI_File_read_all_c
+
+int ivcmt_PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_all_end(fh, buf, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_all_end = PMPI_File_read_all_end
+
+int ivcmt_PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_at(fh, offset, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_at = PMPI_File_read_at
+
+int ivcmt_PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_at_all(fh, offset, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_at_all = PMPI_File_read_at_all
+
+int ivcmt_PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_at_all_begin(fh, offset, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_at_all_begin = PMPI_File_read_at_all_begin
+
+int ivcmt_PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_at_all_begin_c(fh, offset, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_at_all_begin_c = PMPI_File_read_at_all_begin_c
+
+int ivcmt_PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_at_all_c(fh, offset, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_at_all_c = PMPI_File_read_at_all_c
+
+int ivcmt_PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_at_all_end(fh, buf, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_at_all_end = PMPI_File_read_at_all_end
+
+int ivcmt_PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_at_c(fh, offset, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_at_c = PMPI_File_read_at_c
+
+int ivcmt_PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_c(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_c = PMPI_File_read_c
+
+int ivcmt_PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_ordered(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
+
+int ivcmt_PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_ordered_begin(fh, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_ordered_begin = PMPI_File_read_ordered_begin
+
+int ivcmt_PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_ordered_begin_c(fh, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_ordered_begin_c = PMPI_File_read_ordered_begin_c
+
+int ivcmt_PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_ordered_c(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_ordered_c = PMPI_File_read_ordered_c
+
+int ivcmt_PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_ordered_end(fh, buf, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_ordered_end = PMPI_File_read_ordered_end
+
+int ivcmt_PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_shared(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_shared = PMPI_File_read_shared
+
+int ivcmt_PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_read_shared_c(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_read_shared_c = PMPI_File_read_shared_c
+
+int ivcmt_PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_seek(fh, offset, whence);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_seek = PMPI_File_seek
+
+int ivcmt_PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_seek_shared(fh, offset, whence);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_seek_shared = PMPI_File_seek_shared
+
+int ivcmt_PMPI_File_set_atomicity(MPI_File fh, int flag);
+int PMPI_File_set_atomicity(MPI_File fh, int flag)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_set_atomicity(fh, flag);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_set_atomicity = PMPI_File_set_atomicity
+
+int ivcmt_PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_set_errhandler(file, errhandler);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
+
+int ivcmt_PMPI_File_set_info(MPI_File fh, MPI_Info info);
+int PMPI_File_set_info(MPI_File fh, MPI_Info info)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_set_info(fh, info);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_set_info = PMPI_File_set_info
+
+int ivcmt_PMPI_File_set_size(MPI_File fh, MPI_Offset size);
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_set_size(fh, size);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_set_size = PMPI_File_set_size
+
+int ivcmt_PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info);
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_set_view(fh, disp, etype, filetype, datarep, info);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_set_view = PMPI_File_set_view
+
+int ivcmt_PMPI_File_sync(MPI_File fh);
+int PMPI_File_sync(MPI_File fh)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_sync(fh);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_sync = PMPI_File_sync
+
+int ivcmt_PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write = PMPI_File_write
+
+int ivcmt_PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_all(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_all = PMPI_File_write_all
+
+int ivcmt_PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_all_begin(fh, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_all_begin = PMPI_File_write_all_begin
+
+int ivcmt_PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_all_begin_c(fh, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_all_begin_c = PMPI_File_write_all_begin_c
+
+int ivcmt_PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_all_c(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_all_c = PMPI_File_write_all_c
+
+int ivcmt_PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_all_end(fh, buf, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_all_end = PMPI_File_write_all_end
+
+int ivcmt_PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_at(fh, offset, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_at = PMPI_File_write_at
+
+int ivcmt_PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_at_all(fh, offset, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_at_all = PMPI_File_write_at_all
+
+int ivcmt_PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_at_all_begin(fh, offset, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_at_all_begin = PMPI_File_write_at_all_begin
+
+int ivcmt_PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_at_all_begin_c(fh, offset, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_at_all_begin_c = PMPI_File_write_at_all_begin_c
+
+int ivcmt_PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_at_all_c(fh, offset, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_at_all_c = PMPI_File_write_at_all_c
+
+int ivcmt_PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_at_all_end(fh, buf, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_at_all_end = PMPI_File_write_at_all_end
+
+int ivcmt_PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_at_c(fh, offset, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_at_c = PMPI_File_write_at_c
+
+int ivcmt_PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_c(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_c = PMPI_File_write_c
+
+int ivcmt_PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_ordered(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
+
+int ivcmt_PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_ordered_begin(fh, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_ordered_begin = PMPI_File_write_ordered_begin
+
+int ivcmt_PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_ordered_begin_c(fh, buf, count, datatype);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_ordered_begin_c = PMPI_File_write_ordered_begin_c
+
+int ivcmt_PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_ordered_c(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_ordered_c = PMPI_File_write_ordered_c
+
+int ivcmt_PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_ordered_end(fh, buf, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_ordered_end = PMPI_File_write_ordered_end
+
+int ivcmt_PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_shared(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_shared = PMPI_File_write_shared
+
+int ivcmt_PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_File_write_shared_c(fh, buf, count, datatype, status);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_File_write_shared_c = PMPI_File_write_shared_c
+
 int ivcmt_PMPI_Finalize(void);
 int PMPI_Finalize(void)
 {
@@ -3165,6 +4045,26 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
     return rc;
 }
 #pragma weak MPI_Reduce_scatter_init_c = PMPI_Reduce_scatter_init_c
+
+int ivcmt_PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Register_datarep(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Register_datarep = PMPI_Register_datarep
+
+int ivcmt_PMPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn, MPI_Datarep_conversion_function_c *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
+int PMPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn, MPI_Datarep_conversion_function_c *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Register_datarep_c(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, extra_state);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Register_datarep_c = PMPI_Register_datarep_c
 
 int ivcmt_PMPI_Remove_error_class(int errorclass);
 int PMPI_Remove_error_class(int errorclass)

@@ -381,6 +381,270 @@ int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
 #define PMPI_Fetch_and_op ivcmt_PMPI_Fetch_and_op
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
 #define IVC_MT_ALIAS_Fetch_and_op
+#define PMPI_File_call_errhandler ivcmt_PMPI_File_call_errhandler
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode);
+#define IVC_MT_ALIAS_File_call_errhandler
+#define PMPI_File_close ivcmt_PMPI_File_close
+int PMPI_File_close(MPI_File *fh);
+#define IVC_MT_ALIAS_File_close
+#define PMPI_File_create_errhandler ivcmt_PMPI_File_create_errhandler
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn, MPI_Errhandler *errhandler);
+#define IVC_MT_ALIAS_File_create_errhandler
+#define PMPI_File_delete ivcmt_PMPI_File_delete
+int PMPI_File_delete(const char *filename, MPI_Info info);
+#define IVC_MT_ALIAS_File_delete
+#define PMPI_File_get_amode ivcmt_PMPI_File_get_amode
+int PMPI_File_get_amode(MPI_File fh, int *amode);
+#define IVC_MT_ALIAS_File_get_amode
+#define PMPI_File_get_atomicity ivcmt_PMPI_File_get_atomicity
+int PMPI_File_get_atomicity(MPI_File fh, int *flag);
+#define IVC_MT_ALIAS_File_get_atomicity
+#define PMPI_File_get_byte_offset ivcmt_PMPI_File_get_byte_offset
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp);
+#define IVC_MT_ALIAS_File_get_byte_offset
+#define PMPI_File_get_errhandler ivcmt_PMPI_File_get_errhandler
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
+#define IVC_MT_ALIAS_File_get_errhandler
+#define PMPI_File_get_group ivcmt_PMPI_File_get_group
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group);
+#define IVC_MT_ALIAS_File_get_group
+#define PMPI_File_get_info ivcmt_PMPI_File_get_info
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used);
+#define IVC_MT_ALIAS_File_get_info
+#define PMPI_File_get_position ivcmt_PMPI_File_get_position
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset);
+#define IVC_MT_ALIAS_File_get_position
+#define PMPI_File_get_position_shared ivcmt_PMPI_File_get_position_shared
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+#define IVC_MT_ALIAS_File_get_position_shared
+#define PMPI_File_get_size ivcmt_PMPI_File_get_size
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size);
+#define IVC_MT_ALIAS_File_get_size
+#define PMPI_File_get_type_extent ivcmt_PMPI_File_get_type_extent
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent);
+#define IVC_MT_ALIAS_File_get_type_extent
+#define PMPI_File_get_type_extent_c ivcmt_PMPI_File_get_type_extent_c
+int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent);
+#define IVC_MT_ALIAS_File_get_type_extent_c
+#define PMPI_File_get_view ivcmt_PMPI_File_get_view
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype, char *datarep);
+#define IVC_MT_ALIAS_File_get_view
+#define PMPI_File_iread ivcmt_PMPI_File_iread
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iread
+#define PMPI_File_iread_all ivcmt_PMPI_File_iread_all
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iread_all
+#define PMPI_File_iread_all_c ivcmt_PMPI_File_iread_all_c
+int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iread_all_c
+#define PMPI_File_iread_at ivcmt_PMPI_File_iread_at
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iread_at
+#define PMPI_File_iread_at_all ivcmt_PMPI_File_iread_at_all
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iread_at_all
+#define PMPI_File_iread_at_all_c ivcmt_PMPI_File_iread_at_all_c
+int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iread_at_all_c
+#define PMPI_File_iread_at_c ivcmt_PMPI_File_iread_at_c
+int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iread_at_c
+#define PMPI_File_iread_c ivcmt_PMPI_File_iread_c
+int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iread_c
+#define PMPI_File_iread_shared ivcmt_PMPI_File_iread_shared
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iread_shared
+#define PMPI_File_iread_shared_c ivcmt_PMPI_File_iread_shared_c
+int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iread_shared_c
+#define PMPI_File_iwrite ivcmt_PMPI_File_iwrite
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iwrite
+#define PMPI_File_iwrite_all ivcmt_PMPI_File_iwrite_all
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iwrite_all
+#define PMPI_File_iwrite_all_c ivcmt_PMPI_File_iwrite_all_c
+int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iwrite_all_c
+#define PMPI_File_iwrite_at ivcmt_PMPI_File_iwrite_at
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iwrite_at
+#define PMPI_File_iwrite_at_all ivcmt_PMPI_File_iwrite_at_all
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iwrite_at_all
+#define PMPI_File_iwrite_at_all_c ivcmt_PMPI_File_iwrite_at_all_c
+int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iwrite_at_all_c
+#define PMPI_File_iwrite_at_c ivcmt_PMPI_File_iwrite_at_c
+int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iwrite_at_c
+#define PMPI_File_iwrite_c ivcmt_PMPI_File_iwrite_c
+int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iwrite_c
+#define PMPI_File_iwrite_shared ivcmt_PMPI_File_iwrite_shared
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iwrite_shared
+#define PMPI_File_iwrite_shared_c ivcmt_PMPI_File_iwrite_shared_c
+int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Request *request);
+#define IVC_MT_ALIAS_File_iwrite_shared_c
+#define PMPI_File_open ivcmt_PMPI_File_open
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
+#define IVC_MT_ALIAS_File_open
+#define PMPI_File_preallocate ivcmt_PMPI_File_preallocate
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size);
+#define IVC_MT_ALIAS_File_preallocate
+#define PMPI_File_read ivcmt_PMPI_File_read
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read
+#define PMPI_File_read_all ivcmt_PMPI_File_read_all
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_all
+#define PMPI_File_read_all_begin ivcmt_PMPI_File_read_all_begin
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_read_all_begin
+#define PMPI_File_read_all_begin_c ivcmt_PMPI_File_read_all_begin_c
+int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_read_all_begin_c
+#define PMPI_File_read_all_c ivcmt_PMPI_File_read_all_c
+int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_all_c
+#define PMPI_File_read_all_end ivcmt_PMPI_File_read_all_end
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_all_end
+#define PMPI_File_read_at ivcmt_PMPI_File_read_at
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_at
+#define PMPI_File_read_at_all ivcmt_PMPI_File_read_at_all
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_at_all
+#define PMPI_File_read_at_all_begin ivcmt_PMPI_File_read_at_all_begin
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_read_at_all_begin
+#define PMPI_File_read_at_all_begin_c ivcmt_PMPI_File_read_at_all_begin_c
+int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_read_at_all_begin_c
+#define PMPI_File_read_at_all_c ivcmt_PMPI_File_read_at_all_c
+int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_at_all_c
+#define PMPI_File_read_at_all_end ivcmt_PMPI_File_read_at_all_end
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_at_all_end
+#define PMPI_File_read_at_c ivcmt_PMPI_File_read_at_c
+int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_at_c
+#define PMPI_File_read_c ivcmt_PMPI_File_read_c
+int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_c
+#define PMPI_File_read_ordered ivcmt_PMPI_File_read_ordered
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_ordered
+#define PMPI_File_read_ordered_begin ivcmt_PMPI_File_read_ordered_begin
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_read_ordered_begin
+#define PMPI_File_read_ordered_begin_c ivcmt_PMPI_File_read_ordered_begin_c
+int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_read_ordered_begin_c
+#define PMPI_File_read_ordered_c ivcmt_PMPI_File_read_ordered_c
+int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_ordered_c
+#define PMPI_File_read_ordered_end ivcmt_PMPI_File_read_ordered_end
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_ordered_end
+#define PMPI_File_read_shared ivcmt_PMPI_File_read_shared
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_shared
+#define PMPI_File_read_shared_c ivcmt_PMPI_File_read_shared_c
+int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_read_shared_c
+#define PMPI_File_seek ivcmt_PMPI_File_seek
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence);
+#define IVC_MT_ALIAS_File_seek
+#define PMPI_File_seek_shared ivcmt_PMPI_File_seek_shared
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
+#define IVC_MT_ALIAS_File_seek_shared
+#define PMPI_File_set_atomicity ivcmt_PMPI_File_set_atomicity
+int PMPI_File_set_atomicity(MPI_File fh, int flag);
+#define IVC_MT_ALIAS_File_set_atomicity
+#define PMPI_File_set_errhandler ivcmt_PMPI_File_set_errhandler
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
+#define IVC_MT_ALIAS_File_set_errhandler
+#define PMPI_File_set_info ivcmt_PMPI_File_set_info
+int PMPI_File_set_info(MPI_File fh, MPI_Info info);
+#define IVC_MT_ALIAS_File_set_info
+#define PMPI_File_set_size ivcmt_PMPI_File_set_size
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size);
+#define IVC_MT_ALIAS_File_set_size
+#define PMPI_File_set_view ivcmt_PMPI_File_set_view
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char *datarep, MPI_Info info);
+#define IVC_MT_ALIAS_File_set_view
+#define PMPI_File_sync ivcmt_PMPI_File_sync
+int PMPI_File_sync(MPI_File fh);
+#define IVC_MT_ALIAS_File_sync
+#define PMPI_File_write ivcmt_PMPI_File_write
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write
+#define PMPI_File_write_all ivcmt_PMPI_File_write_all
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_all
+#define PMPI_File_write_all_begin ivcmt_PMPI_File_write_all_begin
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_write_all_begin
+#define PMPI_File_write_all_begin_c ivcmt_PMPI_File_write_all_begin_c
+int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_write_all_begin_c
+#define PMPI_File_write_all_c ivcmt_PMPI_File_write_all_c
+int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_all_c
+#define PMPI_File_write_all_end ivcmt_PMPI_File_write_all_end
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_all_end
+#define PMPI_File_write_at ivcmt_PMPI_File_write_at
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_at
+#define PMPI_File_write_at_all ivcmt_PMPI_File_write_at_all
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_at_all
+#define PMPI_File_write_at_all_begin ivcmt_PMPI_File_write_at_all_begin
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_write_at_all_begin
+#define PMPI_File_write_at_all_begin_c ivcmt_PMPI_File_write_at_all_begin_c
+int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_write_at_all_begin_c
+#define PMPI_File_write_at_all_c ivcmt_PMPI_File_write_at_all_c
+int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_at_all_c
+#define PMPI_File_write_at_all_end ivcmt_PMPI_File_write_at_all_end
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_at_all_end
+#define PMPI_File_write_at_c ivcmt_PMPI_File_write_at_c
+int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_at_c
+#define PMPI_File_write_c ivcmt_PMPI_File_write_c
+int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_c
+#define PMPI_File_write_ordered ivcmt_PMPI_File_write_ordered
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_ordered
+#define PMPI_File_write_ordered_begin ivcmt_PMPI_File_write_ordered_begin
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_write_ordered_begin
+#define PMPI_File_write_ordered_begin_c ivcmt_PMPI_File_write_ordered_begin_c
+int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype);
+#define IVC_MT_ALIAS_File_write_ordered_begin_c
+#define PMPI_File_write_ordered_c ivcmt_PMPI_File_write_ordered_c
+int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_ordered_c
+#define PMPI_File_write_ordered_end ivcmt_PMPI_File_write_ordered_end
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_ordered_end
+#define PMPI_File_write_shared ivcmt_PMPI_File_write_shared
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_shared
+#define PMPI_File_write_shared_c ivcmt_PMPI_File_write_shared_c
+int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Status *status);
+#define IVC_MT_ALIAS_File_write_shared_c
 #define PMPI_Finalize ivcmt_PMPI_Finalize
 int PMPI_Finalize(void);
 #define IVC_MT_ALIAS_Finalize
@@ -958,6 +1222,12 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
 #define PMPI_Reduce_scatter_init_c ivcmt_PMPI_Reduce_scatter_init_c
 int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 #define IVC_MT_ALIAS_Reduce_scatter_init_c
+#define PMPI_Register_datarep ivcmt_PMPI_Register_datarep
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn, MPI_Datarep_conversion_function *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
+#define IVC_MT_ALIAS_Register_datarep
+#define PMPI_Register_datarep_c ivcmt_PMPI_Register_datarep_c
+int PMPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn, MPI_Datarep_conversion_function_c *write_conversion_fn, MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
+#define IVC_MT_ALIAS_Register_datarep_c
 #define PMPI_Remove_error_class ivcmt_PMPI_Remove_error_class
 int PMPI_Remove_error_class(int errorclass);
 #define IVC_MT_ALIAS_Remove_error_class

@@ -73,6 +73,10 @@ static const struct iconst INT_CONSTANTS[] = {
     I(MPI_DISTRIBUTE_BLOCK) I(MPI_DISTRIBUTE_CYCLIC) I(MPI_DISTRIBUTE_NONE)
     I(MPI_DISTRIBUTE_DFLT_DARG)
     I(MPI_TYPECLASS_INTEGER) I(MPI_TYPECLASS_REAL) I(MPI_TYPECLASS_COMPLEX)
+    I(MPI_MODE_CREATE) I(MPI_MODE_RDONLY) I(MPI_MODE_WRONLY) I(MPI_MODE_RDWR)
+    I(MPI_MODE_DELETE_ON_CLOSE) I(MPI_MODE_UNIQUE_OPEN) I(MPI_MODE_EXCL) I(MPI_MODE_APPEND)
+    I(MPI_MODE_SEQUENTIAL) I(MPI_SEEK_SET) I(MPI_SEEK_CUR) I(MPI_SEEK_END)
+    I(MPI_MAX_DATAREP_STRING)
 };
 /* clang-format on */
 
@@ -124,7 +128,7 @@ static void collect_handles(void)
     h("MPI_MESSAGE_NO_PROC", "MPI_Message", MPI_Message_c2f(MPI_MESSAGE_NO_PROC));
     h("MPI_WIN_NULL", "MPI_Win", MPI_Win_c2f(MPI_WIN_NULL));
     h("MPI_SESSION_NULL", "MPI_Session", MPI_Session_c2f(MPI_SESSION_NULL));
-    h("MPI_FILE_NULL", "MPI_File", 0); /* no MPI-IO: only the null file */
+    h("MPI_FILE_NULL", "MPI_File", MPI_File_c2f(MPI_FILE_NULL));
 }
 
 static void param(const char *type, const char *name, long long value)
@@ -147,6 +151,7 @@ static void ints(int with_status_indices)
     param("INTEGER", "MPI_ADDRESS_KIND", sizeof(MPI_Aint));
     param("INTEGER", "MPI_OFFSET_KIND", sizeof(MPI_Offset));
     param("INTEGER", "MPI_COUNT_KIND", sizeof(MPI_Count));
+    param("INTEGER(KIND=MPI_OFFSET_KIND)", "MPI_DISPLACEMENT_CURRENT", MPI_DISPLACEMENT_CURRENT);
     printf("      LOGICAL MPI_SUBARRAYS_SUPPORTED\n");
     printf("      PARAMETER (MPI_SUBARRAYS_SUPPORTED=.FALSE.)\n");
     printf("      LOGICAL MPI_ASYNC_PROTECTS_NONBLOCKING\n");

@@ -22,6 +22,7 @@ WEAK_C(int, MPI_Op_create, (MPI_User_function *, int, MPI_Op *));
 WEAK_C(int, MPI_Comm_create_errhandler, (void *, MPI_Errhandler *));
 WEAK_C(int, MPI_Win_create_errhandler, (void *, MPI_Errhandler *));
 WEAK_C(int, MPI_Session_create_errhandler, (void *, MPI_Errhandler *));
+WEAK_C(int, MPI_File_create_errhandler, (void *, MPI_Errhandler *));
 WEAK_C(int, MPI_Comm_create_keyval, (void *, void *, int *, void *));
 WEAK_C(int, MPI_Type_create_keyval, (void *, void *, int *, void *));
 WEAK_C(int, MPI_Win_create_keyval, (void *, void *, int *, void *));
@@ -135,6 +136,7 @@ ALIAS(mpi_op_create)
 ERRH_CREATE(mpi_comm_create_errhandler, MPI_Comm_create_errhandler)
 ERRH_CREATE(mpi_win_create_errhandler, MPI_Win_create_errhandler)
 ERRH_CREATE(mpi_session_create_errhandler, MPI_Session_create_errhandler)
+ERRH_CREATE(mpi_file_create_errhandler, MPI_File_create_errhandler)
 
 /* ---- keyvals with Fortran copy and delete procedures ----
  * The C keyval's extra_state is a struct fkeyval holding the Fortran procedures and the

@@ -21,7 +21,7 @@ struct ivc_mpi_errh_s {
     int obj;     /* ERRH_USER: the kind of object it was made for (ERRH_OBJ_*) */
 };
 enum { ERRH_FATAL = 1, ERRH_RETURN, ERRH_ABORT, ERRH_USER };
-enum { ERRH_OBJ_COMM = 0, ERRH_OBJ_WIN, ERRH_OBJ_SESSION };
+enum { ERRH_OBJ_COMM = 0, ERRH_OBJ_WIN, ERRH_OBJ_SESSION, ERRH_OBJ_FILE };
 
 /* 1 if h is a valid handler that may be attached to objects of kind obj (ERRH_OBJ_*): a
  * predefined one, or a user handler made for that kind; else 0. */

@@ -284,6 +284,7 @@ int ivc_mpi_errh_invoke(MPI_Errhandler h, int obj, void *handle, int code, const
         if (h->fortran) {
             MPI_Fint fh = obj == ERRH_OBJ_WIN       ? PMPI_Win_c2f(*(MPI_Win *)handle)
                           : obj == ERRH_OBJ_SESSION ? PMPI_Session_c2f(*(MPI_Session *)handle)
+                          : obj == ERRH_OBJ_FILE    ? PMPI_File_c2f(*(MPI_File *)handle)
                                                     : PMPI_Comm_c2f(*(MPI_Comm *)handle);
             ((void (*)(MPI_Fint *, int *))h->fn)(&fh, &c);
         } else {

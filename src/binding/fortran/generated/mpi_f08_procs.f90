@@ -94,6 +94,12 @@ ABSTRACT INTERFACE
     TYPE(MPI_Session) :: session
     INTEGER :: error_code
   END SUBROUTINE MPI_Session_errhandler_function
+  SUBROUTINE MPI_File_errhandler_function(file, error_code)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File) :: file
+    INTEGER :: error_code
+  END SUBROUTINE MPI_File_errhandler_function
   SUBROUTINE MPI_Grequest_query_function(extra_state, status, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1724,6 +1730,1172 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win
     INTEGER :: ierror
   END SUBROUTINE pmpi_fetch_and_op
+  SUBROUTINE pmpi_file_call_errhandler(fh, errorcode, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: errorcode
+    TYPE(*), DIMENSION(*) :: errorcode
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_call_errhandler
+  SUBROUTINE pmpi_file_close(fh, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_close
+  SUBROUTINE pmpi_file_create_errhandler(file_errhandler_fn, errhandler, ierror)
+    IMPORT
+    IMPLICIT NONE
+    EXTERNAL :: file_errhandler_fn
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: errhandler
+    TYPE(*), DIMENSION(*) :: errhandler
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_create_errhandler
+  SUBROUTINE pmpi_file_delete(filename, info, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: filename
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_delete
+  SUBROUTINE pmpi_file_get_amode(fh, amode, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: amode
+    TYPE(*), DIMENSION(*) :: amode
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_amode
+  SUBROUTINE pmpi_file_get_atomicity(fh, flag, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: flag
+    TYPE(*), DIMENSION(*) :: flag
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_atomicity
+  SUBROUTINE pmpi_file_get_byte_offset(fh, offset, disp, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: disp
+    TYPE(*), DIMENSION(*) :: disp
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_byte_offset
+  SUBROUTINE pmpi_file_get_errhandler(file, errhandler, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: file
+    TYPE(*), DIMENSION(*) :: file
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: errhandler
+    TYPE(*), DIMENSION(*) :: errhandler
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_errhandler
+  SUBROUTINE pmpi_file_get_group(fh, group, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: group
+    TYPE(*), DIMENSION(*) :: group
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_group
+  SUBROUTINE pmpi_file_get_info(fh, info_used, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info_used
+    TYPE(*), DIMENSION(*) :: info_used
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_info
+  SUBROUTINE pmpi_file_get_position(fh, offset, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_position
+  SUBROUTINE pmpi_file_get_position_shared(fh, offset, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_position_shared
+  SUBROUTINE pmpi_file_get_size(fh, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_size
+  SUBROUTINE pmpi_file_get_type_extent(fh, datatype, extent, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: extent
+    TYPE(*), DIMENSION(*) :: extent
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_type_extent
+  SUBROUTINE pmpi_file_get_view(fh, disp, etype, filetype, datarep, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: disp
+    TYPE(*), DIMENSION(*) :: disp
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: etype
+    TYPE(*), DIMENSION(*) :: etype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: filetype
+    TYPE(*), DIMENSION(*) :: filetype
+    CHARACTER(LEN=*) :: datarep
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_get_view
+  SUBROUTINE pmpi_file_iread(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_iread
+  SUBROUTINE ivcf_mpi_file_iread_c(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_iread_c
+  SUBROUTINE pmpi_file_iread_all(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_iread_all
+  SUBROUTINE ivcf_mpi_file_iread_all_c(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_iread_all_c
+  SUBROUTINE pmpi_file_iread_at(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_iread_at
+  SUBROUTINE ivcf_mpi_file_iread_at_c(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_iread_at_c
+  SUBROUTINE pmpi_file_iread_at_all(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_iread_at_all
+  SUBROUTINE ivcf_mpi_file_iread_at_all_c(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_iread_at_all_c
+  SUBROUTINE pmpi_file_iread_shared(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_iread_shared
+  SUBROUTINE ivcf_mpi_file_iread_shared_c(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_iread_shared_c
+  SUBROUTINE pmpi_file_iwrite(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_iwrite
+  SUBROUTINE ivcf_mpi_file_iwrite_c(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_iwrite_c
+  SUBROUTINE pmpi_file_iwrite_all(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_iwrite_all
+  SUBROUTINE ivcf_mpi_file_iwrite_all_c(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_iwrite_all_c
+  SUBROUTINE pmpi_file_iwrite_at(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_iwrite_at
+  SUBROUTINE ivcf_mpi_file_iwrite_at_c(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_iwrite_at_c
+  SUBROUTINE pmpi_file_iwrite_at_all(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_iwrite_at_all
+  SUBROUTINE ivcf_mpi_file_iwrite_at_all_c(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_iwrite_at_all_c
+  SUBROUTINE pmpi_file_iwrite_shared(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_iwrite_shared
+  SUBROUTINE ivcf_mpi_file_iwrite_shared_c(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+    TYPE(*), DIMENSION(*) :: request
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_iwrite_shared_c
+  SUBROUTINE pmpi_file_open(comm, filename, amode, info, fh, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    CHARACTER(LEN=*) :: filename
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: amode
+    TYPE(*), DIMENSION(*) :: amode
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_open
+  SUBROUTINE pmpi_file_preallocate(fh, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_preallocate
+  SUBROUTINE pmpi_file_read(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read
+  SUBROUTINE ivcf_mpi_file_read_c(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_read_c
+  SUBROUTINE pmpi_file_read_all(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_all
+  SUBROUTINE ivcf_mpi_file_read_all_c(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_read_all_c
+  SUBROUTINE pmpi_file_read_all_begin(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_all_begin
+  SUBROUTINE ivcf_mpi_file_read_all_begin_c(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_read_all_begin_c
+  SUBROUTINE pmpi_file_read_all_end(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_all_end
+  SUBROUTINE pmpi_file_read_at(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_at
+  SUBROUTINE ivcf_mpi_file_read_at_c(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_read_at_c
+  SUBROUTINE pmpi_file_read_at_all(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_at_all
+  SUBROUTINE ivcf_mpi_file_read_at_all_c(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_read_at_all_c
+  SUBROUTINE pmpi_file_read_at_all_begin(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_at_all_begin
+  SUBROUTINE ivcf_mpi_file_read_at_all_begin_c(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_read_at_all_begin_c
+  SUBROUTINE pmpi_file_read_at_all_end(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_at_all_end
+  SUBROUTINE pmpi_file_read_ordered(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_ordered
+  SUBROUTINE ivcf_mpi_file_read_ordered_c(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_read_ordered_c
+  SUBROUTINE pmpi_file_read_ordered_begin(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_ordered_begin
+  SUBROUTINE ivcf_mpi_file_read_ordered_begin_c(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_read_ordered_begin_c
+  SUBROUTINE pmpi_file_read_ordered_end(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_ordered_end
+  SUBROUTINE pmpi_file_read_shared(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_read_shared
+  SUBROUTINE ivcf_mpi_file_read_shared_c(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_read_shared_c
+  SUBROUTINE pmpi_file_seek(fh, offset, whence, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: whence
+    TYPE(*), DIMENSION(*) :: whence
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_seek
+  SUBROUTINE pmpi_file_seek_shared(fh, offset, whence, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: whence
+    TYPE(*), DIMENSION(*) :: whence
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_seek_shared
+  SUBROUTINE pmpi_file_set_atomicity(fh, flag, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: flag
+    TYPE(*), DIMENSION(*) :: flag
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_set_atomicity
+  SUBROUTINE pmpi_file_set_errhandler(file, errhandler, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: file
+    TYPE(*), DIMENSION(*) :: file
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: errhandler
+    TYPE(*), DIMENSION(*) :: errhandler
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_set_errhandler
+  SUBROUTINE pmpi_file_set_info(fh, info, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_set_info
+  SUBROUTINE pmpi_file_set_size(fh, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
+    TYPE(*), DIMENSION(*) :: size
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_set_size
+  SUBROUTINE pmpi_file_set_view(fh, disp, etype, filetype, datarep, info, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: disp
+    TYPE(*), DIMENSION(*) :: disp
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: etype
+    TYPE(*), DIMENSION(*) :: etype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: filetype
+    TYPE(*), DIMENSION(*) :: filetype
+    CHARACTER(LEN=*) :: datarep
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_set_view
+  SUBROUTINE pmpi_file_sync(fh, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_sync
+  SUBROUTINE pmpi_file_write(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write
+  SUBROUTINE ivcf_mpi_file_write_c(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_write_c
+  SUBROUTINE pmpi_file_write_all(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_all
+  SUBROUTINE ivcf_mpi_file_write_all_c(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_write_all_c
+  SUBROUTINE pmpi_file_write_all_begin(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_all_begin
+  SUBROUTINE ivcf_mpi_file_write_all_begin_c(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_write_all_begin_c
+  SUBROUTINE pmpi_file_write_all_end(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_all_end
+  SUBROUTINE pmpi_file_write_at(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_at
+  SUBROUTINE ivcf_mpi_file_write_at_c(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_write_at_c
+  SUBROUTINE pmpi_file_write_at_all(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_at_all
+  SUBROUTINE ivcf_mpi_file_write_at_all_c(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_write_at_all_c
+  SUBROUTINE pmpi_file_write_at_all_begin(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_at_all_begin
+  SUBROUTINE ivcf_mpi_file_write_at_all_begin_c(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
+    TYPE(*), DIMENSION(*) :: offset
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_write_at_all_begin_c
+  SUBROUTINE pmpi_file_write_at_all_end(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_at_all_end
+  SUBROUTINE pmpi_file_write_ordered(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_ordered
+  SUBROUTINE ivcf_mpi_file_write_ordered_c(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_write_ordered_c
+  SUBROUTINE pmpi_file_write_ordered_begin(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_ordered_begin
+  SUBROUTINE ivcf_mpi_file_write_ordered_begin_c(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_write_ordered_begin_c
+  SUBROUTINE pmpi_file_write_ordered_end(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_ordered_end
+  SUBROUTINE pmpi_file_write_shared(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_file_write_shared
+  SUBROUTINE ivcf_mpi_file_write_shared_c(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
+    TYPE(*), DIMENSION(*) :: fh
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+    TYPE(*), DIMENSION(*) :: buf
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
+    TYPE(*), DIMENSION(*) :: datatype
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
+    TYPE(*), DIMENSION(*) :: status
+    INTEGER :: ierror
+  END SUBROUTINE ivcf_mpi_file_write_shared_c
   SUBROUTINE pmpi_finalize(ierror)
     IMPORT
     IMPLICIT NONE
@@ -7524,113 +8696,138 @@ PRIVATE :: pmpi_comm_idup_with_info, pmpi_comm_iflush_buffer, pmpi_comm_rank, pm
     pmpi_compare_and_swap, pmpi_dims_create, pmpi_dist_graph_create, pmpi_dist_graph_create_adjacent, &
     pmpi_dist_graph_neighbors, pmpi_dist_graph_neighbors_count, pmpi_errhandler_free
 PRIVATE :: pmpi_error_class, pmpi_error_string, pmpi_exscan, pmpi_exscan_init, pmpi_f_sync_reg, &
-    pmpi_fetch_and_op, pmpi_finalize, pmpi_finalized, pmpi_free_mem, pmpi_gather, pmpi_gather_init, &
-    pmpi_gatherv, pmpi_gatherv_init, pmpi_get, pmpi_get_accumulate, pmpi_get_address, pmpi_get_count, &
-    pmpi_get_elements, pmpi_get_elements_x, pmpi_get_hw_resource_info
-PRIVATE :: pmpi_get_library_version, pmpi_get_processor_name, pmpi_get_version, pmpi_graph_create, &
-    pmpi_graph_get, pmpi_graph_map, pmpi_graph_neighbors, pmpi_graph_neighbors_count, &
-    pmpi_graphdims_get, pmpi_grequest_complete, pmpi_grequest_start, pmpi_group_compare, &
-    pmpi_group_difference, pmpi_group_excl, pmpi_group_free, pmpi_group_from_session_pset, &
-    pmpi_group_incl, pmpi_group_intersection, pmpi_group_range_excl, pmpi_group_range_incl
-PRIVATE :: pmpi_group_rank, pmpi_group_size, pmpi_group_translate_ranks, pmpi_group_union, &
-    pmpi_iallgather, pmpi_iallgatherv, pmpi_iallreduce, pmpi_ialltoall, pmpi_ialltoallv, &
-    pmpi_ialltoallw, pmpi_ibarrier, pmpi_ibcast, pmpi_ibsend, pmpi_iexscan, pmpi_igather, &
-    pmpi_igatherv, pmpi_improbe, pmpi_imrecv, pmpi_ineighbor_allgather, pmpi_ineighbor_allgatherv
-PRIVATE :: pmpi_ineighbor_alltoall, pmpi_ineighbor_alltoallv, pmpi_ineighbor_alltoallw, &
-    pmpi_info_create, pmpi_info_create_env, pmpi_info_delete, pmpi_info_dup, pmpi_info_free, &
-    pmpi_info_get, pmpi_info_get_nkeys, pmpi_info_get_nthkey, pmpi_info_get_string, &
-    pmpi_info_get_valuelen, pmpi_info_set, pmpi_init, pmpi_init_thread, pmpi_initialized, &
-    pmpi_intercomm_create, pmpi_intercomm_create_from_groups, pmpi_intercomm_merge
-PRIVATE :: pmpi_iprobe, pmpi_irecv, pmpi_ireduce, pmpi_ireduce_scatter, pmpi_ireduce_scatter_block, &
-    pmpi_irsend, pmpi_is_thread_main, pmpi_iscan, pmpi_iscatter, pmpi_iscatterv, pmpi_isend, &
-    pmpi_isendrecv, pmpi_isendrecv_replace, pmpi_issend, pmpi_mprobe, pmpi_mrecv, &
-    pmpi_neighbor_allgather, pmpi_neighbor_allgather_init, pmpi_neighbor_allgatherv, &
-    pmpi_neighbor_allgatherv_init
-PRIVATE :: pmpi_neighbor_alltoall, pmpi_neighbor_alltoall_init, pmpi_neighbor_alltoallv, &
-    pmpi_neighbor_alltoallv_init, pmpi_neighbor_alltoallw, pmpi_neighbor_alltoallw_init, &
-    pmpi_op_commutative, pmpi_op_create, pmpi_op_free, pmpi_pack, pmpi_pack_external, &
-    pmpi_pack_external_size, pmpi_pack_size, pmpi_parrived, pmpi_pcontrol, pmpi_pready, &
-    pmpi_pready_list, pmpi_pready_range, pmpi_precv_init, pmpi_probe
-PRIVATE :: pmpi_psend_init, pmpi_put, pmpi_query_thread, pmpi_raccumulate, pmpi_recv, pmpi_recv_init, &
-    pmpi_reduce, pmpi_reduce_init, pmpi_reduce_local, pmpi_reduce_scatter, pmpi_reduce_scatter_block, &
+    pmpi_fetch_and_op, pmpi_file_call_errhandler, pmpi_file_close, pmpi_file_create_errhandler, &
+    pmpi_file_delete, pmpi_file_get_amode, pmpi_file_get_atomicity, pmpi_file_get_byte_offset, &
+    pmpi_file_get_errhandler, pmpi_file_get_group, pmpi_file_get_info, pmpi_file_get_position, &
+    pmpi_file_get_position_shared, pmpi_file_get_size, pmpi_file_get_type_extent
+PRIVATE :: pmpi_file_get_view, pmpi_file_iread, pmpi_file_iread_all, pmpi_file_iread_at, &
+    pmpi_file_iread_at_all, pmpi_file_iread_shared, pmpi_file_iwrite, pmpi_file_iwrite_all, &
+    pmpi_file_iwrite_at, pmpi_file_iwrite_at_all, pmpi_file_iwrite_shared, pmpi_file_open, &
+    pmpi_file_preallocate, pmpi_file_read, pmpi_file_read_all, pmpi_file_read_all_begin, &
+    pmpi_file_read_all_end, pmpi_file_read_at, pmpi_file_read_at_all, pmpi_file_read_at_all_begin
+PRIVATE :: pmpi_file_read_at_all_end, pmpi_file_read_ordered, pmpi_file_read_ordered_begin, &
+    pmpi_file_read_ordered_end, pmpi_file_read_shared, pmpi_file_seek, pmpi_file_seek_shared, &
+    pmpi_file_set_atomicity, pmpi_file_set_errhandler, pmpi_file_set_info, pmpi_file_set_size, &
+    pmpi_file_set_view, pmpi_file_sync, pmpi_file_write, pmpi_file_write_all, &
+    pmpi_file_write_all_begin, pmpi_file_write_all_end, pmpi_file_write_at, pmpi_file_write_at_all, &
+    pmpi_file_write_at_all_begin
+PRIVATE :: pmpi_file_write_at_all_end, pmpi_file_write_ordered, pmpi_file_write_ordered_begin, &
+    pmpi_file_write_ordered_end, pmpi_file_write_shared, pmpi_finalize, pmpi_finalized, &
+    pmpi_free_mem, pmpi_gather, pmpi_gather_init, pmpi_gatherv, pmpi_gatherv_init, pmpi_get, &
+    pmpi_get_accumulate, pmpi_get_address, pmpi_get_count, pmpi_get_elements, pmpi_get_elements_x, &
+    pmpi_get_hw_resource_info, pmpi_get_library_version
+PRIVATE :: pmpi_get_processor_name, pmpi_get_version, pmpi_graph_create, pmpi_graph_get, &
+    pmpi_graph_map, pmpi_graph_neighbors, pmpi_graph_neighbors_count, pmpi_graphdims_get, &
+    pmpi_grequest_complete, pmpi_grequest_start, pmpi_group_compare, pmpi_group_difference, &
+    pmpi_group_excl, pmpi_group_free, pmpi_group_from_session_pset, pmpi_group_incl, &
+    pmpi_group_intersection, pmpi_group_range_excl, pmpi_group_range_incl, pmpi_group_rank
+PRIVATE :: pmpi_group_size, pmpi_group_translate_ranks, pmpi_group_union, pmpi_iallgather, &
+    pmpi_iallgatherv, pmpi_iallreduce, pmpi_ialltoall, pmpi_ialltoallv, pmpi_ialltoallw, &
+    pmpi_ibarrier, pmpi_ibcast, pmpi_ibsend, pmpi_iexscan, pmpi_igather, pmpi_igatherv, pmpi_improbe, &
+    pmpi_imrecv, pmpi_ineighbor_allgather, pmpi_ineighbor_allgatherv, pmpi_ineighbor_alltoall
+PRIVATE :: pmpi_ineighbor_alltoallv, pmpi_ineighbor_alltoallw, pmpi_info_create, &
+    pmpi_info_create_env, pmpi_info_delete, pmpi_info_dup, pmpi_info_free, pmpi_info_get, &
+    pmpi_info_get_nkeys, pmpi_info_get_nthkey, pmpi_info_get_string, pmpi_info_get_valuelen, &
+    pmpi_info_set, pmpi_init, pmpi_init_thread, pmpi_initialized, pmpi_intercomm_create, &
+    pmpi_intercomm_create_from_groups, pmpi_intercomm_merge, pmpi_iprobe
+PRIVATE :: pmpi_irecv, pmpi_ireduce, pmpi_ireduce_scatter, pmpi_ireduce_scatter_block, pmpi_irsend, &
+    pmpi_is_thread_main, pmpi_iscan, pmpi_iscatter, pmpi_iscatterv, pmpi_isend, pmpi_isendrecv, &
+    pmpi_isendrecv_replace, pmpi_issend, pmpi_mprobe, pmpi_mrecv, pmpi_neighbor_allgather, &
+    pmpi_neighbor_allgather_init, pmpi_neighbor_allgatherv, pmpi_neighbor_allgatherv_init, &
+    pmpi_neighbor_alltoall
+PRIVATE :: pmpi_neighbor_alltoall_init, pmpi_neighbor_alltoallv, pmpi_neighbor_alltoallv_init, &
+    pmpi_neighbor_alltoallw, pmpi_neighbor_alltoallw_init, pmpi_op_commutative, pmpi_op_create, &
+    pmpi_op_free, pmpi_pack, pmpi_pack_external, pmpi_pack_external_size, pmpi_pack_size, &
+    pmpi_parrived, pmpi_pcontrol, pmpi_pready, pmpi_pready_list, pmpi_pready_range, pmpi_precv_init, &
+    pmpi_probe, pmpi_psend_init
+PRIVATE :: pmpi_put, pmpi_query_thread, pmpi_raccumulate, pmpi_recv, pmpi_recv_init, pmpi_reduce, &
+    pmpi_reduce_init, pmpi_reduce_local, pmpi_reduce_scatter, pmpi_reduce_scatter_block, &
     pmpi_reduce_scatter_block_init, pmpi_reduce_scatter_init, pmpi_remove_error_class, &
     pmpi_remove_error_code, pmpi_remove_error_string, pmpi_request_free, pmpi_request_get_status, &
-    pmpi_request_get_status_all, pmpi_request_get_status_any
-PRIVATE :: pmpi_request_get_status_some, pmpi_rget, pmpi_rget_accumulate, pmpi_rput, pmpi_rsend, &
-    pmpi_rsend_init, pmpi_scan, pmpi_scan_init, pmpi_scatter, pmpi_scatter_init, pmpi_scatterv, &
-    pmpi_scatterv_init, pmpi_send, pmpi_send_init, pmpi_sendrecv, pmpi_sendrecv_replace, &
-    pmpi_session_attach_buffer, pmpi_session_call_errhandler, pmpi_session_create_errhandler, &
-    ivcf_mpi_session_detach_buffer_cptr
-PRIVATE :: pmpi_session_finalize, pmpi_session_flush_buffer, pmpi_session_get_errhandler, &
-    pmpi_session_get_info, pmpi_session_get_nth_pset, pmpi_session_get_num_psets, &
-    pmpi_session_get_pset_info, pmpi_session_iflush_buffer, pmpi_session_init, &
-    pmpi_session_set_errhandler, pmpi_ssend, pmpi_ssend_init, pmpi_start, pmpi_startall, &
-    pmpi_status_f082f, pmpi_status_f2f08, pmpi_status_get_error, pmpi_status_get_source, &
-    pmpi_status_get_tag, pmpi_status_set_cancelled
-PRIVATE :: pmpi_status_set_elements, pmpi_status_set_elements_x, pmpi_status_set_error, &
-    pmpi_status_set_source, pmpi_status_set_tag, pmpi_test, pmpi_test_cancelled, pmpi_testall, &
-    pmpi_testany, pmpi_testsome, pmpi_topo_test, pmpi_type_commit, pmpi_type_contiguous, &
-    pmpi_type_create_darray, pmpi_type_create_f90_complex, pmpi_type_create_f90_integer, &
-    pmpi_type_create_f90_real, pmpi_type_create_hindexed, pmpi_type_create_hindexed_block, &
-    pmpi_type_create_hvector
-PRIVATE :: pmpi_type_create_indexed_block, pmpi_type_create_keyval, pmpi_type_create_resized, &
-    pmpi_type_create_struct, pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, &
-    pmpi_type_free, pmpi_type_free_keyval, pmpi_type_get_attr, pmpi_type_get_contents, &
-    pmpi_type_get_envelope, pmpi_type_get_extent, pmpi_type_get_extent_x, pmpi_type_get_name, &
-    pmpi_type_get_true_extent, pmpi_type_get_true_extent_x, pmpi_type_get_value_index, &
-    pmpi_type_indexed, pmpi_type_match_size
-PRIVATE :: pmpi_type_set_attr, pmpi_type_set_name, pmpi_type_size, pmpi_type_size_x, &
-    pmpi_type_vector, pmpi_unpack, pmpi_unpack_external, pmpi_wait, pmpi_waitall, pmpi_waitany, &
-    pmpi_waitsome, pmpi_win_allocate, pmpi_win_allocate_shared, pmpi_win_attach, &
-    pmpi_win_call_errhandler, pmpi_win_complete, pmpi_win_create, pmpi_win_create_dynamic, &
-    pmpi_win_create_errhandler, pmpi_win_create_keyval
-PRIVATE :: pmpi_win_delete_attr, pmpi_win_detach, pmpi_win_fence, pmpi_win_flush, pmpi_win_flush_all, &
-    pmpi_win_flush_local, pmpi_win_flush_local_all, pmpi_win_free, pmpi_win_free_keyval, &
-    pmpi_win_get_attr, pmpi_win_get_errhandler, pmpi_win_get_group, pmpi_win_get_info, &
-    pmpi_win_get_name, pmpi_win_lock, pmpi_win_lock_all, pmpi_win_post, pmpi_win_set_attr, &
-    pmpi_win_set_errhandler, pmpi_win_set_info
-PRIVATE :: pmpi_win_set_name, pmpi_win_shared_query, pmpi_win_start, pmpi_win_sync, pmpi_win_test, &
-    pmpi_win_unlock, pmpi_win_unlock_all, pmpi_win_wait, pmpi_wtick, pmpi_wtime, &
-    ivcf_mpi_accumulate_c, ivcf_mpi_allgather_c, ivcf_mpi_allgather_init_c, ivcf_mpi_allgatherv_c, &
+    pmpi_request_get_status_all, pmpi_request_get_status_any, pmpi_request_get_status_some
+PRIVATE :: pmpi_rget, pmpi_rget_accumulate, pmpi_rput, pmpi_rsend, pmpi_rsend_init, pmpi_scan, &
+    pmpi_scan_init, pmpi_scatter, pmpi_scatter_init, pmpi_scatterv, pmpi_scatterv_init, pmpi_send, &
+    pmpi_send_init, pmpi_sendrecv, pmpi_sendrecv_replace, pmpi_session_attach_buffer, &
+    pmpi_session_call_errhandler, pmpi_session_create_errhandler, &
+    ivcf_mpi_session_detach_buffer_cptr, pmpi_session_finalize
+PRIVATE :: pmpi_session_flush_buffer, pmpi_session_get_errhandler, pmpi_session_get_info, &
+    pmpi_session_get_nth_pset, pmpi_session_get_num_psets, pmpi_session_get_pset_info, &
+    pmpi_session_iflush_buffer, pmpi_session_init, pmpi_session_set_errhandler, pmpi_ssend, &
+    pmpi_ssend_init, pmpi_start, pmpi_startall, pmpi_status_f082f, pmpi_status_f2f08, &
+    pmpi_status_get_error, pmpi_status_get_source, pmpi_status_get_tag, pmpi_status_set_cancelled, &
+    pmpi_status_set_elements
+PRIVATE :: pmpi_status_set_elements_x, pmpi_status_set_error, pmpi_status_set_source, &
+    pmpi_status_set_tag, pmpi_test, pmpi_test_cancelled, pmpi_testall, pmpi_testany, pmpi_testsome, &
+    pmpi_topo_test, pmpi_type_commit, pmpi_type_contiguous, pmpi_type_create_darray, &
+    pmpi_type_create_f90_complex, pmpi_type_create_f90_integer, pmpi_type_create_f90_real, &
+    pmpi_type_create_hindexed, pmpi_type_create_hindexed_block, pmpi_type_create_hvector, &
+    pmpi_type_create_indexed_block
+PRIVATE :: pmpi_type_create_keyval, pmpi_type_create_resized, pmpi_type_create_struct, &
+    pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, pmpi_type_free, &
+    pmpi_type_free_keyval, pmpi_type_get_attr, pmpi_type_get_contents, pmpi_type_get_envelope, &
+    pmpi_type_get_extent, pmpi_type_get_extent_x, pmpi_type_get_name, pmpi_type_get_true_extent, &
+    pmpi_type_get_true_extent_x, pmpi_type_get_value_index, pmpi_type_indexed, pmpi_type_match_size, &
+    pmpi_type_set_attr
+PRIVATE :: pmpi_type_set_name, pmpi_type_size, pmpi_type_size_x, pmpi_type_vector, pmpi_unpack, &
+    pmpi_unpack_external, pmpi_wait, pmpi_waitall, pmpi_waitany, pmpi_waitsome, pmpi_win_allocate, &
+    pmpi_win_allocate_shared, pmpi_win_attach, pmpi_win_call_errhandler, pmpi_win_complete, &
+    pmpi_win_create, pmpi_win_create_dynamic, pmpi_win_create_errhandler, pmpi_win_create_keyval, &
+    pmpi_win_delete_attr
+PRIVATE :: pmpi_win_detach, pmpi_win_fence, pmpi_win_flush, pmpi_win_flush_all, pmpi_win_flush_local, &
+    pmpi_win_flush_local_all, pmpi_win_free, pmpi_win_free_keyval, pmpi_win_get_attr, &
+    pmpi_win_get_errhandler, pmpi_win_get_group, pmpi_win_get_info, pmpi_win_get_name, pmpi_win_lock, &
+    pmpi_win_lock_all, pmpi_win_post, pmpi_win_set_attr, pmpi_win_set_errhandler, pmpi_win_set_info, &
+    pmpi_win_set_name
+PRIVATE :: pmpi_win_shared_query, pmpi_win_start, pmpi_win_sync, pmpi_win_test, pmpi_win_unlock, &
+    pmpi_win_unlock_all, pmpi_win_wait, pmpi_wtick, pmpi_wtime, ivcf_mpi_accumulate_c, &
+    ivcf_mpi_allgather_c, ivcf_mpi_allgather_init_c, ivcf_mpi_allgatherv_c, &
     ivcf_mpi_allgatherv_init_c, ivcf_mpi_allreduce_c, ivcf_mpi_allreduce_init_c, ivcf_mpi_alltoall_c, &
-    ivcf_mpi_alltoall_init_c, ivcf_mpi_alltoallv_c
-PRIVATE :: ivcf_mpi_alltoallv_init_c, ivcf_mpi_alltoallw_c, ivcf_mpi_alltoallw_init_c, &
-    ivcf_mpi_bcast_c, ivcf_mpi_bcast_init_c, ivcf_mpi_bsend_c, ivcf_mpi_bsend_init_c, &
-    ivcf_mpi_buffer_attach_c, ivcf_mpi_buffer_detach_c_cptr, ivcf_mpi_comm_attach_buffer_c, &
-    ivcf_mpi_comm_detach_buffer_c_cptr, ivcf_mpi_exscan_c, ivcf_mpi_exscan_init_c, ivcf_mpi_gather_c, &
-    ivcf_mpi_gather_init_c, ivcf_mpi_gatherv_c, ivcf_mpi_gatherv_init_c, ivcf_mpi_get_c, &
-    ivcf_mpi_get_accumulate_c, ivcf_mpi_get_count_c
-PRIVATE :: ivcf_mpi_get_elements_c, ivcf_mpi_iallgather_c, ivcf_mpi_iallgatherv_c, &
-    ivcf_mpi_iallreduce_c, ivcf_mpi_ialltoall_c, ivcf_mpi_ialltoallv_c, ivcf_mpi_ialltoallw_c, &
-    ivcf_mpi_ibcast_c, ivcf_mpi_ibsend_c, ivcf_mpi_iexscan_c, ivcf_mpi_igather_c, &
-    ivcf_mpi_igatherv_c, ivcf_mpi_imrecv_c, ivcf_mpi_ineighbor_allgather_c, &
-    ivcf_mpi_ineighbor_allgatherv_c, ivcf_mpi_ineighbor_alltoall_c, ivcf_mpi_ineighbor_alltoallv_c, &
-    ivcf_mpi_ineighbor_alltoallw_c, ivcf_mpi_irecv_c, ivcf_mpi_ireduce_c
-PRIVATE :: ivcf_mpi_ireduce_scatter_c, ivcf_mpi_ireduce_scatter_block_c, ivcf_mpi_irsend_c, &
-    ivcf_mpi_iscan_c, ivcf_mpi_iscatter_c, ivcf_mpi_iscatterv_c, ivcf_mpi_isend_c, &
-    ivcf_mpi_isendrecv_c, ivcf_mpi_isendrecv_replace_c, ivcf_mpi_issend_c, ivcf_mpi_mrecv_c, &
-    ivcf_mpi_neighbor_allgather_c, ivcf_mpi_neighbor_allgather_init_c, &
-    ivcf_mpi_neighbor_allgatherv_c, ivcf_mpi_neighbor_allgatherv_init_c, &
+    ivcf_mpi_alltoall_init_c, ivcf_mpi_alltoallv_c, ivcf_mpi_alltoallv_init_c
+PRIVATE :: ivcf_mpi_alltoallw_c, ivcf_mpi_alltoallw_init_c, ivcf_mpi_bcast_c, ivcf_mpi_bcast_init_c, &
+    ivcf_mpi_bsend_c, ivcf_mpi_bsend_init_c, ivcf_mpi_buffer_attach_c, ivcf_mpi_buffer_detach_c_cptr, &
+    ivcf_mpi_comm_attach_buffer_c, ivcf_mpi_comm_detach_buffer_c_cptr, ivcf_mpi_exscan_c, &
+    ivcf_mpi_exscan_init_c, ivcf_mpi_file_iread_c, ivcf_mpi_file_iread_all_c, &
+    ivcf_mpi_file_iread_at_c, ivcf_mpi_file_iread_at_all_c, ivcf_mpi_file_iread_shared_c, &
+    ivcf_mpi_file_iwrite_c, ivcf_mpi_file_iwrite_all_c, ivcf_mpi_file_iwrite_at_c
+PRIVATE :: ivcf_mpi_file_iwrite_at_all_c, ivcf_mpi_file_iwrite_shared_c, ivcf_mpi_file_read_c, &
+    ivcf_mpi_file_read_all_c, ivcf_mpi_file_read_all_begin_c, ivcf_mpi_file_read_at_c, &
+    ivcf_mpi_file_read_at_all_c, ivcf_mpi_file_read_at_all_begin_c, ivcf_mpi_file_read_ordered_c, &
+    ivcf_mpi_file_read_ordered_begin_c, ivcf_mpi_file_read_shared_c, ivcf_mpi_file_write_c, &
+    ivcf_mpi_file_write_all_c, ivcf_mpi_file_write_all_begin_c, ivcf_mpi_file_write_at_c, &
+    ivcf_mpi_file_write_at_all_c, ivcf_mpi_file_write_at_all_begin_c, ivcf_mpi_file_write_ordered_c, &
+    ivcf_mpi_file_write_ordered_begin_c, ivcf_mpi_file_write_shared_c
+PRIVATE :: ivcf_mpi_gather_c, ivcf_mpi_gather_init_c, ivcf_mpi_gatherv_c, ivcf_mpi_gatherv_init_c, &
+    ivcf_mpi_get_c, ivcf_mpi_get_accumulate_c, ivcf_mpi_get_count_c, ivcf_mpi_get_elements_c, &
+    ivcf_mpi_iallgather_c, ivcf_mpi_iallgatherv_c, ivcf_mpi_iallreduce_c, ivcf_mpi_ialltoall_c, &
+    ivcf_mpi_ialltoallv_c, ivcf_mpi_ialltoallw_c, ivcf_mpi_ibcast_c, ivcf_mpi_ibsend_c, &
+    ivcf_mpi_iexscan_c, ivcf_mpi_igather_c, ivcf_mpi_igatherv_c, ivcf_mpi_imrecv_c
+PRIVATE :: ivcf_mpi_ineighbor_allgather_c, ivcf_mpi_ineighbor_allgatherv_c, &
+    ivcf_mpi_ineighbor_alltoall_c, ivcf_mpi_ineighbor_alltoallv_c, ivcf_mpi_ineighbor_alltoallw_c, &
+    ivcf_mpi_irecv_c, ivcf_mpi_ireduce_c, ivcf_mpi_ireduce_scatter_c, &
+    ivcf_mpi_ireduce_scatter_block_c, ivcf_mpi_irsend_c, ivcf_mpi_iscan_c, ivcf_mpi_iscatter_c, &
+    ivcf_mpi_iscatterv_c, ivcf_mpi_isend_c, ivcf_mpi_isendrecv_c, ivcf_mpi_isendrecv_replace_c, &
+    ivcf_mpi_issend_c, ivcf_mpi_mrecv_c, ivcf_mpi_neighbor_allgather_c, &
+    ivcf_mpi_neighbor_allgather_init_c
+PRIVATE :: ivcf_mpi_neighbor_allgatherv_c, ivcf_mpi_neighbor_allgatherv_init_c, &
     ivcf_mpi_neighbor_alltoall_c, ivcf_mpi_neighbor_alltoall_init_c, ivcf_mpi_neighbor_alltoallv_c, &
-    ivcf_mpi_neighbor_alltoallv_init_c, ivcf_mpi_neighbor_alltoallw_c
-PRIVATE :: ivcf_mpi_neighbor_alltoallw_init_c, ivcf_mpi_pack_c, ivcf_mpi_pack_external_c, &
+    ivcf_mpi_neighbor_alltoallv_init_c, ivcf_mpi_neighbor_alltoallw_c, &
+    ivcf_mpi_neighbor_alltoallw_init_c, ivcf_mpi_pack_c, ivcf_mpi_pack_external_c, &
     ivcf_mpi_pack_external_size_c, ivcf_mpi_pack_size_c, ivcf_mpi_put_c, ivcf_mpi_raccumulate_c, &
     ivcf_mpi_recv_c, ivcf_mpi_recv_init_c, ivcf_mpi_reduce_c, ivcf_mpi_reduce_init_c, &
-    ivcf_mpi_reduce_local_c, ivcf_mpi_reduce_scatter_c, ivcf_mpi_reduce_scatter_block_c, &
-    ivcf_mpi_reduce_scatter_block_init_c, ivcf_mpi_reduce_scatter_init_c, ivcf_mpi_rget_c, &
-    ivcf_mpi_rget_accumulate_c, ivcf_mpi_rput_c, ivcf_mpi_rsend_c
-PRIVATE :: ivcf_mpi_rsend_init_c, ivcf_mpi_scan_c, ivcf_mpi_scan_init_c, ivcf_mpi_scatter_c, &
-    ivcf_mpi_scatter_init_c, ivcf_mpi_scatterv_c, ivcf_mpi_scatterv_init_c, ivcf_mpi_send_c, &
-    ivcf_mpi_send_init_c, ivcf_mpi_sendrecv_c, ivcf_mpi_sendrecv_replace_c, &
-    ivcf_mpi_session_attach_buffer_c, ivcf_mpi_session_detach_buffer_c_cptr, ivcf_mpi_ssend_c, &
-    ivcf_mpi_ssend_init_c, ivcf_mpi_status_set_elements_c, ivcf_mpi_type_contiguous_c, &
-    ivcf_mpi_type_create_darray_c, ivcf_mpi_type_create_hindexed_c, &
-    ivcf_mpi_type_create_hindexed_block_c
-PRIVATE :: ivcf_mpi_type_create_hvector_c, ivcf_mpi_type_create_indexed_block_c, &
-    ivcf_mpi_type_create_struct_c, ivcf_mpi_type_create_subarray_c, ivcf_mpi_type_indexed_c, &
-    ivcf_mpi_type_size_c, ivcf_mpi_type_vector_c, ivcf_mpi_unpack_c, ivcf_mpi_unpack_external_c, &
-    ivcf_mpi_win_allocate_c, ivcf_mpi_win_allocate_shared_c, ivcf_mpi_win_create_c, &
-    ivcf_mpi_win_shared_query_c
+    ivcf_mpi_reduce_local_c, ivcf_mpi_reduce_scatter_c
+PRIVATE :: ivcf_mpi_reduce_scatter_block_c, ivcf_mpi_reduce_scatter_block_init_c, &
+    ivcf_mpi_reduce_scatter_init_c, ivcf_mpi_rget_c, ivcf_mpi_rget_accumulate_c, ivcf_mpi_rput_c, &
+    ivcf_mpi_rsend_c, ivcf_mpi_rsend_init_c, ivcf_mpi_scan_c, ivcf_mpi_scan_init_c, &
+    ivcf_mpi_scatter_c, ivcf_mpi_scatter_init_c, ivcf_mpi_scatterv_c, ivcf_mpi_scatterv_init_c, &
+    ivcf_mpi_send_c, ivcf_mpi_send_init_c, ivcf_mpi_sendrecv_c, ivcf_mpi_sendrecv_replace_c, &
+    ivcf_mpi_session_attach_buffer_c, ivcf_mpi_session_detach_buffer_c_cptr
+PRIVATE :: ivcf_mpi_ssend_c, ivcf_mpi_ssend_init_c, ivcf_mpi_status_set_elements_c, &
+    ivcf_mpi_type_contiguous_c, ivcf_mpi_type_create_darray_c, ivcf_mpi_type_create_hindexed_c, &
+    ivcf_mpi_type_create_hindexed_block_c, ivcf_mpi_type_create_hvector_c, &
+    ivcf_mpi_type_create_indexed_block_c, ivcf_mpi_type_create_struct_c, &
+    ivcf_mpi_type_create_subarray_c, ivcf_mpi_type_indexed_c, ivcf_mpi_type_size_c, &
+    ivcf_mpi_type_vector_c, ivcf_mpi_unpack_c, ivcf_mpi_unpack_external_c, ivcf_mpi_win_allocate_c, &
+    ivcf_mpi_win_allocate_shared_c, ivcf_mpi_win_create_c, ivcf_mpi_win_shared_query_c
 INTERFACE MPI_Abort
   MODULE PROCEDURE MPI_Abort_f08
 END INTERFACE MPI_Abort
@@ -7958,6 +9155,267 @@ END INTERFACE MPI_F_sync_reg
 INTERFACE MPI_Fetch_and_op
   MODULE PROCEDURE MPI_Fetch_and_op_f08
 END INTERFACE MPI_Fetch_and_op
+INTERFACE MPI_File_call_errhandler
+  MODULE PROCEDURE MPI_File_call_errhandler_f08
+END INTERFACE MPI_File_call_errhandler
+INTERFACE MPI_File_close
+  MODULE PROCEDURE MPI_File_close_f08
+END INTERFACE MPI_File_close
+INTERFACE MPI_File_create_errhandler
+  MODULE PROCEDURE MPI_File_create_errhandler_f08
+END INTERFACE MPI_File_create_errhandler
+INTERFACE MPI_File_delete
+  MODULE PROCEDURE MPI_File_delete_f08
+END INTERFACE MPI_File_delete
+INTERFACE MPI_File_get_amode
+  MODULE PROCEDURE MPI_File_get_amode_f08
+END INTERFACE MPI_File_get_amode
+INTERFACE MPI_File_get_atomicity
+  MODULE PROCEDURE MPI_File_get_atomicity_f08
+END INTERFACE MPI_File_get_atomicity
+INTERFACE MPI_File_get_byte_offset
+  MODULE PROCEDURE MPI_File_get_byte_offset_f08
+END INTERFACE MPI_File_get_byte_offset
+INTERFACE MPI_File_get_errhandler
+  MODULE PROCEDURE MPI_File_get_errhandler_f08
+END INTERFACE MPI_File_get_errhandler
+INTERFACE MPI_File_get_group
+  MODULE PROCEDURE MPI_File_get_group_f08
+END INTERFACE MPI_File_get_group
+INTERFACE MPI_File_get_info
+  MODULE PROCEDURE MPI_File_get_info_f08
+END INTERFACE MPI_File_get_info
+INTERFACE MPI_File_get_position
+  MODULE PROCEDURE MPI_File_get_position_f08
+END INTERFACE MPI_File_get_position
+INTERFACE MPI_File_get_position_shared
+  MODULE PROCEDURE MPI_File_get_position_shared_f08
+END INTERFACE MPI_File_get_position_shared
+INTERFACE MPI_File_get_size
+  MODULE PROCEDURE MPI_File_get_size_f08
+END INTERFACE MPI_File_get_size
+INTERFACE MPI_File_get_type_extent
+  MODULE PROCEDURE MPI_File_get_type_extent_f08
+END INTERFACE MPI_File_get_type_extent
+INTERFACE MPI_File_get_view
+  MODULE PROCEDURE MPI_File_get_view_f08
+END INTERFACE MPI_File_get_view
+INTERFACE MPI_File_iread
+  MODULE PROCEDURE MPI_File_iread_f08
+END INTERFACE MPI_File_iread
+INTERFACE MPI_File_iread
+  MODULE PROCEDURE MPI_File_iread_f08c
+END INTERFACE MPI_File_iread
+INTERFACE MPI_File_iread_all
+  MODULE PROCEDURE MPI_File_iread_all_f08
+END INTERFACE MPI_File_iread_all
+INTERFACE MPI_File_iread_all
+  MODULE PROCEDURE MPI_File_iread_all_f08c
+END INTERFACE MPI_File_iread_all
+INTERFACE MPI_File_iread_at
+  MODULE PROCEDURE MPI_File_iread_at_f08
+END INTERFACE MPI_File_iread_at
+INTERFACE MPI_File_iread_at
+  MODULE PROCEDURE MPI_File_iread_at_f08c
+END INTERFACE MPI_File_iread_at
+INTERFACE MPI_File_iread_at_all
+  MODULE PROCEDURE MPI_File_iread_at_all_f08
+END INTERFACE MPI_File_iread_at_all
+INTERFACE MPI_File_iread_at_all
+  MODULE PROCEDURE MPI_File_iread_at_all_f08c
+END INTERFACE MPI_File_iread_at_all
+INTERFACE MPI_File_iread_shared
+  MODULE PROCEDURE MPI_File_iread_shared_f08
+END INTERFACE MPI_File_iread_shared
+INTERFACE MPI_File_iread_shared
+  MODULE PROCEDURE MPI_File_iread_shared_f08c
+END INTERFACE MPI_File_iread_shared
+INTERFACE MPI_File_iwrite
+  MODULE PROCEDURE MPI_File_iwrite_f08
+END INTERFACE MPI_File_iwrite
+INTERFACE MPI_File_iwrite
+  MODULE PROCEDURE MPI_File_iwrite_f08c
+END INTERFACE MPI_File_iwrite
+INTERFACE MPI_File_iwrite_all
+  MODULE PROCEDURE MPI_File_iwrite_all_f08
+END INTERFACE MPI_File_iwrite_all
+INTERFACE MPI_File_iwrite_all
+  MODULE PROCEDURE MPI_File_iwrite_all_f08c
+END INTERFACE MPI_File_iwrite_all
+INTERFACE MPI_File_iwrite_at
+  MODULE PROCEDURE MPI_File_iwrite_at_f08
+END INTERFACE MPI_File_iwrite_at
+INTERFACE MPI_File_iwrite_at
+  MODULE PROCEDURE MPI_File_iwrite_at_f08c
+END INTERFACE MPI_File_iwrite_at
+INTERFACE MPI_File_iwrite_at_all
+  MODULE PROCEDURE MPI_File_iwrite_at_all_f08
+END INTERFACE MPI_File_iwrite_at_all
+INTERFACE MPI_File_iwrite_at_all
+  MODULE PROCEDURE MPI_File_iwrite_at_all_f08c
+END INTERFACE MPI_File_iwrite_at_all
+INTERFACE MPI_File_iwrite_shared
+  MODULE PROCEDURE MPI_File_iwrite_shared_f08
+END INTERFACE MPI_File_iwrite_shared
+INTERFACE MPI_File_iwrite_shared
+  MODULE PROCEDURE MPI_File_iwrite_shared_f08c
+END INTERFACE MPI_File_iwrite_shared
+INTERFACE MPI_File_open
+  MODULE PROCEDURE MPI_File_open_f08
+END INTERFACE MPI_File_open
+INTERFACE MPI_File_preallocate
+  MODULE PROCEDURE MPI_File_preallocate_f08
+END INTERFACE MPI_File_preallocate
+INTERFACE MPI_File_read
+  MODULE PROCEDURE MPI_File_read_f08
+END INTERFACE MPI_File_read
+INTERFACE MPI_File_read
+  MODULE PROCEDURE MPI_File_read_f08c
+END INTERFACE MPI_File_read
+INTERFACE MPI_File_read_all
+  MODULE PROCEDURE MPI_File_read_all_f08
+END INTERFACE MPI_File_read_all
+INTERFACE MPI_File_read_all
+  MODULE PROCEDURE MPI_File_read_all_f08c
+END INTERFACE MPI_File_read_all
+INTERFACE MPI_File_read_all_begin
+  MODULE PROCEDURE MPI_File_read_all_begin_f08
+END INTERFACE MPI_File_read_all_begin
+INTERFACE MPI_File_read_all_begin
+  MODULE PROCEDURE MPI_File_read_all_begin_f08c
+END INTERFACE MPI_File_read_all_begin
+INTERFACE MPI_File_read_all_end
+  MODULE PROCEDURE MPI_File_read_all_end_f08
+END INTERFACE MPI_File_read_all_end
+INTERFACE MPI_File_read_at
+  MODULE PROCEDURE MPI_File_read_at_f08
+END INTERFACE MPI_File_read_at
+INTERFACE MPI_File_read_at
+  MODULE PROCEDURE MPI_File_read_at_f08c
+END INTERFACE MPI_File_read_at
+INTERFACE MPI_File_read_at_all
+  MODULE PROCEDURE MPI_File_read_at_all_f08
+END INTERFACE MPI_File_read_at_all
+INTERFACE MPI_File_read_at_all
+  MODULE PROCEDURE MPI_File_read_at_all_f08c
+END INTERFACE MPI_File_read_at_all
+INTERFACE MPI_File_read_at_all_begin
+  MODULE PROCEDURE MPI_File_read_at_all_begin_f08
+END INTERFACE MPI_File_read_at_all_begin
+INTERFACE MPI_File_read_at_all_begin
+  MODULE PROCEDURE MPI_File_read_at_all_begin_f08c
+END INTERFACE MPI_File_read_at_all_begin
+INTERFACE MPI_File_read_at_all_end
+  MODULE PROCEDURE MPI_File_read_at_all_end_f08
+END INTERFACE MPI_File_read_at_all_end
+INTERFACE MPI_File_read_ordered
+  MODULE PROCEDURE MPI_File_read_ordered_f08
+END INTERFACE MPI_File_read_ordered
+INTERFACE MPI_File_read_ordered
+  MODULE PROCEDURE MPI_File_read_ordered_f08c
+END INTERFACE MPI_File_read_ordered
+INTERFACE MPI_File_read_ordered_begin
+  MODULE PROCEDURE MPI_File_read_ordered_begin_f08
+END INTERFACE MPI_File_read_ordered_begin
+INTERFACE MPI_File_read_ordered_begin
+  MODULE PROCEDURE MPI_File_read_ordered_begin_f08c
+END INTERFACE MPI_File_read_ordered_begin
+INTERFACE MPI_File_read_ordered_end
+  MODULE PROCEDURE MPI_File_read_ordered_end_f08
+END INTERFACE MPI_File_read_ordered_end
+INTERFACE MPI_File_read_shared
+  MODULE PROCEDURE MPI_File_read_shared_f08
+END INTERFACE MPI_File_read_shared
+INTERFACE MPI_File_read_shared
+  MODULE PROCEDURE MPI_File_read_shared_f08c
+END INTERFACE MPI_File_read_shared
+INTERFACE MPI_File_seek
+  MODULE PROCEDURE MPI_File_seek_f08
+END INTERFACE MPI_File_seek
+INTERFACE MPI_File_seek_shared
+  MODULE PROCEDURE MPI_File_seek_shared_f08
+END INTERFACE MPI_File_seek_shared
+INTERFACE MPI_File_set_atomicity
+  MODULE PROCEDURE MPI_File_set_atomicity_f08
+END INTERFACE MPI_File_set_atomicity
+INTERFACE MPI_File_set_errhandler
+  MODULE PROCEDURE MPI_File_set_errhandler_f08
+END INTERFACE MPI_File_set_errhandler
+INTERFACE MPI_File_set_info
+  MODULE PROCEDURE MPI_File_set_info_f08
+END INTERFACE MPI_File_set_info
+INTERFACE MPI_File_set_size
+  MODULE PROCEDURE MPI_File_set_size_f08
+END INTERFACE MPI_File_set_size
+INTERFACE MPI_File_set_view
+  MODULE PROCEDURE MPI_File_set_view_f08
+END INTERFACE MPI_File_set_view
+INTERFACE MPI_File_sync
+  MODULE PROCEDURE MPI_File_sync_f08
+END INTERFACE MPI_File_sync
+INTERFACE MPI_File_write
+  MODULE PROCEDURE MPI_File_write_f08
+END INTERFACE MPI_File_write
+INTERFACE MPI_File_write
+  MODULE PROCEDURE MPI_File_write_f08c
+END INTERFACE MPI_File_write
+INTERFACE MPI_File_write_all
+  MODULE PROCEDURE MPI_File_write_all_f08
+END INTERFACE MPI_File_write_all
+INTERFACE MPI_File_write_all
+  MODULE PROCEDURE MPI_File_write_all_f08c
+END INTERFACE MPI_File_write_all
+INTERFACE MPI_File_write_all_begin
+  MODULE PROCEDURE MPI_File_write_all_begin_f08
+END INTERFACE MPI_File_write_all_begin
+INTERFACE MPI_File_write_all_begin
+  MODULE PROCEDURE MPI_File_write_all_begin_f08c
+END INTERFACE MPI_File_write_all_begin
+INTERFACE MPI_File_write_all_end
+  MODULE PROCEDURE MPI_File_write_all_end_f08
+END INTERFACE MPI_File_write_all_end
+INTERFACE MPI_File_write_at
+  MODULE PROCEDURE MPI_File_write_at_f08
+END INTERFACE MPI_File_write_at
+INTERFACE MPI_File_write_at
+  MODULE PROCEDURE MPI_File_write_at_f08c
+END INTERFACE MPI_File_write_at
+INTERFACE MPI_File_write_at_all
+  MODULE PROCEDURE MPI_File_write_at_all_f08
+END INTERFACE MPI_File_write_at_all
+INTERFACE MPI_File_write_at_all
+  MODULE PROCEDURE MPI_File_write_at_all_f08c
+END INTERFACE MPI_File_write_at_all
+INTERFACE MPI_File_write_at_all_begin
+  MODULE PROCEDURE MPI_File_write_at_all_begin_f08
+END INTERFACE MPI_File_write_at_all_begin
+INTERFACE MPI_File_write_at_all_begin
+  MODULE PROCEDURE MPI_File_write_at_all_begin_f08c
+END INTERFACE MPI_File_write_at_all_begin
+INTERFACE MPI_File_write_at_all_end
+  MODULE PROCEDURE MPI_File_write_at_all_end_f08
+END INTERFACE MPI_File_write_at_all_end
+INTERFACE MPI_File_write_ordered
+  MODULE PROCEDURE MPI_File_write_ordered_f08
+END INTERFACE MPI_File_write_ordered
+INTERFACE MPI_File_write_ordered
+  MODULE PROCEDURE MPI_File_write_ordered_f08c
+END INTERFACE MPI_File_write_ordered
+INTERFACE MPI_File_write_ordered_begin
+  MODULE PROCEDURE MPI_File_write_ordered_begin_f08
+END INTERFACE MPI_File_write_ordered_begin
+INTERFACE MPI_File_write_ordered_begin
+  MODULE PROCEDURE MPI_File_write_ordered_begin_f08c
+END INTERFACE MPI_File_write_ordered_begin
+INTERFACE MPI_File_write_ordered_end
+  MODULE PROCEDURE MPI_File_write_ordered_end_f08
+END INTERFACE MPI_File_write_ordered_end
+INTERFACE MPI_File_write_shared
+  MODULE PROCEDURE MPI_File_write_shared_f08
+END INTERFACE MPI_File_write_shared
+INTERFACE MPI_File_write_shared
+  MODULE PROCEDURE MPI_File_write_shared_f08c
+END INTERFACE MPI_File_write_shared
 INTERFACE MPI_Finalize
   MODULE PROCEDURE MPI_Finalize_f08
 END INTERFACE MPI_Finalize
@@ -10447,6 +11905,974 @@ SUBROUTINE MPI_Fetch_and_op_f08(origin_addr, result_addr, datatype, target_rank,
       op%MPI_VAL, win%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Fetch_and_op_f08
+SUBROUTINE MPI_File_call_errhandler_f08(fh, errorcode, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER, INTENT(IN) :: errorcode
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_call_errhandler(fh%MPI_VAL, errorcode, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_call_errhandler_f08
+SUBROUTINE MPI_File_close_f08(fh, ierror)
+  TYPE(MPI_File), INTENT(INOUT) :: fh
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_close(fh%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_close_f08
+SUBROUTINE MPI_File_create_errhandler_f08(file_errhandler_fn, errhandler, ierror)
+  PROCEDURE(MPI_File_errhandler_function) :: file_errhandler_fn
+  TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_create_errhandler(file_errhandler_fn, errhandler%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_create_errhandler_f08
+SUBROUTINE MPI_File_delete_f08(filename, info, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: filename
+  TYPE(MPI_Info), INTENT(IN) :: info
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_delete(filename, info%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_delete_f08
+SUBROUTINE MPI_File_get_amode_f08(fh, amode, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER, INTENT(OUT) :: amode
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_amode(fh%MPI_VAL, amode, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_amode_f08
+SUBROUTINE MPI_File_get_atomicity_f08(fh, flag, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  LOGICAL, INTENT(OUT) :: flag
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_atomicity(fh%MPI_VAL, flag, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_atomicity_f08
+SUBROUTINE MPI_File_get_byte_offset_f08(fh, offset, disp, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: disp
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_byte_offset(fh%MPI_VAL, offset, disp, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_byte_offset_f08
+SUBROUTINE MPI_File_get_errhandler_f08(file, errhandler, ierror)
+  TYPE(MPI_File), INTENT(IN) :: file
+  TYPE(MPI_Errhandler), INTENT(OUT) :: errhandler
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_errhandler(file%MPI_VAL, errhandler%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_errhandler_f08
+SUBROUTINE MPI_File_get_group_f08(fh, group, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  TYPE(MPI_Group), INTENT(OUT) :: group
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_group(fh%MPI_VAL, group%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_group_f08
+SUBROUTINE MPI_File_get_info_f08(fh, info_used, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  TYPE(MPI_Info), INTENT(OUT) :: info_used
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_info(fh%MPI_VAL, info_used%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_info_f08
+SUBROUTINE MPI_File_get_position_f08(fh, offset, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: offset
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_position(fh%MPI_VAL, offset, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_position_f08
+SUBROUTINE MPI_File_get_position_shared_f08(fh, offset, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: offset
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_position_shared(fh%MPI_VAL, offset, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_position_shared_f08
+SUBROUTINE MPI_File_get_size_f08(fh, size, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_size(fh%MPI_VAL, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_size_f08
+SUBROUTINE MPI_File_get_type_extent_f08(fh, datatype, extent, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: extent
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_type_extent(fh%MPI_VAL, datatype%MPI_VAL, extent, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_type_extent_f08
+SUBROUTINE MPI_File_get_view_f08(fh, disp, etype, filetype, datarep, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(OUT) :: disp
+  TYPE(MPI_Datatype), INTENT(OUT) :: etype
+  TYPE(MPI_Datatype), INTENT(OUT) :: filetype
+  CHARACTER(LEN=*), INTENT(OUT) :: datarep
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_get_view(fh%MPI_VAL, disp, etype%MPI_VAL, filetype%MPI_VAL, datarep, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_get_view_f08
+SUBROUTINE MPI_File_iread_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_iread(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iread_f08
+SUBROUTINE MPI_File_iread_f08c(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_iread_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iread_f08c
+SUBROUTINE MPI_File_iread_all_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_iread_all(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iread_all_f08
+SUBROUTINE MPI_File_iread_all_f08c(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_iread_all_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iread_all_f08c
+SUBROUTINE MPI_File_iread_at_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_iread_at(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iread_at_f08
+SUBROUTINE MPI_File_iread_at_f08c(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_iread_at_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iread_at_f08c
+SUBROUTINE MPI_File_iread_at_all_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_iread_at_all(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iread_at_all_f08
+SUBROUTINE MPI_File_iread_at_all_f08c(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_iread_at_all_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
+      request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iread_at_all_f08c
+SUBROUTINE MPI_File_iread_shared_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_iread_shared(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iread_shared_f08
+SUBROUTINE MPI_File_iread_shared_f08c(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_iread_shared_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iread_shared_f08c
+SUBROUTINE MPI_File_iwrite_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_iwrite(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iwrite_f08
+SUBROUTINE MPI_File_iwrite_f08c(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_iwrite_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iwrite_f08c
+SUBROUTINE MPI_File_iwrite_all_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_iwrite_all(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iwrite_all_f08
+SUBROUTINE MPI_File_iwrite_all_f08c(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_iwrite_all_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iwrite_all_f08c
+SUBROUTINE MPI_File_iwrite_at_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_iwrite_at(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iwrite_at_f08
+SUBROUTINE MPI_File_iwrite_at_f08c(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_iwrite_at_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iwrite_at_f08c
+SUBROUTINE MPI_File_iwrite_at_all_f08(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_iwrite_at_all(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iwrite_at_all_f08
+SUBROUTINE MPI_File_iwrite_at_all_f08c(fh, offset, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_iwrite_at_all_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
+      request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iwrite_at_all_f08c
+SUBROUTINE MPI_File_iwrite_shared_f08(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_iwrite_shared(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iwrite_shared_f08
+SUBROUTINE MPI_File_iwrite_shared_f08c(fh, buf, count, datatype, request, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Request), INTENT(OUT) :: request
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_iwrite_shared_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_iwrite_shared_f08c
+SUBROUTINE MPI_File_open_f08(comm, filename, amode, info, fh, ierror)
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  CHARACTER(LEN=*), INTENT(IN) :: filename
+  INTEGER, INTENT(IN) :: amode
+  TYPE(MPI_Info), INTENT(IN) :: info
+  TYPE(MPI_File), INTENT(OUT) :: fh
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_open(comm%MPI_VAL, filename, amode, info%MPI_VAL, fh%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_open_f08
+SUBROUTINE MPI_File_preallocate_f08(fh, size, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_preallocate(fh%MPI_VAL, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_preallocate_f08
+SUBROUTINE MPI_File_read_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_f08
+SUBROUTINE MPI_File_read_f08c(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_read_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_f08c
+SUBROUTINE MPI_File_read_all_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_all(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_all_f08
+SUBROUTINE MPI_File_read_all_f08c(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_read_all_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_all_f08c
+SUBROUTINE MPI_File_read_all_begin_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_all_begin(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_all_begin_f08
+SUBROUTINE MPI_File_read_all_begin_f08c(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_read_all_begin_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_all_begin_f08c
+SUBROUTINE MPI_File_read_all_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_all_end(fh%MPI_VAL, buf, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_all_end_f08
+SUBROUTINE MPI_File_read_at_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_at(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_at_f08
+SUBROUTINE MPI_File_read_at_f08c(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_read_at_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_at_f08c
+SUBROUTINE MPI_File_read_at_all_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_at_all(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_at_all_f08
+SUBROUTINE MPI_File_read_at_all_f08c(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_read_at_all_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_at_all_f08c
+SUBROUTINE MPI_File_read_at_all_begin_f08(fh, offset, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_at_all_begin(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_at_all_begin_f08
+SUBROUTINE MPI_File_read_at_all_begin_f08c(fh, offset, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_read_at_all_begin_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_at_all_begin_f08c
+SUBROUTINE MPI_File_read_at_all_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_at_all_end(fh%MPI_VAL, buf, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_at_all_end_f08
+SUBROUTINE MPI_File_read_ordered_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_ordered(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_ordered_f08
+SUBROUTINE MPI_File_read_ordered_f08c(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_read_ordered_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_ordered_f08c
+SUBROUTINE MPI_File_read_ordered_begin_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_ordered_begin(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_ordered_begin_f08
+SUBROUTINE MPI_File_read_ordered_begin_f08c(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_read_ordered_begin_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_ordered_begin_f08c
+SUBROUTINE MPI_File_read_ordered_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_ordered_end(fh%MPI_VAL, buf, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_ordered_end_f08
+SUBROUTINE MPI_File_read_shared_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_read_shared(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_shared_f08
+SUBROUTINE MPI_File_read_shared_f08c(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_read_shared_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_read_shared_f08c
+SUBROUTINE MPI_File_seek_f08(fh, offset, whence, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  INTEGER, INTENT(IN) :: whence
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_seek(fh%MPI_VAL, offset, whence, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_seek_f08
+SUBROUTINE MPI_File_seek_shared_f08(fh, offset, whence, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  INTEGER, INTENT(IN) :: whence
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_seek_shared(fh%MPI_VAL, offset, whence, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_seek_shared_f08
+SUBROUTINE MPI_File_set_atomicity_f08(fh, flag, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  LOGICAL, INTENT(IN) :: flag
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_set_atomicity(fh%MPI_VAL, flag, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_set_atomicity_f08
+SUBROUTINE MPI_File_set_errhandler_f08(file, errhandler, ierror)
+  TYPE(MPI_File), INTENT(IN) :: file
+  TYPE(MPI_Errhandler), INTENT(IN) :: errhandler
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_set_errhandler(file%MPI_VAL, errhandler%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_set_errhandler_f08
+SUBROUTINE MPI_File_set_info_f08(fh, info, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  TYPE(MPI_Info), INTENT(IN) :: info
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_set_info(fh%MPI_VAL, info%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_set_info_f08
+SUBROUTINE MPI_File_set_size_f08(fh, size, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_set_size(fh%MPI_VAL, size, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_set_size_f08
+SUBROUTINE MPI_File_set_view_f08(fh, disp, etype, filetype, datarep, info, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: disp
+  TYPE(MPI_Datatype), INTENT(IN) :: etype
+  TYPE(MPI_Datatype), INTENT(IN) :: filetype
+  CHARACTER(LEN=*), INTENT(IN) :: datarep
+  TYPE(MPI_Info), INTENT(IN) :: info
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_set_view(fh%MPI_VAL, disp, etype%MPI_VAL, filetype%MPI_VAL, datarep, info%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_set_view_f08
+SUBROUTINE MPI_File_sync_f08(fh, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_sync(fh%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_sync_f08
+SUBROUTINE MPI_File_write_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_f08
+SUBROUTINE MPI_File_write_f08c(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_write_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_f08c
+SUBROUTINE MPI_File_write_all_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_all(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_all_f08
+SUBROUTINE MPI_File_write_all_f08c(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_write_all_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_all_f08c
+SUBROUTINE MPI_File_write_all_begin_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_all_begin(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_all_begin_f08
+SUBROUTINE MPI_File_write_all_begin_f08c(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_write_all_begin_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_all_begin_f08c
+SUBROUTINE MPI_File_write_all_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_all_end(fh%MPI_VAL, buf, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_all_end_f08
+SUBROUTINE MPI_File_write_at_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_at(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_at_f08
+SUBROUTINE MPI_File_write_at_f08c(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_write_at_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_at_f08c
+SUBROUTINE MPI_File_write_at_all_f08(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_at_all(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_at_all_f08
+SUBROUTINE MPI_File_write_at_all_f08c(fh, offset, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_write_at_all_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_at_all_f08c
+SUBROUTINE MPI_File_write_at_all_begin_f08(fh, offset, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_at_all_begin(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_at_all_begin_f08
+SUBROUTINE MPI_File_write_at_all_begin_f08c(fh, offset, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_write_at_all_begin_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
+      ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_at_all_begin_f08c
+SUBROUTINE MPI_File_write_at_all_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_at_all_end(fh%MPI_VAL, buf, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_at_all_end_f08
+SUBROUTINE MPI_File_write_ordered_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_ordered(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_ordered_f08
+SUBROUTINE MPI_File_write_ordered_f08c(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_write_ordered_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_ordered_f08c
+SUBROUTINE MPI_File_write_ordered_begin_f08(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_ordered_begin(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_ordered_begin_f08
+SUBROUTINE MPI_File_write_ordered_begin_f08c(fh, buf, count, datatype, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_write_ordered_begin_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_ordered_begin_f08c
+SUBROUTINE MPI_File_write_ordered_end_f08(fh, buf, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_ordered_end(fh%MPI_VAL, buf, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_ordered_end_f08
+SUBROUTINE MPI_File_write_shared_f08(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER, INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_file_write_shared(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_shared_f08
+SUBROUTINE MPI_File_write_shared_f08c(fh, buf, count, datatype, status, ierror)
+  TYPE(MPI_File), INTENT(IN) :: fh
+  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
+  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
+  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+  TYPE(MPI_Datatype), INTENT(IN) :: datatype
+  TYPE(MPI_Status) :: status
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL ivcf_mpi_file_write_shared_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_File_write_shared_f08c
 SUBROUTINE MPI_Finalize_f08(ierror)
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierror_c

@@ -1607,6 +1607,1307 @@ void pmpi_fetch_and_op_(void *origin_addr, void *result_addr, void *datatype, vo
 }
 IVCF_ALIAS(mpi_fetch_and_op)
 
+/* MPI_File_call_errhandler */
+extern int ivcf_c_MPI_File_call_errhandler(void *, int) __asm__("PMPI_File_call_errhandler") __attribute__((weak));
+void pmpi_file_call_errhandler_(void *fh, void *errorcode, void *ierror);
+void pmpi_file_call_errhandler_(void *fh, void *errorcode, void *ierror)
+{
+    if (ivcf_c_MPI_File_call_errhandler == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_call_errhandler(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Fint *)errorcode);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_call_errhandler)
+
+/* MPI_File_close */
+extern int ivcf_c_MPI_File_close(void *) __asm__("PMPI_File_close") __attribute__((weak));
+void pmpi_file_close_(void *fh, void *ierror);
+void pmpi_file_close_(void *fh, void *ierror)
+{
+    if (ivcf_c_MPI_File_close == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_fh = PMPI_File_f2c(*(MPI_Fint *)fh);
+    int rc = ivcf_c_MPI_File_close(&c_fh);
+    *(MPI_Fint *)fh = PMPI_File_c2f(c_fh);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_close)
+
+/* MPI_File_delete */
+extern int ivcf_c_MPI_File_delete(void *, void *) __asm__("PMPI_File_delete") __attribute__((weak));
+void pmpi_file_delete_(char *filename, void *info, void *ierror, size_t filename_len);
+void pmpi_file_delete_(char *filename, void *info, void *ierror, size_t filename_len)
+{
+    if (ivcf_c_MPI_File_delete == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_filename = ivcf_cstr(filename, filename_len);
+    int rc = ivcf_c_MPI_File_delete(c_filename, PMPI_Info_f2c(*(MPI_Fint *)info));
+    free(c_filename);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_delete)
+
+/* MPI_File_get_amode */
+extern int ivcf_c_MPI_File_get_amode(void *, void *) __asm__("PMPI_File_get_amode") __attribute__((weak));
+void pmpi_file_get_amode_(void *fh, void *amode, void *ierror);
+void pmpi_file_get_amode_(void *fh, void *amode, void *ierror)
+{
+    if (ivcf_c_MPI_File_get_amode == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_get_amode(PMPI_File_f2c(*(MPI_Fint *)fh), amode);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_amode)
+
+/* MPI_File_get_atomicity */
+extern int ivcf_c_MPI_File_get_atomicity(void *, void *) __asm__("PMPI_File_get_atomicity") __attribute__((weak));
+void pmpi_file_get_atomicity_(void *fh, void *flag, void *ierror);
+void pmpi_file_get_atomicity_(void *fh, void *flag, void *ierror)
+{
+    if (ivcf_c_MPI_File_get_atomicity == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int l_flag = 0;
+    int rc = ivcf_c_MPI_File_get_atomicity(PMPI_File_f2c(*(MPI_Fint *)fh), &l_flag);
+    *(MPI_Fint *)flag = l_flag != 0;
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_atomicity)
+
+/* MPI_File_get_byte_offset */
+extern int ivcf_c_MPI_File_get_byte_offset(void *, MPI_Offset, void *) __asm__("PMPI_File_get_byte_offset") __attribute__((weak));
+void pmpi_file_get_byte_offset_(void *fh, void *offset, void *disp, void *ierror);
+void pmpi_file_get_byte_offset_(void *fh, void *offset, void *disp, void *ierror)
+{
+    if (ivcf_c_MPI_File_get_byte_offset == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_get_byte_offset(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, disp);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_byte_offset)
+
+/* MPI_File_get_errhandler */
+extern int ivcf_c_MPI_File_get_errhandler(void *, void *) __asm__("PMPI_File_get_errhandler") __attribute__((weak));
+void pmpi_file_get_errhandler_(void *file, void *errhandler, void *ierror);
+void pmpi_file_get_errhandler_(void *file, void *errhandler, void *ierror)
+{
+    if (ivcf_c_MPI_File_get_errhandler == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_errhandler = NULL;
+    int rc = ivcf_c_MPI_File_get_errhandler(PMPI_File_f2c(*(MPI_Fint *)file), &c_errhandler);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)errhandler = PMPI_Errhandler_c2f(c_errhandler);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_errhandler)
+
+/* MPI_File_get_group */
+extern int ivcf_c_MPI_File_get_group(void *, void *) __asm__("PMPI_File_get_group") __attribute__((weak));
+void pmpi_file_get_group_(void *fh, void *group, void *ierror);
+void pmpi_file_get_group_(void *fh, void *group, void *ierror)
+{
+    if (ivcf_c_MPI_File_get_group == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_group = NULL;
+    int rc = ivcf_c_MPI_File_get_group(PMPI_File_f2c(*(MPI_Fint *)fh), &c_group);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)group = PMPI_Group_c2f(c_group);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_group)
+
+/* MPI_File_get_info */
+extern int ivcf_c_MPI_File_get_info(void *, void *) __asm__("PMPI_File_get_info") __attribute__((weak));
+void pmpi_file_get_info_(void *fh, void *info_used, void *ierror);
+void pmpi_file_get_info_(void *fh, void *info_used, void *ierror)
+{
+    if (ivcf_c_MPI_File_get_info == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_info_used = NULL;
+    int rc = ivcf_c_MPI_File_get_info(PMPI_File_f2c(*(MPI_Fint *)fh), &c_info_used);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)info_used = PMPI_Info_c2f(c_info_used);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_info)
+
+/* MPI_File_get_position */
+extern int ivcf_c_MPI_File_get_position(void *, void *) __asm__("PMPI_File_get_position") __attribute__((weak));
+void pmpi_file_get_position_(void *fh, void *offset, void *ierror);
+void pmpi_file_get_position_(void *fh, void *offset, void *ierror)
+{
+    if (ivcf_c_MPI_File_get_position == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_get_position(PMPI_File_f2c(*(MPI_Fint *)fh), offset);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_position)
+
+/* MPI_File_get_position_shared */
+extern int ivcf_c_MPI_File_get_position_shared(void *, void *) __asm__("PMPI_File_get_position_shared") __attribute__((weak));
+void pmpi_file_get_position_shared_(void *fh, void *offset, void *ierror);
+void pmpi_file_get_position_shared_(void *fh, void *offset, void *ierror)
+{
+    if (ivcf_c_MPI_File_get_position_shared == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_get_position_shared(PMPI_File_f2c(*(MPI_Fint *)fh), offset);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_position_shared)
+
+/* MPI_File_get_size */
+extern int ivcf_c_MPI_File_get_size(void *, void *) __asm__("PMPI_File_get_size") __attribute__((weak));
+void pmpi_file_get_size_(void *fh, void *size, void *ierror);
+void pmpi_file_get_size_(void *fh, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_File_get_size == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_get_size(PMPI_File_f2c(*(MPI_Fint *)fh), size);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_size)
+
+/* MPI_File_get_type_extent */
+extern int ivcf_c_MPI_File_get_type_extent(void *, void *, void *) __asm__("PMPI_File_get_type_extent") __attribute__((weak));
+void pmpi_file_get_type_extent_(void *fh, void *datatype, void *extent, void *ierror);
+void pmpi_file_get_type_extent_(void *fh, void *datatype, void *extent, void *ierror)
+{
+    if (ivcf_c_MPI_File_get_type_extent == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_get_type_extent(PMPI_File_f2c(*(MPI_Fint *)fh), PMPI_Type_f2c(*(MPI_Fint *)datatype), extent);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_type_extent)
+
+/* MPI_File_get_view */
+extern int ivcf_c_MPI_File_get_view(void *, void *, void *, void *, void *) __asm__("PMPI_File_get_view") __attribute__((weak));
+void pmpi_file_get_view_(void *fh, void *disp, void *etype, void *filetype, char *datarep, void *ierror, size_t datarep_len);
+void pmpi_file_get_view_(void *fh, void *disp, void *etype, void *filetype, char *datarep, void *ierror, size_t datarep_len)
+{
+    if (ivcf_c_MPI_File_get_view == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_etype = NULL;
+    void *c_filetype = NULL;
+    char *c_datarep = ivcf_cbuf(datarep_len);
+    int rc = ivcf_c_MPI_File_get_view(PMPI_File_f2c(*(MPI_Fint *)fh), disp, &c_etype, &c_filetype, c_datarep);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)etype = PMPI_Type_c2f(c_etype);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)filetype = PMPI_Type_c2f(c_filetype);
+    if (rc == MPI_SUCCESS) ivcf_fstr(datarep, datarep_len, c_datarep);
+    free(c_datarep);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_get_view)
+
+/* MPI_File_iread */
+extern int ivcf_c_MPI_File_iread(void *, void *, int, void *, void *) __asm__("PMPI_File_iread") __attribute__((weak));
+void pmpi_file_iread_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void pmpi_file_iread_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iread == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iread(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_iread)
+
+/* MPI_File_iread_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_iread_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_iread_c") __attribute__((weak));
+void ivcf_mpi_file_iread_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void ivcf_mpi_file_iread_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iread_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iread_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_iread_all */
+extern int ivcf_c_MPI_File_iread_all(void *, void *, int, void *, void *) __asm__("PMPI_File_iread_all") __attribute__((weak));
+void pmpi_file_iread_all_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void pmpi_file_iread_all_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iread_all == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iread_all(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_iread_all)
+
+/* MPI_File_iread_all_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_iread_all_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_iread_all_c") __attribute__((weak));
+void ivcf_mpi_file_iread_all_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void ivcf_mpi_file_iread_all_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iread_all_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iread_all_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_iread_at */
+extern int ivcf_c_MPI_File_iread_at(void *, MPI_Offset, void *, int, void *, void *) __asm__("PMPI_File_iread_at") __attribute__((weak));
+void pmpi_file_iread_at_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror);
+void pmpi_file_iread_at_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iread_at == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iread_at(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_iread_at)
+
+/* MPI_File_iread_at_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_iread_at_c(void *, MPI_Offset, void *, MPI_Count, void *, void *) __asm__("PMPI_File_iread_at_c") __attribute__((weak));
+void ivcf_mpi_file_iread_at_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror);
+void ivcf_mpi_file_iread_at_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iread_at_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iread_at_c(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_iread_at_all */
+extern int ivcf_c_MPI_File_iread_at_all(void *, MPI_Offset, void *, int, void *, void *) __asm__("PMPI_File_iread_at_all") __attribute__((weak));
+void pmpi_file_iread_at_all_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror);
+void pmpi_file_iread_at_all_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iread_at_all == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iread_at_all(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_iread_at_all)
+
+/* MPI_File_iread_at_all_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_iread_at_all_c(void *, MPI_Offset, void *, MPI_Count, void *, void *) __asm__("PMPI_File_iread_at_all_c") __attribute__((weak));
+void ivcf_mpi_file_iread_at_all_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror);
+void ivcf_mpi_file_iread_at_all_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iread_at_all_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iread_at_all_c(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_iread_shared */
+extern int ivcf_c_MPI_File_iread_shared(void *, void *, int, void *, void *) __asm__("PMPI_File_iread_shared") __attribute__((weak));
+void pmpi_file_iread_shared_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void pmpi_file_iread_shared_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iread_shared == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iread_shared(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_iread_shared)
+
+/* MPI_File_iread_shared_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_iread_shared_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_iread_shared_c") __attribute__((weak));
+void ivcf_mpi_file_iread_shared_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void ivcf_mpi_file_iread_shared_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iread_shared_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iread_shared_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_iwrite */
+extern int ivcf_c_MPI_File_iwrite(void *, void *, int, void *, void *) __asm__("PMPI_File_iwrite") __attribute__((weak));
+void pmpi_file_iwrite_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void pmpi_file_iwrite_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iwrite == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iwrite(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_iwrite)
+
+/* MPI_File_iwrite_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_iwrite_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_iwrite_c") __attribute__((weak));
+void ivcf_mpi_file_iwrite_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void ivcf_mpi_file_iwrite_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iwrite_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iwrite_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_iwrite_all */
+extern int ivcf_c_MPI_File_iwrite_all(void *, void *, int, void *, void *) __asm__("PMPI_File_iwrite_all") __attribute__((weak));
+void pmpi_file_iwrite_all_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void pmpi_file_iwrite_all_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iwrite_all == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iwrite_all(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_iwrite_all)
+
+/* MPI_File_iwrite_all_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_iwrite_all_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_iwrite_all_c") __attribute__((weak));
+void ivcf_mpi_file_iwrite_all_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void ivcf_mpi_file_iwrite_all_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iwrite_all_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iwrite_all_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_iwrite_at */
+extern int ivcf_c_MPI_File_iwrite_at(void *, MPI_Offset, void *, int, void *, void *) __asm__("PMPI_File_iwrite_at") __attribute__((weak));
+void pmpi_file_iwrite_at_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror);
+void pmpi_file_iwrite_at_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iwrite_at == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iwrite_at(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_iwrite_at)
+
+/* MPI_File_iwrite_at_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_iwrite_at_c(void *, MPI_Offset, void *, MPI_Count, void *, void *) __asm__("PMPI_File_iwrite_at_c") __attribute__((weak));
+void ivcf_mpi_file_iwrite_at_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror);
+void ivcf_mpi_file_iwrite_at_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iwrite_at_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iwrite_at_c(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_iwrite_at_all */
+extern int ivcf_c_MPI_File_iwrite_at_all(void *, MPI_Offset, void *, int, void *, void *) __asm__("PMPI_File_iwrite_at_all") __attribute__((weak));
+void pmpi_file_iwrite_at_all_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror);
+void pmpi_file_iwrite_at_all_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iwrite_at_all == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iwrite_at_all(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_iwrite_at_all)
+
+/* MPI_File_iwrite_at_all_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_iwrite_at_all_c(void *, MPI_Offset, void *, MPI_Count, void *, void *) __asm__("PMPI_File_iwrite_at_all_c") __attribute__((weak));
+void ivcf_mpi_file_iwrite_at_all_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror);
+void ivcf_mpi_file_iwrite_at_all_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iwrite_at_all_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iwrite_at_all_c(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_iwrite_shared */
+extern int ivcf_c_MPI_File_iwrite_shared(void *, void *, int, void *, void *) __asm__("PMPI_File_iwrite_shared") __attribute__((weak));
+void pmpi_file_iwrite_shared_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void pmpi_file_iwrite_shared_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iwrite_shared == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iwrite_shared(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_iwrite_shared)
+
+/* MPI_File_iwrite_shared_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_iwrite_shared_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_iwrite_shared_c") __attribute__((weak));
+void ivcf_mpi_file_iwrite_shared_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror);
+void ivcf_mpi_file_iwrite_shared_c_(void *fh, void *buf, void *count, void *datatype, void *request, void *ierror)
+{
+    if (ivcf_c_MPI_File_iwrite_shared_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_request = NULL;
+    int rc = ivcf_c_MPI_File_iwrite_shared_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), &c_request);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)request = PMPI_Request_c2f(c_request);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_open */
+extern int ivcf_c_MPI_File_open(void *, void *, int, void *, void *) __asm__("PMPI_File_open") __attribute__((weak));
+void pmpi_file_open_(void *comm, char *filename, void *amode, void *info, void *fh, void *ierror, size_t filename_len);
+void pmpi_file_open_(void *comm, char *filename, void *amode, void *info, void *fh, void *ierror, size_t filename_len)
+{
+    if (ivcf_c_MPI_File_open == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_filename = ivcf_cstr(filename, filename_len);
+    void *c_fh = NULL;
+    int rc = ivcf_c_MPI_File_open(PMPI_Comm_f2c(*(MPI_Fint *)comm), c_filename, *(MPI_Fint *)amode, PMPI_Info_f2c(*(MPI_Fint *)info), &c_fh);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)fh = PMPI_File_c2f(c_fh);
+    free(c_filename);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_open)
+
+/* MPI_File_preallocate */
+extern int ivcf_c_MPI_File_preallocate(void *, MPI_Offset) __asm__("PMPI_File_preallocate") __attribute__((weak));
+void pmpi_file_preallocate_(void *fh, void *size, void *ierror);
+void pmpi_file_preallocate_(void *fh, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_File_preallocate == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_preallocate(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)size);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_preallocate)
+
+/* MPI_File_read */
+extern int ivcf_c_MPI_File_read(void *, void *, int, void *, void *) __asm__("PMPI_File_read") __attribute__((weak));
+void pmpi_file_read_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_read_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read)
+
+/* MPI_File_read_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_read_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_read_c") __attribute__((weak));
+void ivcf_mpi_file_read_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_read_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_read_all */
+extern int ivcf_c_MPI_File_read_all(void *, void *, int, void *, void *) __asm__("PMPI_File_read_all") __attribute__((weak));
+void pmpi_file_read_all_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_read_all_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_all == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_all(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_all)
+
+/* MPI_File_read_all_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_read_all_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_read_all_c") __attribute__((weak));
+void ivcf_mpi_file_read_all_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_read_all_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_all_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_all_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_read_all_begin */
+extern int ivcf_c_MPI_File_read_all_begin(void *, void *, int, void *) __asm__("PMPI_File_read_all_begin") __attribute__((weak));
+void pmpi_file_read_all_begin_(void *fh, void *buf, void *count, void *datatype, void *ierror);
+void pmpi_file_read_all_begin_(void *fh, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_all_begin == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_read_all_begin(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_all_begin)
+
+/* MPI_File_read_all_begin_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_read_all_begin_c(void *, void *, MPI_Count, void *) __asm__("PMPI_File_read_all_begin_c") __attribute__((weak));
+void ivcf_mpi_file_read_all_begin_c_(void *fh, void *buf, void *count, void *datatype, void *ierror);
+void ivcf_mpi_file_read_all_begin_c_(void *fh, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_all_begin_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_read_all_begin_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_read_all_end */
+extern int ivcf_c_MPI_File_read_all_end(void *, void *, void *) __asm__("PMPI_File_read_all_end") __attribute__((weak));
+void pmpi_file_read_all_end_(void *fh, void *buf, void *status, void *ierror);
+void pmpi_file_read_all_end_(void *fh, void *buf, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_all_end == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_all_end(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_all_end)
+
+/* MPI_File_read_at */
+extern int ivcf_c_MPI_File_read_at(void *, MPI_Offset, void *, int, void *, void *) __asm__("PMPI_File_read_at") __attribute__((weak));
+void pmpi_file_read_at_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_read_at_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_at == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_at(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_at)
+
+/* MPI_File_read_at_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_read_at_c(void *, MPI_Offset, void *, MPI_Count, void *, void *) __asm__("PMPI_File_read_at_c") __attribute__((weak));
+void ivcf_mpi_file_read_at_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_read_at_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_at_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_at_c(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_read_at_all */
+extern int ivcf_c_MPI_File_read_at_all(void *, MPI_Offset, void *, int, void *, void *) __asm__("PMPI_File_read_at_all") __attribute__((weak));
+void pmpi_file_read_at_all_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_read_at_all_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_at_all == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_at_all(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_at_all)
+
+/* MPI_File_read_at_all_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_read_at_all_c(void *, MPI_Offset, void *, MPI_Count, void *, void *) __asm__("PMPI_File_read_at_all_c") __attribute__((weak));
+void ivcf_mpi_file_read_at_all_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_read_at_all_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_at_all_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_at_all_c(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_read_at_all_begin */
+extern int ivcf_c_MPI_File_read_at_all_begin(void *, MPI_Offset, void *, int, void *) __asm__("PMPI_File_read_at_all_begin") __attribute__((weak));
+void pmpi_file_read_at_all_begin_(void *fh, void *offset, void *buf, void *count, void *datatype, void *ierror);
+void pmpi_file_read_at_all_begin_(void *fh, void *offset, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_at_all_begin == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_read_at_all_begin(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_at_all_begin)
+
+/* MPI_File_read_at_all_begin_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_read_at_all_begin_c(void *, MPI_Offset, void *, MPI_Count, void *) __asm__("PMPI_File_read_at_all_begin_c") __attribute__((weak));
+void ivcf_mpi_file_read_at_all_begin_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *ierror);
+void ivcf_mpi_file_read_at_all_begin_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_at_all_begin_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_read_at_all_begin_c(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_read_at_all_end */
+extern int ivcf_c_MPI_File_read_at_all_end(void *, void *, void *) __asm__("PMPI_File_read_at_all_end") __attribute__((weak));
+void pmpi_file_read_at_all_end_(void *fh, void *buf, void *status, void *ierror);
+void pmpi_file_read_at_all_end_(void *fh, void *buf, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_at_all_end == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_at_all_end(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_at_all_end)
+
+/* MPI_File_read_ordered */
+extern int ivcf_c_MPI_File_read_ordered(void *, void *, int, void *, void *) __asm__("PMPI_File_read_ordered") __attribute__((weak));
+void pmpi_file_read_ordered_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_read_ordered_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_ordered == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_ordered(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_ordered)
+
+/* MPI_File_read_ordered_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_read_ordered_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_read_ordered_c") __attribute__((weak));
+void ivcf_mpi_file_read_ordered_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_read_ordered_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_ordered_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_ordered_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_read_ordered_begin */
+extern int ivcf_c_MPI_File_read_ordered_begin(void *, void *, int, void *) __asm__("PMPI_File_read_ordered_begin") __attribute__((weak));
+void pmpi_file_read_ordered_begin_(void *fh, void *buf, void *count, void *datatype, void *ierror);
+void pmpi_file_read_ordered_begin_(void *fh, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_ordered_begin == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_read_ordered_begin(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_ordered_begin)
+
+/* MPI_File_read_ordered_begin_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_read_ordered_begin_c(void *, void *, MPI_Count, void *) __asm__("PMPI_File_read_ordered_begin_c") __attribute__((weak));
+void ivcf_mpi_file_read_ordered_begin_c_(void *fh, void *buf, void *count, void *datatype, void *ierror);
+void ivcf_mpi_file_read_ordered_begin_c_(void *fh, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_ordered_begin_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_read_ordered_begin_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_read_ordered_end */
+extern int ivcf_c_MPI_File_read_ordered_end(void *, void *, void *) __asm__("PMPI_File_read_ordered_end") __attribute__((weak));
+void pmpi_file_read_ordered_end_(void *fh, void *buf, void *status, void *ierror);
+void pmpi_file_read_ordered_end_(void *fh, void *buf, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_ordered_end == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_ordered_end(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_ordered_end)
+
+/* MPI_File_read_shared */
+extern int ivcf_c_MPI_File_read_shared(void *, void *, int, void *, void *) __asm__("PMPI_File_read_shared") __attribute__((weak));
+void pmpi_file_read_shared_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_read_shared_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_shared == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_shared(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_read_shared)
+
+/* MPI_File_read_shared_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_read_shared_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_read_shared_c") __attribute__((weak));
+void ivcf_mpi_file_read_shared_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_read_shared_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_read_shared_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_read_shared_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_seek */
+extern int ivcf_c_MPI_File_seek(void *, MPI_Offset, int) __asm__("PMPI_File_seek") __attribute__((weak));
+void pmpi_file_seek_(void *fh, void *offset, void *whence, void *ierror);
+void pmpi_file_seek_(void *fh, void *offset, void *whence, void *ierror)
+{
+    if (ivcf_c_MPI_File_seek == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_seek(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, *(MPI_Fint *)whence);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_seek)
+
+/* MPI_File_seek_shared */
+extern int ivcf_c_MPI_File_seek_shared(void *, MPI_Offset, int) __asm__("PMPI_File_seek_shared") __attribute__((weak));
+void pmpi_file_seek_shared_(void *fh, void *offset, void *whence, void *ierror);
+void pmpi_file_seek_shared_(void *fh, void *offset, void *whence, void *ierror)
+{
+    if (ivcf_c_MPI_File_seek_shared == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_seek_shared(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, *(MPI_Fint *)whence);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_seek_shared)
+
+/* MPI_File_set_atomicity */
+extern int ivcf_c_MPI_File_set_atomicity(void *, int) __asm__("PMPI_File_set_atomicity") __attribute__((weak));
+void pmpi_file_set_atomicity_(void *fh, void *flag, void *ierror);
+void pmpi_file_set_atomicity_(void *fh, void *flag, void *ierror)
+{
+    if (ivcf_c_MPI_File_set_atomicity == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_set_atomicity(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Fint *)flag);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_set_atomicity)
+
+/* MPI_File_set_errhandler */
+extern int ivcf_c_MPI_File_set_errhandler(void *, void *) __asm__("PMPI_File_set_errhandler") __attribute__((weak));
+void pmpi_file_set_errhandler_(void *file, void *errhandler, void *ierror);
+void pmpi_file_set_errhandler_(void *file, void *errhandler, void *ierror)
+{
+    if (ivcf_c_MPI_File_set_errhandler == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_set_errhandler(PMPI_File_f2c(*(MPI_Fint *)file), PMPI_Errhandler_f2c(*(MPI_Fint *)errhandler));
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_set_errhandler)
+
+/* MPI_File_set_info */
+extern int ivcf_c_MPI_File_set_info(void *, void *) __asm__("PMPI_File_set_info") __attribute__((weak));
+void pmpi_file_set_info_(void *fh, void *info, void *ierror);
+void pmpi_file_set_info_(void *fh, void *info, void *ierror)
+{
+    if (ivcf_c_MPI_File_set_info == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_set_info(PMPI_File_f2c(*(MPI_Fint *)fh), PMPI_Info_f2c(*(MPI_Fint *)info));
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_set_info)
+
+/* MPI_File_set_size */
+extern int ivcf_c_MPI_File_set_size(void *, MPI_Offset) __asm__("PMPI_File_set_size") __attribute__((weak));
+void pmpi_file_set_size_(void *fh, void *size, void *ierror);
+void pmpi_file_set_size_(void *fh, void *size, void *ierror)
+{
+    if (ivcf_c_MPI_File_set_size == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_set_size(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)size);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_set_size)
+
+/* MPI_File_set_view */
+extern int ivcf_c_MPI_File_set_view(void *, MPI_Offset, void *, void *, void *, void *) __asm__("PMPI_File_set_view") __attribute__((weak));
+void pmpi_file_set_view_(void *fh, void *disp, void *etype, void *filetype, char *datarep, void *info, void *ierror, size_t datarep_len);
+void pmpi_file_set_view_(void *fh, void *disp, void *etype, void *filetype, char *datarep, void *info, void *ierror, size_t datarep_len)
+{
+    if (ivcf_c_MPI_File_set_view == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_datarep = ivcf_cstr(datarep, datarep_len);
+    int rc = ivcf_c_MPI_File_set_view(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)disp, PMPI_Type_f2c(*(MPI_Fint *)etype), PMPI_Type_f2c(*(MPI_Fint *)filetype), c_datarep, PMPI_Info_f2c(*(MPI_Fint *)info));
+    free(c_datarep);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_set_view)
+
+/* MPI_File_sync */
+extern int ivcf_c_MPI_File_sync(void *) __asm__("PMPI_File_sync") __attribute__((weak));
+void pmpi_file_sync_(void *fh, void *ierror);
+void pmpi_file_sync_(void *fh, void *ierror)
+{
+    if (ivcf_c_MPI_File_sync == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_sync(PMPI_File_f2c(*(MPI_Fint *)fh));
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_sync)
+
+/* MPI_File_write */
+extern int ivcf_c_MPI_File_write(void *, void *, int, void *, void *) __asm__("PMPI_File_write") __attribute__((weak));
+void pmpi_file_write_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_write_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write)
+
+/* MPI_File_write_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_write_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_write_c") __attribute__((weak));
+void ivcf_mpi_file_write_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_write_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_write_all */
+extern int ivcf_c_MPI_File_write_all(void *, void *, int, void *, void *) __asm__("PMPI_File_write_all") __attribute__((weak));
+void pmpi_file_write_all_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_write_all_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_all == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_all(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_all)
+
+/* MPI_File_write_all_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_write_all_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_write_all_c") __attribute__((weak));
+void ivcf_mpi_file_write_all_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_write_all_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_all_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_all_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_write_all_begin */
+extern int ivcf_c_MPI_File_write_all_begin(void *, void *, int, void *) __asm__("PMPI_File_write_all_begin") __attribute__((weak));
+void pmpi_file_write_all_begin_(void *fh, void *buf, void *count, void *datatype, void *ierror);
+void pmpi_file_write_all_begin_(void *fh, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_all_begin == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_write_all_begin(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_all_begin)
+
+/* MPI_File_write_all_begin_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_write_all_begin_c(void *, void *, MPI_Count, void *) __asm__("PMPI_File_write_all_begin_c") __attribute__((weak));
+void ivcf_mpi_file_write_all_begin_c_(void *fh, void *buf, void *count, void *datatype, void *ierror);
+void ivcf_mpi_file_write_all_begin_c_(void *fh, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_all_begin_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_write_all_begin_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_write_all_end */
+extern int ivcf_c_MPI_File_write_all_end(void *, void *, void *) __asm__("PMPI_File_write_all_end") __attribute__((weak));
+void pmpi_file_write_all_end_(void *fh, void *buf, void *status, void *ierror);
+void pmpi_file_write_all_end_(void *fh, void *buf, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_all_end == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_all_end(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_all_end)
+
+/* MPI_File_write_at */
+extern int ivcf_c_MPI_File_write_at(void *, MPI_Offset, void *, int, void *, void *) __asm__("PMPI_File_write_at") __attribute__((weak));
+void pmpi_file_write_at_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_write_at_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_at == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_at(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_at)
+
+/* MPI_File_write_at_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_write_at_c(void *, MPI_Offset, void *, MPI_Count, void *, void *) __asm__("PMPI_File_write_at_c") __attribute__((weak));
+void ivcf_mpi_file_write_at_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_write_at_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_at_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_at_c(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_write_at_all */
+extern int ivcf_c_MPI_File_write_at_all(void *, MPI_Offset, void *, int, void *, void *) __asm__("PMPI_File_write_at_all") __attribute__((weak));
+void pmpi_file_write_at_all_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_write_at_all_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_at_all == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_at_all(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_at_all)
+
+/* MPI_File_write_at_all_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_write_at_all_c(void *, MPI_Offset, void *, MPI_Count, void *, void *) __asm__("PMPI_File_write_at_all_c") __attribute__((weak));
+void ivcf_mpi_file_write_at_all_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_write_at_all_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_at_all_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_at_all_c(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_write_at_all_begin */
+extern int ivcf_c_MPI_File_write_at_all_begin(void *, MPI_Offset, void *, int, void *) __asm__("PMPI_File_write_at_all_begin") __attribute__((weak));
+void pmpi_file_write_at_all_begin_(void *fh, void *offset, void *buf, void *count, void *datatype, void *ierror);
+void pmpi_file_write_at_all_begin_(void *fh, void *offset, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_at_all_begin == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_write_at_all_begin(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_at_all_begin)
+
+/* MPI_File_write_at_all_begin_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_write_at_all_begin_c(void *, MPI_Offset, void *, MPI_Count, void *) __asm__("PMPI_File_write_at_all_begin_c") __attribute__((weak));
+void ivcf_mpi_file_write_at_all_begin_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *ierror);
+void ivcf_mpi_file_write_at_all_begin_c_(void *fh, void *offset, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_at_all_begin_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_write_at_all_begin_c(PMPI_File_f2c(*(MPI_Fint *)fh), *(MPI_Offset *)offset, ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_write_at_all_end */
+extern int ivcf_c_MPI_File_write_at_all_end(void *, void *, void *) __asm__("PMPI_File_write_at_all_end") __attribute__((weak));
+void pmpi_file_write_at_all_end_(void *fh, void *buf, void *status, void *ierror);
+void pmpi_file_write_at_all_end_(void *fh, void *buf, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_at_all_end == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_at_all_end(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_at_all_end)
+
+/* MPI_File_write_ordered */
+extern int ivcf_c_MPI_File_write_ordered(void *, void *, int, void *, void *) __asm__("PMPI_File_write_ordered") __attribute__((weak));
+void pmpi_file_write_ordered_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_write_ordered_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_ordered == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_ordered(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_ordered)
+
+/* MPI_File_write_ordered_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_write_ordered_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_write_ordered_c") __attribute__((weak));
+void ivcf_mpi_file_write_ordered_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_write_ordered_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_ordered_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_ordered_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_write_ordered_begin */
+extern int ivcf_c_MPI_File_write_ordered_begin(void *, void *, int, void *) __asm__("PMPI_File_write_ordered_begin") __attribute__((weak));
+void pmpi_file_write_ordered_begin_(void *fh, void *buf, void *count, void *datatype, void *ierror);
+void pmpi_file_write_ordered_begin_(void *fh, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_ordered_begin == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_write_ordered_begin(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_ordered_begin)
+
+/* MPI_File_write_ordered_begin_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_write_ordered_begin_c(void *, void *, MPI_Count, void *) __asm__("PMPI_File_write_ordered_begin_c") __attribute__((weak));
+void ivcf_mpi_file_write_ordered_begin_c_(void *fh, void *buf, void *count, void *datatype, void *ierror);
+void ivcf_mpi_file_write_ordered_begin_c_(void *fh, void *buf, void *count, void *datatype, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_ordered_begin_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    int rc = ivcf_c_MPI_File_write_ordered_begin_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype));
+    *(MPI_Fint *)ierror = rc;
+}
+
+/* MPI_File_write_ordered_end */
+extern int ivcf_c_MPI_File_write_ordered_end(void *, void *, void *) __asm__("PMPI_File_write_ordered_end") __attribute__((weak));
+void pmpi_file_write_ordered_end_(void *fh, void *buf, void *status, void *ierror);
+void pmpi_file_write_ordered_end_(void *fh, void *buf, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_ordered_end == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_ordered_end(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_ordered_end)
+
+/* MPI_File_write_shared */
+extern int ivcf_c_MPI_File_write_shared(void *, void *, int, void *, void *) __asm__("PMPI_File_write_shared") __attribute__((weak));
+void pmpi_file_write_shared_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void pmpi_file_write_shared_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_shared == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_shared(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Fint *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_file_write_shared)
+
+/* MPI_File_write_shared_c (large count, for mpi_f08) */
+extern int ivcf_c_MPI_File_write_shared_c(void *, void *, MPI_Count, void *, void *) __asm__("PMPI_File_write_shared_c") __attribute__((weak));
+void ivcf_mpi_file_write_shared_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror);
+void ivcf_mpi_file_write_shared_c_(void *fh, void *buf, void *count, void *datatype, void *status, void *ierror)
+{
+    if (ivcf_c_MPI_File_write_shared_c == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    MPI_Status s_status, *c_status = ivcf_status_in(status, &s_status);
+    int rc = ivcf_c_MPI_File_write_shared_c(PMPI_File_f2c(*(MPI_Fint *)fh), ivcf_buf(buf), *(MPI_Count *)count, PMPI_Type_f2c(*(MPI_Fint *)datatype), c_status);
+    ivcf_status_out(status, c_status);
+    *(MPI_Fint *)ierror = rc;
+}
+
 /* MPI_Finalize */
 extern int ivcf_c_MPI_Finalize(void) __asm__("PMPI_Finalize") __attribute__((weak));
 void pmpi_finalize_(void *ierror);
