@@ -119,8 +119,13 @@ static inline int abi_rank(int r)
     return (r == -1 || r == -2) ? -3 - r : r;
 }
 
-/* ---- error codes ---- */
+/* ---- error codes ----
+ * IVC's classes map to MPICH's by name; the classes and codes a program adds (IVC: from
+ * IVC_MPIX_ERR_LASTCODE + 1) to MPICH's dynamic range (ABI_ERR_DYN_BASE up). Any other value
+ * (a status's MPI_ERROR set by the program, a code of MPICH's that IVC lacks) travels
+ * through IVC as ABI_ERR_FOREIGN + value and comes back unchanged. */
 #define ABI_IVC_NCLASSES (IVC_MPIX_ERR_LASTCODE + 1)
+#define ABI_ERR_FOREIGN  0x20000000
 ABI_HIDDEN extern int abi_err_to_mpich[ABI_IVC_NCLASSES];
 ABI_HIDDEN int abi_err_in(int e); /* MPICH -> IVC */
 static inline int abi_err_out(int e)
@@ -129,7 +134,11 @@ static inline int abi_err_out(int e)
         return 0;
     if ((unsigned)e < ABI_IVC_NCLASSES)
         return abi_err_to_mpich[e];
-    return e > IVC_MPIX_ERR_LASTCODE ? ABI_ERR_DYN_BASE + (e - IVC_MPIX_ERR_LASTCODE - 1) : 13;
+    if (e > 0 && e < ABI_ERR_FOREIGN)
+        return ABI_ERR_DYN_BASE + (e - ABI_IVC_NCLASSES);
+    if (e >= ABI_ERR_FOREIGN && e < ABI_ERR_DYN_BASE)
+        return e - ABI_ERR_FOREIGN;
+    return e;
 }
 
 /* ---- statuses ---- */

@@ -64,7 +64,7 @@ HAND = {
     "MPI_Comm_create_keyval", "MPI_Type_create_keyval", "MPI_Win_create_keyval",
     "MPI_Keyval_create", "MPI_Grequest_start",
     "MPI_Comm_get_attr", "MPI_Attr_get",
-    "MPI_Get_processor_name", "MPI_Pcontrol",
+    "MPI_Get_processor_name", "MPI_Pcontrol", "MPI_Comm_get_parent", "MPI_Comm_disconnect",
     "MPI_Status_c2f", "MPI_Status_f2c", "MPI_Status_c2f08", "MPI_Status_f082c",
     "MPI_Status_f2f08", "MPI_Status_f082f",
 }
@@ -228,6 +228,8 @@ def wrapper(name, text, desc):
                     post.append(f"        abi_status_out(&{n}_s, {n});")
         elif base == "MPI_F08_status" or base == "MPI_Fint":
             raise Skip(f"{name}: Fortran status")
+        elif kind == "RANK_NNI" and base == "int" and p["nptr"] == 0 and not p["array"]:
+            args.append(f"abi_rank({n})")  # RMA targets and MPI_Win_shared_query may be MPI_PROC_NULL
         elif kind == "RANK" and base == "int" and p["array"] > 1:
             args.append(n)  # MPI_Group_range_incl's triplets: ranks of the group, never MPI_PROC_NULL
         elif kind == "RANK" and base == "int":

@@ -82,15 +82,16 @@ __attribute__((constructor)) static void abi_init_tables(void)
     for (int i = 0; i < ABI_IVC_NCLASSES; i++)
         abi_err_to_mpich[i] = 13; /* MPI_ERR_UNKNOWN unless named below */
     for (int i = 0; i < 128; i++)
-        err_to_ivc[i] = MPI_ERR_UNKNOWN;
+        err_to_ivc[i] = ABI_ERR_FOREIGN + i;
 #define ERR(NAME, val) errmap(MPI_##NAME, val);
     ABI_MPICH_ERRORS(ERR)
 #undef ERR
     errmap(MPI_ERR_PROC_FAILED, ABI_MPIX_ERR_PROC_FAILED);
     errmap(MPIX_ERR_PROC_FAILED_PENDING, ABI_MPIX_ERR_PROC_FAILED_PENDING);
     errmap(MPIX_ERR_REVOKED, ABI_MPIX_ERR_REVOKED);
-    /* MPI-4.1's MPI_ERR_ERRHANDLER is not in MPICH 4.0: the nearest class it has. */
-    abi_err_to_mpich[MPI_ERR_ERRHANDLER] = 12;
+    /* MPI-4.1's MPI_ERR_ERRHANDLER is not in MPICH 4.0.2's header; MPICH 4.1 and later
+     * number it 80, the value the PyPI mpi4py wheel (built with a later MPICH) uses. */
+    errmap(MPI_ERR_ERRHANDLER, 80);
     abi_err_to_mpich[MPI_ERR_LASTCODE] = ABI_ERR_LASTCODE;
 }
 
@@ -99,8 +100,10 @@ int abi_err_in(int e)
     if ((unsigned)e < 128)
         return err_to_ivc[e];
     if (e >= ABI_ERR_DYN_BASE)
-        return IVC_MPIX_ERR_LASTCODE + 1 + (e - ABI_ERR_DYN_BASE);
-    return e == ABI_ERR_LASTCODE ? MPI_ERR_LASTCODE : MPI_ERR_UNKNOWN;
+        return ABI_IVC_NCLASSES + (e - ABI_ERR_DYN_BASE);
+    if (e == ABI_ERR_LASTCODE)
+        return MPI_ERR_LASTCODE;
+    return e > 0 && e < ABI_ERR_FOREIGN ? ABI_ERR_FOREIGN + e : e;
 }
 
 /* ---- tables ---- */

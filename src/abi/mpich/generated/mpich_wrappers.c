@@ -28,7 +28,7 @@ int abi_PAccumulate(const void *origin_addr, int origin_count, abi_Datatype orig
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Op op_i = abi_in(ABI_K_OP, op);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Accumulate(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, op_i, win_i);
+    int rc = IVCN_PMPI_Accumulate(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, op_i, win_i);
     return abi_err_out(rc);
 }
 
@@ -42,7 +42,7 @@ int abi_PAccumulate_c(const void *origin_addr, abi_Count origin_count, abi_Datat
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Op op_i = abi_in(ABI_K_OP, op);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Accumulate_c(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, op_i, win_i);
+    int rc = IVCN_PMPI_Accumulate_c(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, op_i, win_i);
     return abi_err_out(rc);
 }
 
@@ -1020,14 +1020,6 @@ int abi_PComm_detach_buffer_c(abi_Comm comm, void *buffer_addr, abi_Count *size)
     return abi_err_out(rc);
 }
 
-/* MPI_Comm_disconnect: not in IVC */
-ABI_EXPORT(int, Comm_disconnect, (abi_Comm *comm))
-int abi_PComm_disconnect(abi_Comm *comm)
-{
-    (void)comm;
-    return abi_unsupported("MPI_Comm_disconnect", NULL);
-}
-
 /* MPI_Comm_dup */
 ABI_EXPORT(int, Comm_dup, (abi_Comm comm, abi_Comm *newcomm))
 int abi_PComm_dup(abi_Comm comm, abi_Comm *newcomm)
@@ -1138,14 +1130,6 @@ int abi_PComm_get_name(abi_Comm comm, char *comm_name, int *resultlen)
     MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
     int rc = IVCN_PMPI_Comm_get_name(comm_i, comm_name, resultlen);
     return abi_err_out(rc);
-}
-
-/* MPI_Comm_get_parent: not in IVC */
-ABI_EXPORT(int, Comm_get_parent, (abi_Comm *parent))
-int abi_PComm_get_parent(abi_Comm *parent)
-{
-    (void)parent;
-    return abi_unsupported("MPI_Comm_get_parent", NULL);
 }
 
 /* MPI_Comm_group */
@@ -1394,7 +1378,7 @@ int abi_PCompare_and_swap(const void *origin_addr, const void *compare_addr, voi
         return abi_unsupported("MPI_Compare_and_swap", NULL);
     MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype_i, target_rank, target_disp, win_i);
+    int rc = IVCN_PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype_i, abi_rank(target_rank), target_disp, win_i);
     return abi_err_out(rc);
 }
 
@@ -1578,7 +1562,7 @@ int abi_PFetch_and_op(const void *origin_addr, void *result_addr, abi_Datatype d
     MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
     MPI_Op op_i = abi_in(ABI_K_OP, op);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Fetch_and_op(origin_addr, result_addr, datatype_i, target_rank, target_disp, op_i, win_i);
+    int rc = IVCN_PMPI_Fetch_and_op(origin_addr, result_addr, datatype_i, abi_rank(target_rank), target_disp, op_i, win_i);
     return abi_err_out(rc);
 }
 
@@ -2735,7 +2719,7 @@ int abi_PGet(void *origin_addr, int origin_count, abi_Datatype origin_datatype, 
     MPI_Datatype origin_datatype_i = abi_in(ABI_K_DATATYPE, origin_datatype);
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Get(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, win_i);
+    int rc = IVCN_PMPI_Get(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, win_i);
     return abi_err_out(rc);
 }
 
@@ -2748,7 +2732,7 @@ int abi_PGet_c(void *origin_addr, abi_Count origin_count, abi_Datatype origin_da
     MPI_Datatype origin_datatype_i = abi_in(ABI_K_DATATYPE, origin_datatype);
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Get_c(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, win_i);
+    int rc = IVCN_PMPI_Get_c(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, win_i);
     return abi_err_out(rc);
 }
 
@@ -2763,7 +2747,7 @@ int abi_PGet_accumulate(const void *origin_addr, int origin_count, abi_Datatype 
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Op op_i = abi_in(ABI_K_OP, op);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype_i, result_addr, result_count, result_datatype_i, target_rank, target_disp, target_count, target_datatype_i, op_i, win_i);
+    int rc = IVCN_PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype_i, result_addr, result_count, result_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, op_i, win_i);
     return abi_err_out(rc);
 }
 
@@ -2778,7 +2762,7 @@ int abi_PGet_accumulate_c(const void *origin_addr, abi_Count origin_count, abi_D
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Op op_i = abi_in(ABI_K_OP, op);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Get_accumulate_c(origin_addr, origin_count, origin_datatype_i, result_addr, result_count, result_datatype_i, target_rank, target_disp, target_count, target_datatype_i, op_i, win_i);
+    int rc = IVCN_PMPI_Get_accumulate_c(origin_addr, origin_count, origin_datatype_i, result_addr, result_count, result_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, op_i, win_i);
     return abi_err_out(rc);
 }
 
@@ -5154,7 +5138,7 @@ int abi_PPut(const void *origin_addr, int origin_count, abi_Datatype origin_data
     MPI_Datatype origin_datatype_i = abi_in(ABI_K_DATATYPE, origin_datatype);
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Put(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, win_i);
+    int rc = IVCN_PMPI_Put(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, win_i);
     return abi_err_out(rc);
 }
 
@@ -5167,7 +5151,7 @@ int abi_PPut_c(const void *origin_addr, abi_Count origin_count, abi_Datatype ori
     MPI_Datatype origin_datatype_i = abi_in(ABI_K_DATATYPE, origin_datatype);
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Put_c(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, win_i);
+    int rc = IVCN_PMPI_Put_c(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, win_i);
     return abi_err_out(rc);
 }
 
@@ -5192,7 +5176,7 @@ int abi_PRaccumulate(const void *origin_addr, int origin_count, abi_Datatype ori
     MPI_Op op_i = abi_in(ABI_K_OP, op);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
     MPI_Request request_i = NULL;
-    int rc = IVCN_PMPI_Raccumulate(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, op_i, win_i, request ? &request_i : NULL);
+    int rc = IVCN_PMPI_Raccumulate(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, op_i, win_i, request ? &request_i : NULL);
     if (rc == MPI_SUCCESS && request != NULL)
         *request = abi_out(ABI_K_REQUEST, request_i);
     return abi_err_out(rc);
@@ -5209,7 +5193,7 @@ int abi_PRaccumulate_c(const void *origin_addr, abi_Count origin_count, abi_Data
     MPI_Op op_i = abi_in(ABI_K_OP, op);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
     MPI_Request request_i = NULL;
-    int rc = IVCN_PMPI_Raccumulate_c(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, op_i, win_i, request ? &request_i : NULL);
+    int rc = IVCN_PMPI_Raccumulate_c(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, op_i, win_i, request ? &request_i : NULL);
     if (rc == MPI_SUCCESS && request != NULL)
         *request = abi_out(ABI_K_REQUEST, request_i);
     return abi_err_out(rc);
@@ -5681,7 +5665,7 @@ int abi_PRget(void *origin_addr, int origin_count, abi_Datatype origin_datatype,
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
     MPI_Request request_i = NULL;
-    int rc = IVCN_PMPI_Rget(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, win_i, request ? &request_i : NULL);
+    int rc = IVCN_PMPI_Rget(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, win_i, request ? &request_i : NULL);
     if (rc == MPI_SUCCESS && request != NULL)
         *request = abi_out(ABI_K_REQUEST, request_i);
     return abi_err_out(rc);
@@ -5697,7 +5681,7 @@ int abi_PRget_c(void *origin_addr, abi_Count origin_count, abi_Datatype origin_d
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
     MPI_Request request_i = NULL;
-    int rc = IVCN_PMPI_Rget_c(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, win_i, request ? &request_i : NULL);
+    int rc = IVCN_PMPI_Rget_c(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, win_i, request ? &request_i : NULL);
     if (rc == MPI_SUCCESS && request != NULL)
         *request = abi_out(ABI_K_REQUEST, request_i);
     return abi_err_out(rc);
@@ -5715,7 +5699,7 @@ int abi_PRget_accumulate(const void *origin_addr, int origin_count, abi_Datatype
     MPI_Op op_i = abi_in(ABI_K_OP, op);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
     MPI_Request request_i = NULL;
-    int rc = IVCN_PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype_i, result_addr, result_count, result_datatype_i, target_rank, target_disp, target_count, target_datatype_i, op_i, win_i, request ? &request_i : NULL);
+    int rc = IVCN_PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype_i, result_addr, result_count, result_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, op_i, win_i, request ? &request_i : NULL);
     if (rc == MPI_SUCCESS && request != NULL)
         *request = abi_out(ABI_K_REQUEST, request_i);
     return abi_err_out(rc);
@@ -5733,7 +5717,7 @@ int abi_PRget_accumulate_c(const void *origin_addr, abi_Count origin_count, abi_
     MPI_Op op_i = abi_in(ABI_K_OP, op);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
     MPI_Request request_i = NULL;
-    int rc = IVCN_PMPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype_i, result_addr, result_count, result_datatype_i, target_rank, target_disp, target_count, target_datatype_i, op_i, win_i, request ? &request_i : NULL);
+    int rc = IVCN_PMPI_Rget_accumulate_c(origin_addr, origin_count, origin_datatype_i, result_addr, result_count, result_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, op_i, win_i, request ? &request_i : NULL);
     if (rc == MPI_SUCCESS && request != NULL)
         *request = abi_out(ABI_K_REQUEST, request_i);
     return abi_err_out(rc);
@@ -5749,7 +5733,7 @@ int abi_PRput(const void *origin_addr, int origin_count, abi_Datatype origin_dat
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
     MPI_Request request_i = NULL;
-    int rc = IVCN_PMPI_Rput(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, win_i, request ? &request_i : NULL);
+    int rc = IVCN_PMPI_Rput(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, win_i, request ? &request_i : NULL);
     if (rc == MPI_SUCCESS && request != NULL)
         *request = abi_out(ABI_K_REQUEST, request_i);
     return abi_err_out(rc);
@@ -5765,7 +5749,7 @@ int abi_PRput_c(const void *origin_addr, abi_Count origin_count, abi_Datatype or
     MPI_Datatype target_datatype_i = abi_in(ABI_K_DATATYPE, target_datatype);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
     MPI_Request request_i = NULL;
-    int rc = IVCN_PMPI_Rput_c(origin_addr, origin_count, origin_datatype_i, target_rank, target_disp, target_count, target_datatype_i, win_i, request ? &request_i : NULL);
+    int rc = IVCN_PMPI_Rput_c(origin_addr, origin_count, origin_datatype_i, abi_rank(target_rank), target_disp, target_count, target_datatype_i, win_i, request ? &request_i : NULL);
     if (rc == MPI_SUCCESS && request != NULL)
         *request = abi_out(ABI_K_REQUEST, request_i);
     return abi_err_out(rc);
@@ -7328,7 +7312,7 @@ int abi_PType_create_darray(int size, int rank, int ndims, const int array_of_gs
         return abi_unsupported("MPI_Type_create_darray", NULL);
     MPI_Datatype oldtype_i = abi_in(ABI_K_DATATYPE, oldtype);
     MPI_Datatype newtype_i = NULL;
-    int rc = IVCN_PMPI_Type_create_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype_i, newtype ? &newtype_i : NULL);
+    int rc = IVCN_PMPI_Type_create_darray(size, abi_rank(rank), ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype_i, newtype ? &newtype_i : NULL);
     if (rc == MPI_SUCCESS && newtype != NULL)
         *newtype = abi_out(ABI_K_DATATYPE, newtype_i);
     return abi_err_out(rc);
@@ -7342,7 +7326,7 @@ int abi_PType_create_darray_c(int size, int rank, int ndims, const abi_Count arr
         return abi_unsupported("MPI_Type_create_darray_c", NULL);
     MPI_Datatype oldtype_i = abi_in(ABI_K_DATATYPE, oldtype);
     MPI_Datatype newtype_i = NULL;
-    int rc = IVCN_PMPI_Type_create_darray_c(size, rank, ndims, (void *)array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype_i, newtype ? &newtype_i : NULL);
+    int rc = IVCN_PMPI_Type_create_darray_c(size, abi_rank(rank), ndims, (void *)array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype_i, newtype ? &newtype_i : NULL);
     if (rc == MPI_SUCCESS && newtype != NULL)
         *newtype = abi_out(ABI_K_DATATYPE, newtype_i);
     return abi_err_out(rc);
@@ -8305,7 +8289,7 @@ int abi_PWin_flush(int rank, abi_Win win)
     if (IVCN_PMPI_Win_flush == NULL)
         return abi_unsupported("MPI_Win_flush", NULL);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Win_flush(rank, win_i);
+    int rc = IVCN_PMPI_Win_flush(abi_rank(rank), win_i);
     return abi_err_out(rc);
 }
 
@@ -8327,7 +8311,7 @@ int abi_PWin_flush_local(int rank, abi_Win win)
     if (IVCN_PMPI_Win_flush_local == NULL)
         return abi_unsupported("MPI_Win_flush_local", NULL);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Win_flush_local(rank, win_i);
+    int rc = IVCN_PMPI_Win_flush_local(abi_rank(rank), win_i);
     return abi_err_out(rc);
 }
 
@@ -8439,7 +8423,7 @@ int abi_PWin_lock(int lock_type, int rank, int assert, abi_Win win)
     if (IVCN_PMPI_Win_lock == NULL)
         return abi_unsupported("MPI_Win_lock", NULL);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Win_lock(lock_type, rank, assert, win_i);
+    int rc = IVCN_PMPI_Win_lock(lock_type, abi_rank(rank), assert, win_i);
     return abi_err_out(rc);
 }
 
@@ -8519,7 +8503,7 @@ int abi_PWin_shared_query(abi_Win win, int rank, abi_Aint *size, int *disp_unit,
     if (IVCN_PMPI_Win_shared_query == NULL)
         return abi_unsupported("MPI_Win_shared_query", NULL);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Win_shared_query(win_i, rank, size, disp_unit, baseptr);
+    int rc = IVCN_PMPI_Win_shared_query(win_i, abi_rank(rank), size, disp_unit, baseptr);
     return abi_err_out(rc);
 }
 
@@ -8530,7 +8514,7 @@ int abi_PWin_shared_query_c(abi_Win win, int rank, abi_Aint *size, abi_Aint *dis
     if (IVCN_PMPI_Win_shared_query_c == NULL)
         return abi_unsupported("MPI_Win_shared_query_c", NULL);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Win_shared_query_c(win_i, rank, size, disp_unit, baseptr);
+    int rc = IVCN_PMPI_Win_shared_query_c(win_i, abi_rank(rank), size, disp_unit, baseptr);
     return abi_err_out(rc);
 }
 
@@ -8575,7 +8559,7 @@ int abi_PWin_unlock(int rank, abi_Win win)
     if (IVCN_PMPI_Win_unlock == NULL)
         return abi_unsupported("MPI_Win_unlock", NULL);
     MPI_Win win_i = abi_in(ABI_K_WIN, win);
-    int rc = IVCN_PMPI_Win_unlock(rank, win_i);
+    int rc = IVCN_PMPI_Win_unlock(abi_rank(rank), win_i);
     return abi_err_out(rc);
 }
 
