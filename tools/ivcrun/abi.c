@@ -26,8 +26,9 @@ static void on_needed(void *arg, int kind, const char *text)
     abi_kind_t k = ABI_NONE;
     if (!strncmp(text, "libivcmpi.so", 12))
         k = ABI_NATIVE;
-    else if (!strcmp(text, "libmpi.so.12") || !strcmp(text, "libmpich.so.12"))
-        k = ABI_MPICH;
+    else if (!strcmp(text, "libmpi.so.12") || !strcmp(text, "libmpich.so.12") ||
+             !strcmp(text, "libmpifort.so.12") || !strcmp(text, "libmpichfort.so.12"))
+        k = ABI_MPICH; /* MPICH's Fortran library runs over IVC's C library of the same ABI */
     else if (!strcmp(text, "libmpi.so.40"))
         k = ABI_OPENMPI;
     else if (!strncmp(text, "libmpi_abi.so", 13))

@@ -3,6 +3,8 @@
  *   libivcmpi.so.*                      IVC's own: nothing to do
  *   libmpi.so.12, libmpich.so.12        MPICH's ABI (MPICH, Intel MPI, MVAPICH, Cray MPICH):
  *                                       <prefix>/lib/abi/mpich goes first on LD_LIBRARY_PATH
+ *   libmpifort.so.12, libmpichfort.so.12   the same: MPICH's own Fortran library (Debian's
+ *                                       libmpich12) then calls IVC's C library of that ABI
  *   libmpi.so.40 (Open MPI), libmpi_abi.so (the MPI-5 standard ABI): not served; ivcrun
  *                                       says so in one line and does not start the job
  *   no MPI library (a script, python3 with mpi4py, which opens libmpi.so.12 or libmpi.so

@@ -614,3 +614,25 @@ int abi_PComm_disconnect(abi_Comm *comm)
         *comm = abi_inout_back(ABI_K_COMM, *comm, before, c);
     return abi_err_out(rc);
 }
+
+/* ---- entry points of MPICH's own Fortran library ----
+ * A program built with mpif90.mpich needs libmpichfort.so.12 (Debian's libmpich12 package),
+ * whose wrappers call the C functions of this library by their MPICH names, and these
+ * internal ones for Fortran attributes, Fortran attribute callbacks and Fortran generalized
+ * requests. Their semantics are MPICH's internals, not in its header: they answer
+ * MPI_ERR_UNSUPPORTED_OPERATION (void ones do nothing), so that such a program loads and
+ * everything else in it works; the README lists what does not. */
+#define ABI_MPII_STUB(name)                                                                        \
+    int name(void) __attribute__((visibility("default")));                                         \
+    int name(void)                                                                                 \
+    {                                                                                              \
+        return abi_err_out(MPI_ERR_UNSUPPORTED_OPERATION);                                         \
+    }
+ABI_MPII_STUB(MPII_Comm_get_attr)
+ABI_MPII_STUB(MPII_Comm_set_attr)
+ABI_MPII_STUB(MPII_Type_get_attr)
+ABI_MPII_STUB(MPII_Type_set_attr)
+ABI_MPII_STUB(MPII_Win_get_attr)
+ABI_MPII_STUB(MPII_Win_set_attr)
+ABI_MPII_STUB(MPII_Keyval_set_proxy)
+ABI_MPII_STUB(MPII_Grequest_set_lang_f77)
