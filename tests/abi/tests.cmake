@@ -11,8 +11,9 @@ foreach(t p2p:2 datatypes:2 callbacks:2 coll:4 rma:2 fortran_f08:2 fortran_mpif:
     ENVIRONMENT "BUILD_DIR=${PROJECT_BINARY_DIR};SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 endforeach()
 add_test(NAME abi.launcher COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/launcher.sh)
+add_test(NAME abi.exports COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/exports.sh)
 add_test(NAME abi.netpipe COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/netpipe.sh)
 add_test(NAME abi.mpi4py_wheel COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpi4py_wheel.sh)
 add_test(NAME abi.mpi4py_suite COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpi4py_suite.sh)
-set_tests_properties(abi.launcher abi.netpipe abi.mpi4py_wheel abi.mpi4py_suite PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
+set_tests_properties(abi.launcher abi.exports abi.netpipe abi.mpi4py_wheel abi.mpi4py_suite PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
   LABELS abi ENVIRONMENT "BUILD_DIR=${PROJECT_BINARY_DIR};SOURCE_DIR=${PROJECT_SOURCE_DIR}")
