@@ -40,7 +40,8 @@ int main(int argc, char **argv)
     MPI_Aint addrs[1];
     MPI_Datatype types[1];
     OK(MPI_Type_get_contents(vec, 3, 0, 1, ints, addrs, types));
-    CHECK(ints[0] == 5 && ints[1] == 1 && ints[2] == 2, "contents %d %d %d", ints[0], ints[1], ints[2]);
+    CHECK(ints[0] == 5 && ints[1] == 1 && ints[2] == 2, "contents %d %d %d", ints[0], ints[1],
+          ints[2]);
     CHECK_INT(types[0], MPI_INT);
     OK(MPI_Type_get_envelope(MPI_DOUBLE, &ni, &na, &nd, &comb));
     CHECK_INT(comb, MPI_COMBINER_NAMED);
@@ -74,7 +75,8 @@ int main(int argc, char **argv)
     memset(in, 0, sizeof(in));
     for (int i = 0; i < 4; i++)
         out[i] = (item_t){rank * 10 + i, {i + 0.25, -i - 0.5}, (char)('a' + i)};
-    OK(MPI_Sendrecv(out, 4, item, peer, 1, in, 4, item, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    OK(MPI_Sendrecv(out, 4, item, peer, 1, in, 4, item, peer, 1, MPI_COMM_WORLD,
+                    MPI_STATUS_IGNORE));
     for (int i = 0; i < 4; i++) {
         CHECK_INT(in[i].id, peer * 10 + i);
         CHECK(in[i].x[0] == i + 0.25 && in[i].x[1] == -i - 0.5, "x %g %g", in[i].x[0], in[i].x[1]);

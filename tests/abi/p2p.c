@@ -133,8 +133,8 @@ int main(int argc, char **argv)
     CHECK_INT(count, 1 << 20);
     for (size_t i = 0; i < n; i++)
         if (got[i] != ((unsigned)(i * 2654435761u) ^ (unsigned)peer))
-            CHECK(0, "word %zu: expected %u, got %u", i, (unsigned)(i * 2654435761u) ^ (unsigned)peer,
-                  got[i]);
+            CHECK(0, "word %zu: expected %u, got %u", i,
+                  (unsigned)(i * 2654435761u) ^ (unsigned)peer, got[i]);
     free(big);
     free(got);
     abi_test_done("p2p");

@@ -52,16 +52,16 @@ enum abi_kind {
 #define ABI_NCHUNKS    (1u << (26 - ABI_CHUNK_BITS)) /* 26 index bits in a handle */
 
 typedef struct abi_slot {
-    void *obj;  /* IVC's object; NULL when the slot is free */
-    int refs;   /* handles handed out for obj and not yet freed */
-    int next;   /* free list, while free */
+    void *obj; /* IVC's object; NULL when the slot is free */
+    int refs;  /* handles handed out for obj and not yet freed */
+    int next;  /* free list, while free */
 } abi_slot_t;
 
 typedef struct abi_table {
     abi_slot_t *_Atomic chunk[ABI_NCHUNKS]; /* written once under lock (release), read by abi_in */
     /* the rest: under lock (handles.c) */
     int nslots, free_head;
-    int *hash;  /* open addressing, object -> slot + 1; 0 empty */
+    int *hash; /* open addressing, object -> slot + 1; 0 empty */
     unsigned hash_cap, hash_used;
 } abi_table_t;
 
@@ -184,7 +184,7 @@ ABI_HIDDEN int abi_comm_len(MPI_Comm comm, int remote);
 ABI_HIDDEN int abi_neighbor_len(MPI_Comm comm, int out);
 
 #define ABI_EXPORT(ret, name, params)                                                              \
-    ret abi_P##name params __asm__("PMPI_" #name) __attribute__((visibility("default")));         \
+    ret abi_P##name params __asm__("PMPI_" #name) __attribute__((visibility("default")));          \
     ret abi_M##name params __asm__("MPI_" #name) __attribute__((weak, alias("PMPI_" #name)));
 
 #endif

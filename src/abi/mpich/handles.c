@@ -10,38 +10,52 @@
 #include "generated/ivcn.h"
 
 abi_table_t abi_tables[ABI_K_N];
-static pthread_mutex_t table_lock[ABI_K_N] = {
-    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
-    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
-    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
-    PTHREAD_MUTEX_INITIALIZER};
+static pthread_mutex_t table_lock[ABI_K_N] = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+                                              PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+                                              PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+                                              PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+                                              PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
 _Static_assert(ABI_K_N == 10, "one mutex initializer per kind");
 
 const unsigned char abi_kind_obj[ABI_K_N] = {
-    [ABI_K_COMM] = ABI_OBJ_COMM,       [ABI_K_DATATYPE] = ABI_OBJ_DATATYPE,
-    [ABI_K_GROUP] = ABI_OBJ_GROUP,     [ABI_K_OP] = ABI_OBJ_OP,
-    [ABI_K_ERRHANDLER] = ABI_OBJ_ERRHANDLER, [ABI_K_INFO] = ABI_OBJ_INFO,
-    [ABI_K_WIN] = ABI_OBJ_WIN,         [ABI_K_REQUEST] = ABI_OBJ_REQUEST,
-    [ABI_K_MESSAGE] = ABI_OBJ_REQUEST, [ABI_K_SESSION] = ABI_OBJ_SESSION,
+    [ABI_K_COMM] = ABI_OBJ_COMM,
+    [ABI_K_DATATYPE] = ABI_OBJ_DATATYPE,
+    [ABI_K_GROUP] = ABI_OBJ_GROUP,
+    [ABI_K_OP] = ABI_OBJ_OP,
+    [ABI_K_ERRHANDLER] = ABI_OBJ_ERRHANDLER,
+    [ABI_K_INFO] = ABI_OBJ_INFO,
+    [ABI_K_WIN] = ABI_OBJ_WIN,
+    [ABI_K_REQUEST] = ABI_OBJ_REQUEST,
+    [ABI_K_MESSAGE] = ABI_OBJ_REQUEST,
+    [ABI_K_SESSION] = ABI_OBJ_SESSION,
 };
 const int abi_null[ABI_K_N] = {
-    [ABI_K_COMM] = ABI_COMM_NULL,     [ABI_K_DATATYPE] = ABI_DATATYPE_NULL,
-    [ABI_K_GROUP] = ABI_GROUP_NULL,   [ABI_K_OP] = ABI_OP_NULL,
-    [ABI_K_ERRHANDLER] = ABI_ERRHANDLER_NULL, [ABI_K_INFO] = ABI_INFO_NULL,
-    [ABI_K_WIN] = ABI_WIN_NULL,       [ABI_K_REQUEST] = ABI_REQUEST_NULL,
-    [ABI_K_MESSAGE] = ABI_MESSAGE_NULL, [ABI_K_SESSION] = ABI_SESSION_NULL,
+    [ABI_K_COMM] = ABI_COMM_NULL,
+    [ABI_K_DATATYPE] = ABI_DATATYPE_NULL,
+    [ABI_K_GROUP] = ABI_GROUP_NULL,
+    [ABI_K_OP] = ABI_OP_NULL,
+    [ABI_K_ERRHANDLER] = ABI_ERRHANDLER_NULL,
+    [ABI_K_INFO] = ABI_INFO_NULL,
+    [ABI_K_WIN] = ABI_WIN_NULL,
+    [ABI_K_REQUEST] = ABI_REQUEST_NULL,
+    [ABI_K_MESSAGE] = ABI_MESSAGE_NULL,
+    [ABI_K_SESSION] = ABI_SESSION_NULL,
 };
 
 int abi_builtin_val[ABI_K_N][256];
 void *abi_builtin_obj[ABI_K_N][256];
 /* The same pairs as a list per kind, for abi_out's reverse lookup. */
 #define MAX_PREDEF 96
-static struct { void *obj; int val; } predef[ABI_K_N][MAX_PREDEF];
+static struct {
+    void *obj;
+    int val;
+} predef[ABI_K_N][MAX_PREDEF];
 static int npredef[ABI_K_N];
 
 static void builtin(int kind, int val, void *obj)
 {
-    unsigned lo = ((unsigned)val & 0x7fu) | (ABI_HANDLE_HKIND(val) == ABI_HKIND_DIRECT ? 0x80u : 0u);
+    unsigned lo =
+        ((unsigned)val & 0x7fu) | (ABI_HANDLE_HKIND(val) == ABI_HKIND_DIRECT ? 0x80u : 0u);
     if (abi_builtin_val[kind][lo] != 0 || npredef[kind] == MAX_PREDEF) {
         fprintf(stderr, "ivc abi: predefined handle 0x%x collides\n", (unsigned)val);
         abort();
@@ -119,7 +133,8 @@ static unsigned hash_ptr(const void *p)
 
 static abi_slot_t *slot_at(abi_table_t *t, int i)
 {
-    abi_slot_t *c = atomic_load_explicit(&t->chunk[(unsigned)i >> ABI_CHUNK_BITS], memory_order_relaxed);
+    abi_slot_t *c =
+        atomic_load_explicit(&t->chunk[(unsigned)i >> ABI_CHUNK_BITS], memory_order_relaxed);
     return &c[(unsigned)i & (ABI_CHUNK_SIZE - 1)];
 }
 
@@ -362,7 +377,8 @@ _Static_assert(MPI_GRAPH == 1 && MPI_CART == 2 && MPI_DIST_GRAPH == 3, "topologi
 _Static_assert(MPI_LOCK_EXCLUSIVE == 234 && MPI_LOCK_SHARED == 235, "lock types");
 _Static_assert(MPI_MODE_NOCHECK == 1024 && MPI_MODE_NOSUCCEED == 16384, "RMA modes");
 _Static_assert(MPI_WIN_FLAVOR_SHARED == 4 && MPI_WIN_UNIFIED == 2, "flavors, models");
-_Static_assert(MPI_ORDER_C == 56 && MPI_DISTRIBUTE_NONE == 123 && MPI_DISTRIBUTE_DFLT_DARG == -49767,
+_Static_assert(MPI_ORDER_C == 56 && MPI_DISTRIBUTE_NONE == 123 &&
+                   MPI_DISTRIBUTE_DFLT_DARG == -49767,
                "orders, distributions");
 _Static_assert(MPI_MAX_ERROR_STRING == 512 && MPI_MAX_OBJECT_NAME == 128 &&
                    MPI_MAX_INFO_KEY == 255 && MPI_MAX_INFO_VAL == 1024,

@@ -52,10 +52,9 @@ typedef int abi_Delete_function(abi_Comm, int, void *, void *);
 typedef int abi_Grequest_query_function(void *, abi_Status *);
 typedef int abi_Grequest_free_function(void *);
 typedef int abi_Grequest_cancel_function(void *, int);
-typedef int abi_Datarep_conversion_function(void *, abi_Datatype, int, void *, abi_Offset,
-                                            void *);
-typedef int abi_Datarep_conversion_function_c(void *, abi_Datatype, abi_Count, void *,
-                                              abi_Offset, void *);
+typedef int abi_Datarep_conversion_function(void *, abi_Datatype, int, void *, abi_Offset, void *);
+typedef int abi_Datarep_conversion_function_c(void *, abi_Datatype, abi_Count, void *, abi_Offset,
+                                              void *);
 typedef int abi_Datarep_extent_function(abi_Datatype, abi_Aint *, void *);
 typedef void abi_T_event_cb_function(abi_T_event_instance, abi_T_event_registration,
                                      abi_T_cb_safety, void *);
@@ -81,26 +80,27 @@ enum {
     ABI_OBJ_REQUEST = 11,
     ABI_OBJ_SESSION = 14,
 };
-#define ABI_HANDLE(hkind, obj, idx) ((int)(((unsigned)(hkind) << 30) | ((unsigned)(obj) << 26) | (unsigned)(idx)))
-#define ABI_HANDLE_HKIND(h)         ((unsigned)(h) >> 30)
-#define ABI_HANDLE_OBJ(h)           (((unsigned)(h) >> 26) & 0xfu)
-#define ABI_HANDLE_INDEX(h)         ((unsigned)(h) & 0x3ffffffu)
+#define ABI_HANDLE(hkind, obj, idx)                                                                \
+    ((int)(((unsigned)(hkind) << 30) | ((unsigned)(obj) << 26) | (unsigned)(idx)))
+#define ABI_HANDLE_HKIND(h) ((unsigned)(h) >> 30)
+#define ABI_HANDLE_OBJ(h)   (((unsigned)(h) >> 26) & 0xfu)
+#define ABI_HANDLE_INDEX(h) ((unsigned)(h)&0x3ffffffu)
 
-#define ABI_COMM_NULL       0x04000000
-#define ABI_OP_NULL         0x18000000
-#define ABI_GROUP_NULL      0x08000000
-#define ABI_DATATYPE_NULL   0x0c000000
-#define ABI_REQUEST_NULL    0x2c000000
-#define ABI_ERRHANDLER_NULL 0x14000000
-#define ABI_MESSAGE_NULL    0x2c000000
-#define ABI_MESSAGE_NO_PROC 0x6c000000
-#define ABI_INFO_NULL       0x1c000000
-#define ABI_INFO_ENV        0x5c000001
-#define ABI_WIN_NULL        0x20000000
-#define ABI_SESSION_NULL    0x38000000
-#define ABI_COMM_WORLD      0x44000000
-#define ABI_COMM_SELF       0x44000001
-#define ABI_GROUP_EMPTY     0x48000000
+#define ABI_COMM_NULL        0x04000000
+#define ABI_OP_NULL          0x18000000
+#define ABI_GROUP_NULL       0x08000000
+#define ABI_DATATYPE_NULL    0x0c000000
+#define ABI_REQUEST_NULL     0x2c000000
+#define ABI_ERRHANDLER_NULL  0x14000000
+#define ABI_MESSAGE_NULL     0x2c000000
+#define ABI_MESSAGE_NO_PROC  0x6c000000
+#define ABI_INFO_NULL        0x1c000000
+#define ABI_INFO_ENV         0x5c000001
+#define ABI_WIN_NULL         0x20000000
+#define ABI_SESSION_NULL     0x38000000
+#define ABI_COMM_WORLD       0x44000000
+#define ABI_COMM_SELF        0x44000001
+#define ABI_GROUP_EMPTY      0x48000000
 #define ABI_ERRORS_ARE_FATAL 0x54000000
 #define ABI_ERRORS_RETURN    0x54000001
 #define ABI_ERRORS_THROW     0x54000002 /* MPIR_ERRORS_THROW_EXCEPTIONS (C++ only) */
@@ -160,42 +160,43 @@ enum {
     X(T_ERR_INVALID_NAME, 73) X(T_ERR_INVALID, 74) X(ERR_SESSION, 75) X(ERR_PROC_ABORTED, 76)      \
     X(ERR_VALUE_TOO_LARGE, 77) X(T_ERR_NOT_SUPPORTED, 78)
 /* clang-format on */
-#define ABI_ERR_LASTCODE             0x3fffffff
-#define ABI_MPIX_ERR_PROC_FAILED     101
+#define ABI_ERR_LASTCODE                 0x3fffffff
+#define ABI_MPIX_ERR_PROC_FAILED         101
 #define ABI_MPIX_ERR_PROC_FAILED_PENDING 102
-#define ABI_MPIX_ERR_REVOKED         103
-#define ABI_ERR_DYN_BASE             0x40000000 /* classes/codes added by the program */
+#define ABI_MPIX_ERR_REVOKED             103
+#define ABI_ERR_DYN_BASE                 0x40000000 /* classes/codes added by the program */
 
 /* ---- other constants whose values differ from IVC's ---- */
-#define ABI_PROC_NULL      (-1)
-#define ABI_ANY_SOURCE     (-2)
-#define ABI_KEYVAL_INVALID 0x24000000
-#define ABI_TAG_UB          0x64400001
-#define ABI_HOST            0x64400003
-#define ABI_IO              0x64400005
-#define ABI_WTIME_IS_GLOBAL 0x64400007
-#define ABI_UNIVERSE_SIZE   0x64400009
-#define ABI_LASTUSEDCODE    0x6440000b
-#define ABI_APPNUM          0x6440000d
-#define ABI_WIN_BASE          0x66000001
-#define ABI_WIN_SIZE          0x66000003
-#define ABI_WIN_DISP_UNIT     0x66000005
-#define ABI_WIN_CREATE_FLAVOR 0x66000007
-#define ABI_WIN_MODEL         0x66000009
-#define ABI_MAX_PROCESSOR_NAME 128
-#define ABI_TYPECLASS_REAL    1
-#define ABI_TYPECLASS_INTEGER 2
-#define ABI_TYPECLASS_COMPLEX 3
-#define ABI_COMM_TYPE_SHARED      1
-#define ABI_COMM_TYPE_HW_GUIDED   2
-#define ABI_COMM_TYPE_HW_UNGUIDED 3
+#define ABI_PROC_NULL              (-1)
+#define ABI_ANY_SOURCE             (-2)
+#define ABI_KEYVAL_INVALID         0x24000000
+#define ABI_TAG_UB                 0x64400001
+#define ABI_HOST                   0x64400003
+#define ABI_IO                     0x64400005
+#define ABI_WTIME_IS_GLOBAL        0x64400007
+#define ABI_UNIVERSE_SIZE          0x64400009
+#define ABI_LASTUSEDCODE           0x6440000b
+#define ABI_APPNUM                 0x6440000d
+#define ABI_WIN_BASE               0x66000001
+#define ABI_WIN_SIZE               0x66000003
+#define ABI_WIN_DISP_UNIT          0x66000005
+#define ABI_WIN_CREATE_FLAVOR      0x66000007
+#define ABI_WIN_MODEL              0x66000009
+#define ABI_MAX_PROCESSOR_NAME     128
+#define ABI_TYPECLASS_REAL         1
+#define ABI_TYPECLASS_INTEGER      2
+#define ABI_TYPECLASS_COMPLEX      3
+#define ABI_COMM_TYPE_SHARED       1
+#define ABI_COMM_TYPE_HW_GUIDED    2
+#define ABI_COMM_TYPE_HW_UNGUIDED  3
 #define ABI_COMM_TYPE_NEIGHBORHOOD 4 /* MPIX_ */
 /* Combiners: name, MPICH value. */
-#define ABI_MPICH_COMBINERS(X)                                                                      \
-    X(NAMED, 1) X(DUP, 2) X(CONTIGUOUS, 3) X(VECTOR, 4) X(HVECTOR_INTEGER, 5) X(HVECTOR, 6)        \
-    X(INDEXED, 7) X(HINDEXED_INTEGER, 8) X(HINDEXED, 9) X(INDEXED_BLOCK, 10)                      \
-    X(STRUCT_INTEGER, 11) X(STRUCT, 12) X(SUBARRAY, 13) X(DARRAY, 14) X(F90_REAL, 15)             \
-    X(F90_COMPLEX, 16) X(F90_INTEGER, 17) X(RESIZED, 18) X(HINDEXED_BLOCK, 19)
+#define ABI_MPICH_COMBINERS(X)                                                                     \
+    X(NAMED, 1)                                                                                    \
+    X(DUP, 2) X(CONTIGUOUS, 3) X(VECTOR, 4) X(HVECTOR_INTEGER, 5) X(HVECTOR, 6) X(INDEXED, 7)      \
+        X(HINDEXED_INTEGER, 8) X(HINDEXED, 9) X(INDEXED_BLOCK, 10) X(STRUCT_INTEGER, 11)           \
+            X(STRUCT, 12) X(SUBARRAY, 13) X(DARRAY, 14) X(F90_REAL, 15) X(F90_COMPLEX, 16)         \
+                X(F90_INTEGER, 17) X(RESIZED, 18) X(HINDEXED_BLOCK, 19)
 /* Values equal in both ABIs (checked at build time in handles.c): MPI_ANY_TAG, MPI_ROOT,
  * MPI_UNDEFINED, thread levels, comparison results, topology kinds, lock types, RMA modes
  * and flavors, orders, distributions, MPI_STATUS_IGNORE, MPI_IN_PLACE, MPI_BOTTOM,

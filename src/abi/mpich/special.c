@@ -32,8 +32,8 @@ static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 /* ---- user reduction operations ---- */
 
 static struct {
-    void *fn;    /* abi_User_function or abi_User_function_c; NULL: free */
-    MPI_Op op;   /* IVC's op using this slot */
+    void *fn;  /* abi_User_function or abi_User_function_c; NULL: free */
+    MPI_Op op; /* IVC's op using this slot */
 } op_slot[ABI_NTRAMP];
 
 static void op_call(int i, void *in, void *inout, void *len, MPI_Datatype *dt)
@@ -42,14 +42,14 @@ static void op_call(int i, void *in, void *inout, void *len, MPI_Datatype *dt)
     ((abi_User_function *)op_slot[i].fn)(in, inout, len, &d);
 }
 #define OP_DEF(i)                                                                                  \
-    static void op_t##i(void *in, void *inout, int *len, MPI_Datatype *dt)                        \
+    static void op_t##i(void *in, void *inout, int *len, MPI_Datatype *dt)                         \
     {                                                                                              \
         op_call(i, in, inout, len, dt);                                                            \
     }
 ABI_TRAMPOLINES(OP_DEF)
 #define OP_PTR(i) op_t##i,
-static void (*const op_tramp[ABI_NTRAMP])(void *, void *, int *, MPI_Datatype *) = {
-    ABI_TRAMPOLINES(OP_PTR)};
+static void (*const op_tramp[ABI_NTRAMP])(void *, void *, int *,
+                                          MPI_Datatype *) = {ABI_TRAMPOLINES(OP_PTR)};
 
 static int slot_take(void **fns, size_t stride, void *fn)
 {
@@ -119,8 +119,8 @@ int abi_POp_free(abi_Op *op)
 /* ---- error handlers ---- */
 
 static struct {
-    void *fn;  /* the program's handler; NULL: free */
-    int kind;  /* ABI_K_COMM, ABI_K_WIN or ABI_K_SESSION: the handle it receives */
+    void *fn; /* the program's handler; NULL: free */
+    int kind; /* ABI_K_COMM, ABI_K_WIN or ABI_K_SESSION: the handle it receives */
 } eh_slot[ABI_NTRAMP];
 
 static void eh_call(int i, void **obj, int *code)
@@ -130,7 +130,7 @@ static void eh_call(int i, void **obj, int *code)
     ((void (*)(int *, int *, ...))eh_slot[i].fn)(&h, &e);
 }
 #define EH_DEF(i)                                                                                  \
-    static void eh_t##i(void **obj, int *code, ...)                                               \
+    static void eh_t##i(void **obj, int *code, ...)                                                \
     {                                                                                              \
         eh_call(i, obj, code);                                                                     \
     }
@@ -147,7 +147,8 @@ static int eh_create(void *fn, int kind, abi_Errhandler *errhandler)
     MPI_Errhandler eh = NULL;
     int rc;
     if (kind == ABI_K_WIN)
-        rc = IVCN_PMPI_Win_create_errhandler((MPI_Win_errhandler_function *)(void *)eh_tramp[i], &eh);
+        rc = IVCN_PMPI_Win_create_errhandler((MPI_Win_errhandler_function *)(void *)eh_tramp[i],
+                                             &eh);
     else if (kind == ABI_K_SESSION)
         rc = IVCN_PMPI_Session_create_errhandler(
             (MPI_Session_errhandler_function *)(void *)eh_tramp[i], &eh);
@@ -181,8 +182,7 @@ int abi_PWin_create_errhandler(abi_Win_errhandler_function *fn, abi_Errhandler *
 }
 ABI_EXPORT(int, Session_create_errhandler,
            (abi_Session_errhandler_function * fn, abi_Errhandler *errhandler))
-int abi_PSession_create_errhandler(abi_Session_errhandler_function *fn,
-                                   abi_Errhandler *errhandler)
+int abi_PSession_create_errhandler(abi_Session_errhandler_function *fn, abi_Errhandler *errhandler)
 {
     return eh_create((void *)fn, ABI_K_SESSION, errhandler);
 }
@@ -227,8 +227,8 @@ static int kv_copy(void *obj, int keyval, void *extra, void *in, void *out, int 
         return MPI_SUCCESS;
     }
     int h = abi_find(k->kind, obj);
-    int rc = ((abi_Comm_copy_attr_function *)k->copy)(h, abi_keyval_out(keyval), k->extra, in,
-                                                      out, flag);
+    int rc = ((abi_Comm_copy_attr_function *)k->copy)(h, abi_keyval_out(keyval), k->extra, in, out,
+                                                      flag);
     return rc == 0 ? MPI_SUCCESS : abi_err_in(rc);
 }
 
@@ -253,13 +253,15 @@ static int kv_create(void *copy, void *del, int *keyval, void *extra, int kind)
     int kv = MPI_KEYVAL_INVALID, rc;
     if (kind == ABI_K_DATATYPE)
         rc = IVCN_PMPI_Type_create_keyval((MPI_Type_copy_attr_function *)(void *)kv_copy,
-                                          (MPI_Type_delete_attr_function *)(void *)kv_delete, &kv, k);
+                                          (MPI_Type_delete_attr_function *)(void *)kv_delete, &kv,
+                                          k);
     else if (kind == ABI_K_WIN)
         rc = IVCN_PMPI_Win_create_keyval((MPI_Win_copy_attr_function *)(void *)kv_copy,
                                          (MPI_Win_delete_attr_function *)(void *)kv_delete, &kv, k);
     else
         rc = IVCN_PMPI_Comm_create_keyval((MPI_Comm_copy_attr_function *)(void *)kv_copy,
-                                          (MPI_Comm_delete_attr_function *)(void *)kv_delete, &kv, k);
+                                          (MPI_Comm_delete_attr_function *)(void *)kv_delete, &kv,
+                                          k);
     if (rc != MPI_SUCCESS) {
         free(k);
         return abi_err_out(rc);
@@ -489,12 +491,14 @@ int abi_PType_ub(abi_Datatype datatype, abi_Aint *displacement)
     return abi_err_out(IVCN_PMPI_Type_ub(abi_in(ABI_K_DATATYPE, datatype), displacement));
 }
 ABI_EXPORT(int, Type_hvector,
-           (int count, int blocklength, abi_Aint stride, abi_Datatype oldtype, abi_Datatype *newtype))
+           (int count, int blocklength, abi_Aint stride, abi_Datatype oldtype,
+            abi_Datatype *newtype))
 int abi_PType_hvector(int count, int blocklength, abi_Aint stride, abi_Datatype oldtype,
                       abi_Datatype *newtype)
 {
     MPI_Datatype t = NULL;
-    int rc = IVCN_PMPI_Type_hvector(count, blocklength, stride, abi_in(ABI_K_DATATYPE, oldtype), &t);
+    int rc =
+        IVCN_PMPI_Type_hvector(count, blocklength, stride, abi_in(ABI_K_DATATYPE, oldtype), &t);
     if (rc == MPI_SUCCESS)
         *newtype = abi_out(ABI_K_DATATYPE, t);
     return abi_err_out(rc);
@@ -515,8 +519,8 @@ int abi_PType_hindexed(int count, int blocklengths[], abi_Aint displacements[],
 ABI_EXPORT(int, Type_struct,
            (int count, int blocklengths[], abi_Aint displacements[], abi_Datatype types[],
             abi_Datatype *newtype))
-int abi_PType_struct(int count, int blocklengths[], abi_Aint displacements[],
-                     abi_Datatype types[], abi_Datatype *newtype)
+int abi_PType_struct(int count, int blocklengths[], abi_Aint displacements[], abi_Datatype types[],
+                     abi_Datatype *newtype)
 {
     MPI_Datatype s[ABI_STACK_N], *ti = abi_scratch(count > 0 ? (size_t)count : 0, sizeof(*ti), s);
     for (int k = 0; k < count; k++)
@@ -532,7 +536,7 @@ int abi_PType_struct(int count, int blocklengths[], abi_Aint displacements[],
 /* ---- MPIX_ names of MPICH: fault tolerance maps to IVC's ULFM (mpi-ext.h) ---- */
 
 #define ABI_EXPORT_X(ret, name, params)                                                            \
-    ret abi_PX##name params __asm__("PMPIX_" #name) __attribute__((visibility("default")));       \
+    ret abi_PX##name params __asm__("PMPIX_" #name) __attribute__((visibility("default")));        \
     ret abi_MX##name params __asm__("MPIX_" #name) __attribute__((weak, alias("PMPIX_" #name)));
 
 ABI_EXPORT_X(int, Comm_revoke, (abi_Comm comm))

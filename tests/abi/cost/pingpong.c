@@ -37,16 +37,16 @@ int main(int argc, char **argv)
         for (int i = -10; i < n; i++) {
             double t0 = MPI_Wtime();
             for (int k = 0; k < batch; k++) {
-            if (self) {
-                MPI_Sendrecv(buf, count, MPI_BYTE, 0, 1, rbuf, count, MPI_BYTE, 0, 1, MPI_COMM_SELF,
-                             MPI_STATUS_IGNORE);
-            } else if (rank == 0) {
-                MPI_Send(buf, count, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
-                MPI_Recv(rbuf, count, MPI_BYTE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            } else if (rank == 1) {
-                MPI_Recv(rbuf, count, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                MPI_Send(buf, count, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
-            }
+                if (self) {
+                    MPI_Sendrecv(buf, count, MPI_BYTE, 0, 1, rbuf, count, MPI_BYTE, 0, 1,
+                                 MPI_COMM_SELF, MPI_STATUS_IGNORE);
+                } else if (rank == 0) {
+                    MPI_Send(buf, count, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+                    MPI_Recv(rbuf, count, MPI_BYTE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                } else if (rank == 1) {
+                    MPI_Recv(rbuf, count, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(buf, count, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+                }
             }
             if (i >= 0)
                 t[i] = (MPI_Wtime() - t0) * 1e6 / batch / (self ? 1 : 2);
