@@ -4,6 +4,7 @@
 # venv's python, and so, the wheel's MPICH-flavour extension.
 # A skip (exit 77: no python3 venv, PyPI unreachable) fails when IVCTEST_REQUIRE_ABI=1.
 : "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
+. "$SOURCE_DIR/tests/abi/sanitize.sh"
 fail() {
     echo "FAIL: $*"
     exit 1

@@ -25,7 +25,7 @@ tests=$work/src/mpi4py-$ver/test
 status=0
 for n in 1 2 3; do
     echo "== mpi4py $ver test suite (PyPI wheel, MPICH ABI), $n rank(s)"
-    MPI4PY_TEST_SPAWN=0 timeout 1200 "$BUILD_DIR/bin/ivcrun" -n $n --vms $n "$vpy" "$tests/main.py" \
+    MPI4PY_TEST_SPAWN=0 timeout 1200 "${abi_run[@]}" "$BUILD_DIR/bin/ivcrun" -n $n --vms $n "$vpy" "$tests/main.py" \
         -e 'test_(file|io|dynproc|spawn|subclass)[.]py$' -x testSymbolCoverage \
         -x TestErrhandlerFile -x TestHandleFile -x testSafeFreeCreated -x testMissingNumPy \
         >"suite.$n.log" 2>&1

@@ -9,13 +9,13 @@ set -u
 . "$SOURCE_DIR/tests/abi/mpi4py_lib.sh"
 echo "wheel: $("$vpy" -c 'import mpi4py; print(mpi4py.__version__)'), $(basename "$so")"
 for n in 1 2 3; do
-    out=$(timeout 300 "$BUILD_DIR/bin/ivcrun" -n $n --vms $n "$vpy" "$SOURCE_DIR/tests/abi/mpi4py_smoke.py" 2>&1)
+    out=$(timeout 300 "${abi_run[@]}" "$BUILD_DIR/bin/ivcrun" -n $n --vms $n "$vpy" "$SOURCE_DIR/tests/abi/mpi4py_smoke.py" 2>&1)
     rc=$?
     echo "$out" | tail -3
     [ $rc -eq 0 ] || fail "$n rank(s): exit $rc"
     case "$out" in *"mpi4py smoke ok $n"*) ;; *) fail "$n rank(s): no 'mpi4py smoke ok $n'" ;; esac
 done
-out=$(timeout 300 "$BUILD_DIR/bin/ivcrun" -n 4 --vms 4 "$vpy" -m mpi4py.bench ringtest 2>&1)
+out=$(timeout 300 "${abi_run[@]}" "$BUILD_DIR/bin/ivcrun" -n 4 --vms 4 "$vpy" -m mpi4py.bench ringtest 2>&1)
 rc=$?
 echo "$out" | tail -3
 [ $rc -eq 0 ] || fail "ringtest: exit $rc"

@@ -17,11 +17,12 @@ np=$(command -v NPmpich2) || {
     echo "SKIP: no NPmpich2 (Debian's netpipe-mpich2)"
     exit 77
 }
+. "$SOURCE_DIR/tests/abi/sanitize.sh"
 readelf -d "$np" | grep -q 'NEEDED.*\[libmpich.so.12\]' || fail "$np does not need libmpich.so.12"
 d=$(mktemp -d "$BUILD_DIR/abi-netpipe.XXXXXX") || exit 1
 trap 'rm -rf "$d"' EXIT
 cd "$d" || exit 1
-timeout 300 "$BUILD_DIR/bin/ivcrun" -v -n 2 --vms 2 "$np" -i -u 1048576 -o np.out >int.log 2>&1 ||
+timeout 300 "${abi_run[@]}" "$BUILD_DIR/bin/ivcrun" -v -n 2 --vms 2 "$np" -i -u 1048576 -o np.out >int.log 2>&1 ||
     { tail -20 int.log; fail "NPmpich2 -i exited with $?"; }
 grep -q "built for MPICH's ABI" int.log || fail "ivcrun did not choose the MPICH ABI"
 sizes=$(grep -c -- '-->' int.log)
@@ -30,7 +31,7 @@ echo "integrity: $passed of $sizes sizes passed"
 [ "$sizes" -ge 30 ] || { cat int.log; fail "expected at least 30 sizes up to 1 MiB, got $sizes"; }
 [ "$passed" -eq "$sizes" ] || { grep -- '-->' int.log | grep -v passed; fail "integrity check failed"; }
 grep -q -- '-->.*1048576\|^ *[0-9]*: *786433 bytes' int.log || fail "the sizes did not reach 1 MiB"
-timeout 300 "$BUILD_DIR/bin/ivcrun" -n 2 --vms 2 "$np" -n 200 -u 65536 -o np.out >perf.log 2>&1 ||
+timeout 300 "${abi_run[@]}" "$BUILD_DIR/bin/ivcrun" -n 2 --vms 2 "$np" -n 200 -u 65536 -o np.out >perf.log 2>&1 ||
     { tail -20 perf.log; fail "NPmpich2 exited with $?"; }
 lines=$(grep -c -- '-->' perf.log)
 rates=$(grep -cE 'Mbps in +[0-9.]+ usec' perf.log)

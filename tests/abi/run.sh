@@ -9,6 +9,7 @@
 set -u
 : "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 name=$1 np=$2
+. "$SOURCE_DIR/tests/abi/sanitize.sh"
 fail() {
     echo "FAIL: $*"
     exit 1
@@ -30,7 +31,7 @@ fi
 needed=$(readelf -d "$exe" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 case " $needed " in *" libmpich.so.12 "* | *" libmpi.so.12 "* | *" libmpichfort.so.12 "*) ;;
 *) fail "$exe does not need MPICH's library: $needed" ;; esac
-out=$("$BUILD_DIR/bin/ivcrun" -v -n "$np" --vms "$np" "$exe" 2>&1)
+out=$("${abi_run[@]}" "$BUILD_DIR/bin/ivcrun" -v -n "$np" --vms "$np" "$exe" 2>&1)
 rc=$?
 echo "$out"
 [ $rc -eq 0 ] || fail "$name exited with $rc"
