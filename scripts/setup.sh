@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what building and testing IVC needs on a fresh Debian/Ubuntu machine: a C
 # compiler, CMake, Ninja, UCX (the network channel between hosts), the tools the tests use
-# (iproute2, util-linux, MPICH's mpiexec.hydra as a PMI-1 process manager), gfortran (the
+# (iproute2, util-linux, MPICH's mpiexec.hydra as a PMI-1 process manager, and its headers and
+# mpicc.mpich and NetPIPE's NPmpich2 for the MPICH-ABI tests), gfortran (the
 # Fortran bindings; without it the C library still builds), BLAS and Python's venv and
 # headers (the HPC Challenge and mpi4py, built against IVC by the tests), and for the
 # real-VM tests QEMU, a static busybox and Debian's kernel package (downloaded into
@@ -10,7 +11,7 @@
 # their own daemons). With --bench it adds MPICH's headers and matplotlib for the
 # benchmark harness.
 set -eu
-pkgs="gcc g++ gfortran libc6-dev cmake ninja-build pkg-config libucx-dev iproute2 util-linux procps qemu-system-x86 busybox-static mpich libblas-dev python3-venv python3-dev clang-14 libfuzzer-14-dev libclang-rt-14-dev meson slurmctld slurmd slurm-client munge"
+pkgs="gcc g++ gfortran libc6-dev cmake ninja-build pkg-config libucx-dev iproute2 util-linux procps qemu-system-x86 busybox-static mpich libmpich-dev netpipe-mpich2 libblas-dev python3-venv python3-dev clang-14 libfuzzer-14-dev libclang-rt-14-dev meson slurmctld slurmd slurm-client munge"
 case "${1:-}" in
 --bench) pkgs="$pkgs libmpich-dev python3 python3-matplotlib" ;;
 esac

@@ -1,6 +1,7 @@
 /* ivcrun: the job launcher. Creates the job's region, starts its ranks in simulated VMs (or
  * plain processes), forwards their output and signals, and exits with the job's status once
  * every rank has ended, removing the region. See job.h for how the parts fit. */
+#include "abi.h"
 #include "bind.h"
 #include "fabric.h"
 #include "job.h"
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
         status = rc;
         goto out;
     }
-    if (job_find_tmp_trees(&job) != 0 || bind_plan_make(&job) != 0)
+    if (abi_choose(&job) != 0 || job_find_tmp_trees(&job) != 0 || bind_plan_make(&job) != 0)
         goto out;
     if (opts.join != NULL) {
         if (job_region_join(&job) != 0)

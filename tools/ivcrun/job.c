@@ -392,6 +392,8 @@ int job_find_tmp_trees(job_t *job)
             rc = add_tmp_path(job, job->progs[a].path);
         if (rc == 0)
             rc = add_loader_trees(job, a);
+        if (rc == 0 && job->progs[a].abi_libdir != NULL)
+            rc = add_tmp_path(job, job->progs[a].abi_libdir);
         if (rc == 0 && job->opts->apps[a].wdir != NULL)
             rc = add_tmp_tree(job, job->opts->apps[a].wdir);
     }

@@ -15,9 +15,10 @@
 #include <limits.h>
 
 typedef struct prog {
-    int fd;              /* O_PATH, close-on-exec; -1 when not open */
-    int script;          /* starts with "#!" */
-    char path[PATH_MAX]; /* as given when it has a '/', else as found in PATH */
+    int fd;                 /* O_PATH, close-on-exec; -1 when not open */
+    int script;             /* starts with "#!" */
+    char path[PATH_MAX];    /* as given when it has a '/', else as found in PATH */
+    const char *abi_libdir; /* IVC's library for the ABI it was built for, or NULL (abi.h) */
 } prog_t;
 
 /* Finds `name` as a shell would (a PATH search when it has no '/') and opens it.

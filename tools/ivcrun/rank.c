@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "rank.h"
 
+#include "abi.h"
 #include "bind.h"
 #include "pmi_server.h"
 #include "prog.h"
@@ -104,6 +105,8 @@ void rank_exec(const job_t *job, uint32_t rank)
     if (rc == 0) {
         what = "set the environment";
         rc = apply_env(job, rank);
+        if (rc == 0)
+            rc = abi_apply(job->progs[job_app_of(job, rank)].abi_libdir);
     }
     if (rc == 0) {
         if (set_env_u64("PMI_RANK", job_global_rank(job, rank)) != 0 ||

@@ -1,0 +1,45 @@
+! mpif.h through MPICH's own Fortran library over IVC's MPICH ABI: the INTEGER status
+! array (MPI_STATUS_SIZE, MPI_SOURCE/MPI_TAG indices of MPICH's mpif.h), reductions,
+! MPI_ANY_SOURCE, a nonblocking exchange with MPI_Waitall.
+program fortran_mpif
+  implicit none
+  include 'mpif.h'
+  integer :: ierr, rank, size, s, v(4), c, peer, reqs(2), sts(MPI_STATUS_SIZE, 2)
+  integer :: st(MPI_STATUS_SIZE)
+  double precision :: d, dsum
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)
+  peer = 1 - rank
+  d = rank + 0.5d0
+  call MPI_Allreduce(d, dsum, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (dsum /= 2.0d0) call fail('allreduce double', rank)
+  if (rank == 0) then
+    call MPI_Send([7, 8], 2, MPI_INTEGER, 1, 9, MPI_COMM_WORLD, ierr)
+  else
+    call MPI_Recv(v, 4, MPI_INTEGER, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, st, ierr)
+    call MPI_Get_count(st, MPI_INTEGER, c, ierr)
+    if (c /= 2 .or. v(2) /= 8 .or. st(MPI_SOURCE) /= 0 .or. st(MPI_TAG) /= 9) &
+      call fail('recv status', rank)
+  end if
+  call MPI_Irecv(v, 1, MPI_INTEGER, peer, 1, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_Isend(rank + 100, 1, MPI_INTEGER, peer, 1, MPI_COMM_WORLD, reqs(2), ierr)
+  call MPI_Waitall(2, reqs, sts, ierr)
+  if (v(1) /= peer + 100 .or. sts(MPI_SOURCE, 1) /= peer .or. ierr /= MPI_SUCCESS) &
+    call fail('waitall', rank)
+  call MPI_Reduce(rank, s, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
+  if (rank == 0 .and. s /= 1) call fail('reduce', rank)
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  if (rank == 0) print '(a)', 'fortran_mpif ok'
+  call MPI_Finalize(ierr)
+end program
+
+subroutine fail(what, rank)
+  implicit none
+  include 'mpif.h'
+  character(len=*), intent(in) :: what
+  integer, intent(in) :: rank
+  integer :: ierr
+  print '(a,i0,2a)', 'FAIL rank ', rank, ': ', what
+  call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+end subroutine

@@ -1,0 +1,19 @@
+# Binaries built for MPICH's ABI (Debian's mpicc.mpich) run under ivcrun on IVC's
+# MPICH-ABI library (src/abi), data checked by each program; and the PyPI mpi4py wheel
+# (MPICH flavour) on the same library. Label abi. CI sets IVCTEST_REQUIRE_ABI=1 so that
+# they cannot skip for want of libmpich-dev or PyPI. See tests/abi/README.md.
+foreach(t p2p:2 datatypes:2 callbacks:2 coll:4 rma:2 fortran_f08:2 fortran_mpif:2 fortran_usempi:2 threads:2)
+  string(REPLACE ":" ";" tn ${t})
+  list(GET tn 0 name)
+  list(GET tn 1 np)
+  add_test(NAME abi.${name} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run.sh ${name} ${np})
+  set_tests_properties(abi.${name} PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77 LABELS abi
+    ENVIRONMENT "BUILD_DIR=${PROJECT_BINARY_DIR};SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endforeach()
+add_test(NAME abi.launcher COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/launcher.sh)
+add_test(NAME abi.exports COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/exports.sh)
+add_test(NAME abi.netpipe COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/netpipe.sh)
+add_test(NAME abi.mpi4py_wheel COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpi4py_wheel.sh)
+add_test(NAME abi.mpi4py_suite COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpi4py_suite.sh)
+set_tests_properties(abi.launcher abi.exports abi.netpipe abi.mpi4py_wheel abi.mpi4py_suite PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
+  LABELS abi ENVIRONMENT "BUILD_DIR=${PROJECT_BINARY_DIR};SOURCE_DIR=${PROJECT_SOURCE_DIR}")
