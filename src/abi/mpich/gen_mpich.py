@@ -110,6 +110,10 @@ def abi_decl(p):
     return re.sub(r"\bMPI_(\w+)", r"abi_\1", d) if p["base"].startswith("MPI_") else d
 
 
+# Chapters IVC has that this ABI does not map yet: MPICH's MPI_File is a pointer to its own
+# structure, and no handle kind converts it here, so the I/O chapter stays unsupported.
+ABI_NOT_YET = {"I/O"}
+
 NTRAMP = 128
 
 
@@ -355,7 +359,8 @@ def main():
             continue
         base = name[:-2] if big else name
         desc = by_name.get(base)
-        excluded = gen_c.chapter(name) in gen_c.EXCLUDED_CHAPTERS
+        excluded = (gen_c.chapter(name) in gen_c.EXCLUDED_CHAPTERS or
+                    gen_c.chapter(name) in ABI_NOT_YET)
         if name in HAND or name in HAND_REMOVED:
             if not excluded:
                 ivcn.append(f"extern __typeof__(P{name}) IVCN_P{name} __attribute__((weak));")
