@@ -1,10 +1,12 @@
 #!/bin/bash
 # mpi4py's own test suite (from the source release of the installed wheel's version) run
-# with the PyPI binary wheel over IVC's MPICH ABI at 1, 2 and 3 ranks, one simulated VM per
-# rank. The wheel was compiled against MPICH, so it calls every MPICH function, MPI-IO
-# included, where a source build against IVC leaves out what IVC lacks. Excluded, and why:
-#   test_file, test_io, test_dynproc, test_spawn   as in tests/external/mpi4py.sh: MPI-IO and
-#                       dynamic processes, which IVC does not implement
+# with the PyPI binary wheel over IVC's MPICH ABI at 2 ranks, one simulated VM per rank (the
+# source build against IVC's own headers runs it at 1, 2 and 3: tests/external/mpi4py.sh;
+# here one rank count keeps CI within its time; IVC_ABI_SUITE_RANKS="1 2 3" runs more).
+# The wheel was compiled against MPICH, so it calls every MPICH function, MPI-IO included,
+# where a source build against IVC leaves out what IVC lacks. Excluded, and why:
+#   test_file, test_io, test_dynproc, test_spawn   MPI-IO (which the MPICH ABI does not map
+#                       yet: src/abi/mpich/gen_mpich.py) and dynamic processes
 #   test_subclass       opens a file (MPI_File_open) when the module is imported
 #   TestErrhandlerFile, TestHandleFile, testSafeFreeCreated   open files (MPI_File_open);
 #                       the last, failing, also leaves a user op to mpi4py's fixed table of 32
@@ -23,7 +25,7 @@ if [ ! -d "src/mpi4py-$ver/test" ]; then
 fi
 tests=$work/src/mpi4py-$ver/test
 status=0
-for n in 1 2 3; do
+for n in ${IVC_ABI_SUITE_RANKS:-2}; do
     echo "== mpi4py $ver test suite (PyPI wheel, MPICH ABI), $n rank(s)"
     MPI4PY_TEST_SPAWN=0 timeout 1200 "${abi_run[@]}" "$BUILD_DIR/bin/ivcrun" -n $n --vms $n "$vpy" "$tests/main.py" \
         -e 'test_(file|io|dynproc|spawn|subclass)[.]py$' -x testSymbolCoverage \
