@@ -37,6 +37,7 @@ struct ivc_mpi_comm_s {
     struct ivc_mpi_topo *topo;  /* virtual topology or NULL (mpi_topo.c) */
     struct ivc_coll_comm *coll; /* collective state, made at first use, or NULL (coll.h) */
     struct ivc_mpi_bbuf *bbuf;  /* MPI_Comm_attach_buffer's buffer or NULL (p2p.h) */
+    struct ivc_mpi_part_seq *part_seq; /* partitioned inits per (peer, tag) (mpi_part.c) */
     /* Fault tolerance (src/mpi/ft/ft.h). Counted by ivc_mpi_ft_scan() at every failure
      * event, read on slow paths only (the hot paths test ivc_mpi_ft_state first). */
     int ft_nfailed;  /* members (of either group) known to have failed */

@@ -319,6 +319,8 @@ void ivc_mpi_match_deliver_taken(MPI_Request r, void *umsg)
 void ivc_mpi_match_finalize(void)
 {
     ivc_mpi_bsend_finalize();
+    ivc_mpi_part_comm_free(MPI_COMM_WORLD);
+    ivc_mpi_part_comm_free(MPI_COMM_SELF);
     if (ivc_mpi_req_zombies != NULL)
         ivc_mpi_req_sweep();
     while (unexpected.head) {
