@@ -7,6 +7,8 @@
 #                               hosts of two VMs: the network channel between them)
 #   fortran.f90_more.CFG        more of the generated glue, one check per family (use mpi)
 #   fortran.f08_more.CFG        the generated glue's less common paths (use mpi_f08)
+#   fortran.f90_conform.CFG     what MPICH's Fortran tests found: info blanks and absent keys,
+#                               Info_get_string's buflen, Grequest EXTRA_STATE, type names
 #   fortran.cxx.vms             mpi.h from C++ (-Wall -Wextra -pedantic -Werror), 2 ranks
 #   fortran.install             cmake --install, then the prefix's mpifort and ivcrun
 
@@ -58,7 +60,7 @@ endif()
 # Each program compiles in its own directory (gfortran writes the test's own .mod files into
 # the working directory).
 foreach(t f77:f77_basic.f f90:f90_basic.f90 f08:f08_basic.f90 f90_more:f90_more.f90
-          f08_more:f08_more.f90)
+          f08_more:f08_more.f90 f90_conform:f90_conform.f90)
   string(REPLACE ":" ";" t ${t})
   list(GET t 0 name)
   list(GET t 1 src)

@@ -98,7 +98,10 @@ int ivc_mpi_dt_init(void)
     PREDEF1(MPI_AINT, B_AINT, MPI_Aint);
     PREDEF1(MPI_OFFSET, B_OFFSET, MPI_Offset);
     PREDEF1(MPI_COUNT, B_COUNT, MPI_Count);
-    PREDEF1(MPI_C_FLOAT_COMPLEX, B_CFLOAT, float _Complex);
+    /* MPI_C_COMPLEX is the same handle (mpi.h): its name is the one that fits both, since
+     * the standard calls MPI_C_FLOAT_COMPLEX a synonym of MPI_C_COMPLEX. */
+    predef(MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX", B_CFLOAT, sizeof(float _Complex),
+           _Alignof(float _Complex), sizeof(float _Complex), 0, 0);
     PREDEF1(MPI_C_DOUBLE_COMPLEX, B_CDOUBLE, double _Complex);
     PREDEF1(MPI_C_LONG_DOUBLE_COMPLEX, B_CLDOUBLE, long double _Complex);
     PREDEF1(MPI_PACKED, B_PACKED, unsigned char);
