@@ -970,6 +970,10 @@ static int rma_check(MPI_Win w, int target, int ocount, MPI_Datatype odt, int tc
     if (tdisp < 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return MPI_ERR_DISP;
     *p = &w->peers[target];
+    /* An access needs an epoch that covers the target: its lock (lock_all sets every
+     * peer's), a fence epoch, or a PSCW access epoch. */
+    if (__builtin_expect(!(*p)->lock && !w->fence && w->start_group == NULL, 0))
+        return MPI_ERR_RMA_SYNC;
     /* The byte displacement must not wrap (it would land inside the window by accident). */
     if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC && (*p)->disp_unit > 0 &&
         (uint64_t)tdisp > (uint64_t)INT64_MAX / (*p)->disp_unit)
@@ -1102,6 +1106,7 @@ static int raise_w(MPI_Win w, int rc, const char *fn, int target)
     const char *why = rc == MPI_ERR_RMA_RANGE ? "the access lies outside the target's window"
                       : rc == MPI_ERR_OP      ? "the operation is not defined on this datatype"
                       : rc == MPI_ERR_BUFFER  ? "NULL origin or result buffer with data"
+                      : rc == MPI_ERR_RMA_SYNC ? "no access epoch covers the target"
                                               : "invalid argument or failed target";
     return ivc_mpi_raise(w->comm, rc, fn, "target %d: %s", target, why);
 }
