@@ -12,6 +12,7 @@
 #include "fortran_util.h"
 
 #include "coll/coll.h"
+#include "comm/comm.h"
 #include "env/env.h"
 
 #include <pthread.h>
@@ -227,6 +228,7 @@ static void keyval_create(int (*create)(void *, void *, int *, void *), void *ct
     int rc = create(ctramp, dtramp, &kv, k);
     if (rc == MPI_SUCCESS) {
         *keyval = kv;
+        ivc_fort_keyval_mark(kv);
         ivcf_keep(k);
     } else {
         free(k);
@@ -324,12 +326,17 @@ static int predef_value(int kind, int keyval, void *v, MPI_Aint *out)
     return 0;
 }
 
-#define ATTR_SET(low, Name, f2c)                                                                   \
+/* Set from Fortran: libmpi keeps the value, and C's get returns its address (MPI-4.1
+ * section 19.3.7); got from Fortran: the value of a Fortran attribute, the pointer of a C one
+ * (ivc_fort_* in src/mpi/comm/comm.h). */
+#define ATTR_SET(low, Name, f2c, kind)                                                             \
     void p##low##_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierror);              \
     void p##low##_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierror)               \
     {                                                                                              \
         NOT_THERE(Name, ierror);                                                                   \
         *ierror = ivcf_##Name(f2c(*obj), *keyval, (void *)*val);                                   \
+        if (*ierror == MPI_SUCCESS)                                                                \
+            ivc_fort_attr_mark(kind, (void *)f2c(*obj), *keyval, 0);                               \
     }                                                                                              \
     ALIAS(low)
 
@@ -345,16 +352,17 @@ static int predef_value(int kind, int keyval, void *v, MPI_Aint *out)
         int rc = ivcf_##Name(f2c(*obj), *keyval, &v, &fl);                                         \
         if (rc == MPI_SUCCESS) {                                                                   \
             *flag = fl != 0;                                                                       \
-            if (fl && !predef_value(kind, *keyval, v, val))                                        \
+            if (fl && !predef_value(kind, *keyval, v, val) &&                                      \
+                !ivc_fort_attr_value(kind, (void *)f2c(*obj), *keyval, val))                       \
                 *val = (MPI_Aint)v;                                                                \
         }                                                                                          \
         *ierror = rc;                                                                              \
     }                                                                                              \
     ALIAS(low)
 
-ATTR_SET(mpi_comm_set_attr, MPI_Comm_set_attr, PMPI_Comm_f2c)
-ATTR_SET(mpi_type_set_attr, MPI_Type_set_attr, PMPI_Type_f2c)
-ATTR_SET(mpi_win_set_attr, MPI_Win_set_attr, PMPI_Win_f2c)
+ATTR_SET(mpi_comm_set_attr, MPI_Comm_set_attr, PMPI_Comm_f2c, 'c')
+ATTR_SET(mpi_type_set_attr, MPI_Type_set_attr, PMPI_Type_f2c, 't')
+ATTR_SET(mpi_win_set_attr, MPI_Win_set_attr, PMPI_Win_f2c, 'w')
 ATTR_GET(mpi_comm_get_attr, MPI_Comm_get_attr, PMPI_Comm_f2c, 'c')
 ATTR_GET(mpi_type_get_attr, MPI_Type_get_attr, PMPI_Type_f2c, 't')
 ATTR_GET(mpi_win_get_attr, MPI_Win_get_attr, PMPI_Win_f2c, 'w')
@@ -365,6 +373,8 @@ void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *i
 {
     NOT_THERE(MPI_Comm_set_attr, ierror);
     *ierror = ivcf_MPI_Comm_set_attr(PMPI_Comm_f2c(*comm), *keyval, (void *)(intptr_t)*val);
+    if (*ierror == MPI_SUCCESS)
+        ivc_fort_attr_mark('c', (void *)PMPI_Comm_f2c(*comm), *keyval, 1);
 }
 ALIAS(mpi_attr_put)
 
@@ -381,7 +391,10 @@ void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *f
     if (rc == MPI_SUCCESS) {
         *flag = fl != 0;
         if (fl)
-            *val = predef_value('c', *keyval, v, &a) ? (MPI_Fint)a : (MPI_Fint)(intptr_t)v;
+            *val = predef_value('c', *keyval, v, &a) ||
+                           ivc_fort_attr_value('c', (void *)PMPI_Comm_f2c(*comm), *keyval, &a)
+                       ? (MPI_Fint)a
+                       : (MPI_Fint)(intptr_t)v;
     }
     *ierror = rc;
 }

@@ -51,6 +51,16 @@ struct ivc_mpi_comm_s {
 
 extern int ivc_mpi_world_rank, ivc_mpi_world_size;
 
+/* The Fortran glue's side of attribute caching (mpi_attr.c; exported to libmpifort). kind:
+ * 'c' communicator, 't' datatype, 'w' window; h the C handle.
+ *   ivc_fort_keyval_mark: keyval's callbacks are Fortran trampolines (they take values);
+ *   ivc_fort_attr_mark: the attribute just set through C from Fortran holds a Fortran
+ *     value (fint: MPI_ATTR_PUT's INTEGER), so C's get returns the address of its storage;
+ *   ivc_fort_attr_value: 1 and *val for an attribute holding a Fortran value, else 0. */
+void ivc_fort_keyval_mark(int keyval);
+void ivc_fort_attr_mark(int kind, void *h, int keyval, int fint);
+int ivc_fort_attr_value(int kind, void *h, int keyval, MPI_Aint *val);
+
 int ivc_mpi_comm_init(void);
 void ivc_mpi_comm_finalize(void);
 
