@@ -1358,7 +1358,10 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
         return MPI_SUCCESS;
     int basic = datatype->basic;
     uint64_t n = datatype->map.size;
-    if (!datatype->map.contig || basic == B_NONE || n != basic_size[basic] || n > 64)
+    /* Integer, logical, byte and multi-language types only (MPI-4.1 section 12.3.4): not
+     * floating point or complex, which compare by bits here but not by value. */
+    if (!datatype->map.contig || basic == B_NONE || n != basic_size[basic] || n > 64 ||
+        (basic >= B_FLOAT && basic <= B_LDOUBLE) || (basic >= B_CFLOAT && basic <= B_CLDOUBLE))
         return raise_w(win, MPI_ERR_TYPE, fn, target_rank);
     uint64_t at = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint64_t)target_disp
                                                         : (uint64_t)target_disp * p->disp_unit;
