@@ -404,10 +404,10 @@ ALIAS(mpi_attr_get)
  * and out (the value's length comes back); with buflen 0, or for an absent key, value is
  * left as it was; otherwise the first min(buflen, LEN(value)) characters are written and
  * the rest of value is blank. */
-void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value,
-                           MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len);
-void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value,
-                           MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
+void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag,
+                           MPI_Fint *ierror, size_t key_len, size_t value_len);
+void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag,
+                           MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
     NOT_THERE(MPI_Info_get_string, ierror);
     size_t want = *buflen < 0 ? 0 : (size_t)*buflen;

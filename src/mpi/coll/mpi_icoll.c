@@ -351,8 +351,7 @@ static int chk_alias(MPI_Comm comm, const coll_args_t *a, const char *fn)
 {
     const void *s = a->sbuf, *r = a->rbuf;
     int me = comm->rank, alias = 0;
-    if (s == MPI_IN_PLACE || r == MPI_IN_PLACE || s == MPI_BOTTOM || r == MPI_BOTTOM ||
-        comm->inter)
+    if (s == MPI_IN_PLACE || r == MPI_IN_PLACE || s == MPI_BOTTOM || r == MPI_BOTTOM || comm->inter)
         return MPI_SUCCESS;
     switch (a->kind) {
     case CK_REDUCE: alias = me == a->root && s == r && a->rcount > 0; break;

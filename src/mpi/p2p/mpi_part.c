@@ -73,8 +73,8 @@ static int part_recv_start(MPI_Request preq, void *args, MPI_Request *inner)
     MPI_Request r = ivc_mpi_req_alloc(REQ_RECV);
     if (r == NULL)
         return MPI_ERR_NO_MEM;
-    int rc = ivc_mpi_start_recv(r, p->buf, p->count, p->dt, p->peer, p->tag, preq->comm,
-                                p->ctx_off);
+    int rc =
+        ivc_mpi_start_recv(r, p->buf, p->count, p->dt, p->peer, p->tag, preq->comm, p->ctx_off);
     if (rc != MPI_SUCCESS) {
         ivc_mpi_req_free(r);
         return rc;
@@ -110,8 +110,8 @@ static uint32_t part_ctx_off(MPI_Comm comm, int peer, int tag, int send)
         s = calloc(1, sizeof(*s));
         if (s == NULL)
             return 0;
-        *s = (struct ivc_mpi_part_seq){.next = comm->part_seq, .peer = peer, .tag = tag,
-                                       .send = send};
+        *s = (struct ivc_mpi_part_seq){
+            .next = comm->part_seq, .peer = peer, .tag = tag, .send = send};
         comm->part_seq = s;
     }
     uint32_t seq = s->n++ & 0xffffu;
@@ -160,8 +160,14 @@ static int part_init(const void *buf, int partitions, MPI_Count count, MPI_Datat
         free(ready);
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
     }
-    *p = (part_t){.buf = (void *)buf, .count = total, .dt = dt, .peer = peer, .tag = tag,
-                  .ctx_off = ctx_off, .nparts = partitions, .ready = ready};
+    *p = (part_t){.buf = (void *)buf,
+                  .count = total,
+                  .dt = dt,
+                  .peer = peer,
+                  .tag = tag,
+                  .ctx_off = ctx_off,
+                  .nparts = partitions,
+                  .ready = ready};
     ivc_mpi_dt_retain(dt);
     rc = ivc_mpi_preq_new(comm, send ? part_send_start : part_recv_start, p, part_free, request);
     if (rc != MPI_SUCCESS) {

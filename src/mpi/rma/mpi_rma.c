@@ -1103,11 +1103,11 @@ static uint8_t *packed(const void *buf, int count, MPI_Datatype dt, void **tmp)
 
 static int raise_w(MPI_Win w, int rc, const char *fn, int target)
 {
-    const char *why = rc == MPI_ERR_RMA_RANGE ? "the access lies outside the target's window"
-                      : rc == MPI_ERR_OP      ? "the operation is not defined on this datatype"
-                      : rc == MPI_ERR_BUFFER  ? "NULL origin or result buffer with data"
+    const char *why = rc == MPI_ERR_RMA_RANGE  ? "the access lies outside the target's window"
+                      : rc == MPI_ERR_OP       ? "the operation is not defined on this datatype"
+                      : rc == MPI_ERR_BUFFER   ? "NULL origin or result buffer with data"
                       : rc == MPI_ERR_RMA_SYNC ? "no access epoch covers the target"
-                                              : "invalid argument or failed target";
+                                               : "invalid argument or failed target";
     return ivc_mpi_raise(w->comm, rc, fn, "target %d: %s", target, why);
 }
 

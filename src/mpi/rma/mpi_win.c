@@ -624,7 +624,7 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     const char *fn = "MPI_Win_fence";
     CHECK_WIN(win, fn);
     int rc = flush_all(win);
-    win->fence = !(assert & MPI_MODE_NOSUCCEED);
+    win->fence = !(assert &MPI_MODE_NOSUCCEED);
     /* The barrier's messages order every rank's stores before every later access. */
     if (rc == MPI_SUCCESS)
         rc = ivc_mpi_coll_barrier(win->comm);

@@ -25,8 +25,8 @@ static void expect_buffer(int rc, const char *what)
     if (rc != MPI_SUCCESS)
         MPI_Error_class(rc, &cls);
     if (cls != MPI_ERR_BUFFER)
-        t_fail("%s: expected MPI_ERR_BUFFER (%d), got class %d (rc %d)", what, MPI_ERR_BUFFER,
-               cls, rc);
+        t_fail("%s: expected MPI_ERR_BUFFER (%d), got class %d (rc %d)", what, MPI_ERR_BUFFER, cls,
+               rc);
 }
 
 static void expect_refused_i(int rc, MPI_Request req, const char *what)
@@ -84,8 +84,7 @@ int main(int argc, char **argv)
     expect_refused_i(MPI_Ialltoall(buf, 1, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD, &req), req,
                      "Ialltoall");
     req = MPI_REQUEST_NULL;
-    expect_refused_i(MPI_Iscan(buf, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req), req,
-                     "Iscan");
+    expect_refused_i(MPI_Iscan(buf, buf, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req), req, "Iscan");
 
     /* The root alone aliased: it is refused; the others' call meets its corrected one. */
     for (int root = 0; root < np; root++) {
@@ -133,19 +132,18 @@ int main(int argc, char **argv)
         }
         CHECK_INT(200 + me, got, "Scatter after the refused one");
         got = -1;
-        rc = MPI_Scatterv(buf, cnt, dsp, MPI_INT, me == root ? (void *)buf : &got, 1, MPI_INT,
-                          root, MPI_COMM_WORLD);
+        rc = MPI_Scatterv(buf, cnt, dsp, MPI_INT, me == root ? (void *)buf : &got, 1, MPI_INT, root,
+                          MPI_COMM_WORLD);
         if (me == root) {
             expect_buffer(rc, "Scatterv, root's receive buffer is its send buffer");
-            CHECK_MPI(MPI_Scatterv(buf, cnt, dsp, MPI_INT, &got, 1, MPI_INT, root,
-                                   MPI_COMM_WORLD));
+            CHECK_MPI(MPI_Scatterv(buf, cnt, dsp, MPI_INT, &got, 1, MPI_INT, root, MPI_COMM_WORLD));
         } else {
             CHECK_MPI(rc);
         }
         CHECK_INT(200 + me, got, "Scatterv after the refused one");
         req = MPI_REQUEST_NULL;
-        rc = MPI_Igather(me == root ? rbuf : &v, 1, MPI_INT, rbuf, 1, MPI_INT, root,
-                         MPI_COMM_WORLD, &req);
+        rc = MPI_Igather(me == root ? rbuf : &v, 1, MPI_INT, rbuf, 1, MPI_INT, root, MPI_COMM_WORLD,
+                         &req);
         if (me == root) {
             expect_refused_i(rc, req, "Igather at the root");
             CHECK_MPI(MPI_Igather(&v, 1, MPI_INT, rbuf, 1, MPI_INT, root, MPI_COMM_WORLD, &req));
@@ -166,8 +164,8 @@ int main(int argc, char **argv)
     x = me + 1;
     int y = -1;
     /* Off the root the receive buffer is not significant: passing the send buffer is fine. */
-    CHECK_MPI(MPI_Reduce(&x, me == 0 ? (void *)&y : (void *)&x, 1, MPI_INT, MPI_SUM, 0,
-                         MPI_COMM_WORLD));
+    CHECK_MPI(
+        MPI_Reduce(&x, me == 0 ? (void *)&y : (void *)&x, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
     if (me == 0)
         CHECK_INT(np * (np + 1) / 2, y, "Reduce with recvbuf == sendbuf off the root");
     for (int i = 0; i < n; i++)

@@ -13,7 +13,7 @@
  */
 #include "../t_util.h"
 
-#define N 512
+#define N      512
 #define ROUNDS 3
 
 static int bufs[3][N];
