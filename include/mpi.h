@@ -484,6 +484,16 @@ int MPI_CONVERSION_FN_NULL_C(void *userbuf, MPI_Datatype datatype, MPI_Count cou
                              MPI_Offset position, void *extra_state);
 typedef MPI_Comm_errhandler_function MPI_Handler_function;
 
+/* Datatypes removed from the standard in MPI-3.0 that old programs still use: the lower-
+ * and upper-bound markers of MPI_Type_struct (size 0; where they stand in a struct they set
+ * its lb and ub; src/mpi/dtype/mpi_datatype.c). */
+#define IVC_MPI_REMOVED_DATATYPES(X) X(LB, lb) X(UB, ub)
+#define IVC_MPI_DT_EXTERN(NAME, low) extern struct ivc_mpi_dt_s ivc_obj_dt_##low;
+IVC_MPI_REMOVED_DATATYPES(IVC_MPI_DT_EXTERN)
+#undef IVC_MPI_DT_EXTERN
+#define MPI_LB (&ivc_obj_dt_lb)
+#define MPI_UB (&ivc_obj_dt_ub)
+
 /* Functions removed from the standard in MPI-3.0 that old programs still call (their
  * MPI-2 replacements under the old names; src/binding/c/removed.c). */
 #define IVC_MPI_REMOVED(ret, name, params)                                                         \

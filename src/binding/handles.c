@@ -145,6 +145,7 @@ static void tabs_init(void)
 #ifdef IVC_MPI_F_DATATYPES
     IVC_MPI_F_DATATYPES(DT_PREDEF)
 #endif
+    IVC_MPI_REMOVED_DATATYPES(DT_PREDEF)
 #undef DT_PREDEF
     tab_predef(&tabs[H_GROUP], MPI_GROUP_EMPTY);
 #define OP_PREDEF(NAME, low) tab_predef(&tabs[H_OP], &ivc_obj_op_##low);

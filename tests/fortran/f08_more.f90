@@ -1,7 +1,7 @@
 ! `use mpi_f08` at any number of ranks >= 2 (registered at 4): the generated glue's less
 ! common paths. Request indices from Waitany/Waitsome/Testsome are 1-based; LOGICAL arrays
 ! (Cart_create/Cart_get periods); a struct datatype of absolute addresses sent from
-! MPI_BOTTOM; Alloc_mem into TYPE(C_PTR); Info strings (Info_get_string with buflen inout);
+! MPI_BOTTOM; Alloc_mem into TYPE(C_PTR); Info strings (Info_get_string with buflen inout, counted without C's NUL);
 ! a window with Put, fence and the predefined attributes MPI_WIN_SIZE / MPI_WIN_DISP_UNIT;
 ! Status_f2f08 / Status_f082f; Bsend through an attached buffer and Buffer_detach into
 ! TYPE(C_PTR); large-count (_c) forms; a session; a nonblocking collective. Exits 0, or prints expected/got and aborts.
@@ -128,7 +128,7 @@ program f08_more
   dlen = len(value)
   call MPI_Info_get_string(info, 'ivc_key', dlen, value, flag)
   if (.not. flag .or. value /= 'some value') call fail('Info_get_string value', 1, 0)
-  call check('Info_get_string buflen (length + 1)', 11, dlen)
+  call check('Info_get_string buflen (the length: no NUL in Fortran)', 10, dlen)
   call MPI_Info_get_string(info, 'no such key', dlen, value, flag)
   if (flag) call fail('Info_get_string of a missing key: flag', 0, 1)
   call MPI_Info_free(info)

@@ -7,6 +7,9 @@
 #                               hosts of two VMs: the network channel between them)
 #   fortran.f90_more.CFG        more of the generated glue, one check per family (use mpi)
 #   fortran.f08_more.CFG        the generated glue's less common paths (use mpi_f08)
+#   fortran.f90_conform.CFG     what MPICH's Fortran tests found: info blanks and absent keys,
+#                               Info_get_string's buflen, Grequest EXTRA_STATE, type names
+#   fortran.f90_attrlang.CFG    attributes crossing C and Fortran (with the C helper f_attrlang.c)
 #   fortran.cxx.vms             mpi.h from C++ (-Wall -Wextra -pedantic -Werror), 2 ranks
 #   fortran.install             cmake --install, then the prefix's mpifort and ivcrun
 
@@ -58,13 +61,16 @@ endif()
 # Each program compiles in its own directory (gfortran writes the test's own .mod files into
 # the working directory).
 foreach(t f77:f77_basic.f f90:f90_basic.f90 f08:f08_basic.f90 f90_more:f90_more.f90
-          f08_more:f08_more.f90 f08_io:f08_io.f90)
+          f08_more:f08_more.f90 f08_io:f08_io.f90 f90_conform:f90_conform.f90
+          f90_attrlang:f90_attrlang.f90)
   string(REPLACE ":" ";" t ${t})
   list(GET t 0 name)
   list(GET t 1 src)
   set(extra "")
   if(name STREQUAL "f77" OR name STREQUAL "f90")
     set(extra ${CMAKE_CURRENT_LIST_DIR}/f_c2f_helper.c)
+  elseif(name STREQUAL "f90_attrlang")
+    set(extra ${CMAKE_CURRENT_LIST_DIR}/f_attrlang.c)
   endif()
   file(MAKE_DIRECTORY ${ivcf_dir}/${name}.mod)
   string(REGEX REPLACE "\\.f(90)?$" "" prog ${src})

@@ -28,7 +28,10 @@ IVC_MPI_WEAK(Type_lb)
 int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     MPI_Aint lb, extent;
+    /* The result is computed here, not by Type_get_extent: its address is checked here. */
     int rc = PMPI_Type_get_extent(datatype, &lb, &extent);
+    if (rc == MPI_SUCCESS && displacement == NULL)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_ub", "NULL displacement");
     if (rc == MPI_SUCCESS)
         *displacement = lb + extent;
     return rc;

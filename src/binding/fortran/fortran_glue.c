@@ -12,6 +12,7 @@
 #include "fortran_util.h"
 
 #include "coll/coll.h"
+#include "comm/comm.h"
 #include "env/env.h"
 
 #include <pthread.h>
@@ -32,6 +33,7 @@ WEAK_C(int, MPI_Type_set_attr, (MPI_Datatype, int, void *));
 WEAK_C(int, MPI_Type_get_attr, (MPI_Datatype, int, void *, int *));
 WEAK_C(int, MPI_Win_set_attr, (MPI_Win, int, void *));
 WEAK_C(int, MPI_Win_get_attr, (MPI_Win, int, void *, int *));
+WEAK_C(int, MPI_Info_get_string, (MPI_Info, const char *, int *, char *, int *));
 WEAK_C(int, MPI_Comm_size, (MPI_Comm, int *));
 WEAK_C(int, MPI_Comm_remote_size, (MPI_Comm, int *));
 WEAK_C(int, MPI_Comm_test_inter, (MPI_Comm, int *));
@@ -228,6 +230,7 @@ static void keyval_create(int (*create)(void *, void *, int *, void *), void *ct
     int rc = create(ctramp, dtramp, &kv, k);
     if (rc == MPI_SUCCESS) {
         *keyval = kv;
+        ivc_fort_keyval_mark(kv);
         ivcf_keep(k);
     } else {
         free(k);
@@ -325,12 +328,17 @@ static int predef_value(int kind, int keyval, void *v, MPI_Aint *out)
     return 0;
 }
 
-#define ATTR_SET(low, Name, f2c)                                                                   \
+/* Set from Fortran: libmpi keeps the value, and C's get returns its address (MPI-4.1
+ * section 19.3.7); got from Fortran: the value of a Fortran attribute, the pointer of a C one
+ * (ivc_fort_* in src/mpi/comm/comm.h). */
+#define ATTR_SET(low, Name, f2c, kind)                                                             \
     void p##low##_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierror);              \
     void p##low##_(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierror)               \
     {                                                                                              \
         NOT_THERE(Name, ierror);                                                                   \
         *ierror = ivcf_##Name(f2c(*obj), *keyval, (void *)*val);                                   \
+        if (*ierror == MPI_SUCCESS)                                                                \
+            ivc_fort_attr_mark(kind, (void *)f2c(*obj), *keyval, 0);                               \
     }                                                                                              \
     ALIAS(low)
 
@@ -346,16 +354,17 @@ static int predef_value(int kind, int keyval, void *v, MPI_Aint *out)
         int rc = ivcf_##Name(f2c(*obj), *keyval, &v, &fl);                                         \
         if (rc == MPI_SUCCESS) {                                                                   \
             *flag = fl != 0;                                                                       \
-            if (fl && !predef_value(kind, *keyval, v, val))                                        \
+            if (fl && !predef_value(kind, *keyval, v, val) &&                                      \
+                !ivc_fort_attr_value(kind, (void *)f2c(*obj), *keyval, val))                       \
                 *val = (MPI_Aint)v;                                                                \
         }                                                                                          \
         *ierror = rc;                                                                              \
     }                                                                                              \
     ALIAS(low)
 
-ATTR_SET(mpi_comm_set_attr, MPI_Comm_set_attr, PMPI_Comm_f2c)
-ATTR_SET(mpi_type_set_attr, MPI_Type_set_attr, PMPI_Type_f2c)
-ATTR_SET(mpi_win_set_attr, MPI_Win_set_attr, PMPI_Win_f2c)
+ATTR_SET(mpi_comm_set_attr, MPI_Comm_set_attr, PMPI_Comm_f2c, 'c')
+ATTR_SET(mpi_type_set_attr, MPI_Type_set_attr, PMPI_Type_f2c, 't')
+ATTR_SET(mpi_win_set_attr, MPI_Win_set_attr, PMPI_Win_f2c, 'w')
 ATTR_GET(mpi_comm_get_attr, MPI_Comm_get_attr, PMPI_Comm_f2c, 'c')
 ATTR_GET(mpi_type_get_attr, MPI_Type_get_attr, PMPI_Type_f2c, 't')
 ATTR_GET(mpi_win_get_attr, MPI_Win_get_attr, PMPI_Win_f2c, 'w')
@@ -366,6 +375,8 @@ void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *i
 {
     NOT_THERE(MPI_Comm_set_attr, ierror);
     *ierror = ivcf_MPI_Comm_set_attr(PMPI_Comm_f2c(*comm), *keyval, (void *)(intptr_t)*val);
+    if (*ierror == MPI_SUCCESS)
+        ivc_fort_attr_mark('c', (void *)PMPI_Comm_f2c(*comm), *keyval, 1);
 }
 ALIAS(mpi_attr_put)
 
@@ -382,11 +393,51 @@ void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *f
     if (rc == MPI_SUCCESS) {
         *flag = fl != 0;
         if (fl)
-            *val = predef_value('c', *keyval, v, &a) ? (MPI_Fint)a : (MPI_Fint)(intptr_t)v;
+            *val = predef_value('c', *keyval, v, &a) ||
+                           ivc_fort_attr_value('c', (void *)PMPI_Comm_f2c(*comm), *keyval, &a)
+                       ? (MPI_Fint)a
+                       : (MPI_Fint)(intptr_t)v;
     }
     *ierror = rc;
 }
 ALIAS(mpi_attr_get)
+
+/* MPI_Info_get_string: Fortran's buflen counts characters without C's terminating NUL, in
+ * and out (the value's length comes back); with buflen 0, or for an absent key, value is
+ * left as it was; otherwise the first min(buflen, LEN(value)) characters are written and
+ * the rest of value is blank. */
+void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag,
+                           MPI_Fint *ierror, size_t key_len, size_t value_len);
+void pmpi_info_get_string_(MPI_Fint *info, char *key, MPI_Fint *buflen, char *value, MPI_Fint *flag,
+                           MPI_Fint *ierror, size_t key_len, size_t value_len)
+{
+    NOT_THERE(MPI_Info_get_string, ierror);
+    size_t want = *buflen < 0 ? 0 : (size_t)*buflen;
+    if (want > value_len)
+        want = value_len;
+    char *c_key = ivcf_cstr_trim(key, key_len);
+    char *c_value = ivcf_cbuf(want);
+    if (c_key == NULL || c_value == NULL) {
+        free(c_key);
+        free(c_value);
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    int c_len = (int)want + 1, c_flag = 0;
+    int rc = ivcf_MPI_Info_get_string(PMPI_Info_f2c(*info), c_key, &c_len, c_value, &c_flag);
+    if (rc == MPI_SUCCESS) {
+        *flag = c_flag != 0;
+        if (c_flag) {
+            if (want > 0)
+                ivcf_fstr(value, value_len, c_value);
+            *buflen = c_len - 1;
+        }
+    }
+    free(c_key);
+    free(c_value);
+    *ierror = rc;
+}
+ALIAS(mpi_info_get_string)
 
 /* MPI_F_sync_reg: its only job is to be an opaque call the compiler cannot see through. */
 void pmpi_f_sync_reg_(void *buf);
@@ -397,8 +448,10 @@ void pmpi_f_sync_reg_(void *buf)
 ALIAS(mpi_f_sync_reg)
 
 /* ---- generalized requests with Fortran query, free and cancel procedures ----
- * As for keyvals, the C extra_state is a struct holding the procedures and the user's
- * extra_state; it is freed after the free procedure ran. */
+ * The C extra_state is a struct holding the procedures and the address of the user's
+ * EXTRA_STATE variable, which every procedure gets by reference: what the free procedure
+ * writes there is what the program sees afterwards (as with MPICH and Open MPI; the variable
+ * has to outlive the request). The struct is freed after the free procedure ran. */
 WEAK_C(int, MPI_Grequest_start, (void *, void *, void *, void *, MPI_Request *));
 
 typedef void fquery_fn(MPI_Aint *, MPI_Fint *, MPI_Fint *);
@@ -409,7 +462,7 @@ struct fgreq {
     fquery_fn *query;
     ffree_fn *free;
     fcancel_fn *cancel;
-    MPI_Aint extra;
+    MPI_Aint *extra;
 };
 
 static int greq_query_tramp(void *extra, MPI_Status *status)
@@ -417,7 +470,7 @@ static int greq_query_tramp(void *extra, MPI_Status *status)
     struct fgreq *g = extra;
     MPI_Fint fst[sizeof(MPI_Status) / sizeof(MPI_Fint)], ierr = MPI_SUCCESS;
     memcpy(fst, status, sizeof(fst));
-    g->query(&g->extra, fst, &ierr);
+    g->query(g->extra, fst, &ierr);
     memcpy(status, fst, sizeof(fst));
     return ierr;
 }
@@ -426,7 +479,7 @@ static int greq_free_tramp(void *extra)
 {
     struct fgreq *g = extra;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->free(&g->extra, &ierr);
+    g->free(g->extra, &ierr);
     free(g);
     return ierr;
 }
@@ -435,7 +488,7 @@ static int greq_cancel_tramp(void *extra, int complete)
 {
     struct fgreq *g = extra;
     MPI_Fint fcomplete = complete != 0, ierr = MPI_SUCCESS;
-    g->cancel(&g->extra, &fcomplete, &ierr);
+    g->cancel(g->extra, &fcomplete, &ierr);
     return ierr;
 }
 
@@ -451,7 +504,7 @@ void pmpi_grequest_start_(void *query_fn, void *free_fn, void *cancel_fn, MPI_Ai
         return;
     }
     *g = (struct fgreq){(fquery_fn *)query_fn, (ffree_fn *)free_fn, (fcancel_fn *)cancel_fn,
-                        *extra_state};
+                        extra_state};
     MPI_Request r = MPI_REQUEST_NULL;
     int rc = ivcf_MPI_Grequest_start((void *)greq_query_tramp, (void *)greq_free_tramp,
                                      (void *)greq_cancel_tramp, g, &r);

@@ -113,6 +113,17 @@ static inline char *ivcf_cstr(const char *f, size_t len)
     return c;
 }
 
+/* An info key or value in: a NUL-terminated copy without leading and trailing blanks
+ * (malloc'd), as the standard asks of Fortran info calls (MPI-4.1 section 10.1). */
+static inline char *ivcf_cstr_trim(const char *f, size_t len)
+{
+    while (len > 0 && *f == ' ') {
+        f++;
+        len--;
+    }
+    return ivcf_cstr(f, len);
+}
+
 /* Scratch for a C output string that goes back into a Fortran string of length len. */
 static inline char *ivcf_cbuf(size_t len)
 {

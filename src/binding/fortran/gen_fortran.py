@@ -53,7 +53,7 @@ HANDWRITTEN = {
     "MPI_Win_create_keyval", "MPI_Keyval_create", "MPI_Comm_set_attr", "MPI_Comm_get_attr",
     "MPI_Type_set_attr", "MPI_Type_get_attr", "MPI_Win_set_attr", "MPI_Win_get_attr",
     "MPI_Attr_put", "MPI_Attr_get", "MPI_F_sync_reg", "MPI_Grequest_start",
-    "MPI_File_create_errhandler",
+    "MPI_File_create_errhandler", "MPI_Info_get_string",
 }
 # Not generated at all (listed in bindings.txt): needs work described there.
 LEFT_OUT = {
@@ -265,13 +265,19 @@ def gen_c_function(name, p, args, cptr=False, big=False):
             call.append(f"ivcf_weights({v})")
         elif a.is_string:
             if a.dir == "in":
-                pre.append(f"char *c_{v} = ivcf_cstr({v}, {v}_len);")
+                # Info keys and values lose leading and trailing blanks in Fortran (MPI-4.1
+                # section 10.1); other strings only their trailing blank padding.
+                strip = "ivcf_cstr_trim" if name.startswith("MPI_Info_") else "ivcf_cstr"
+                pre.append(f"char *c_{v} = {strip}({v}, {v}_len);")
                 call.append(f"c_{v}")
                 cleanup.append(f"free(c_{v});")
             else:
                 pre.append(f"char *c_{v} = ivcf_cbuf({v}_len);")
                 call.append(f"c_{v}")
-                post.append(f"if (rc == MPI_SUCCESS) ivcf_fstr({v}, {v}_len, c_{v});")
+                # With a flag, the string is an output only when the flag is true (an absent
+                # info key leaves the caller's value alone).
+                cond = " && l_flag" if any(x.name == "flag" and x.kind == "LOGICAL" for x in args) else ""
+                post.append(f"if (rc == MPI_SUCCESS{cond}) ivcf_fstr({v}, {v}_len, c_{v});")
                 cleanup.append(f"free(c_{v});")
         elif k in ("LOGICAL",) and not a.carray and q.pointer_level and a.dir in ("out", "inout"):
             pre.append(f"int l_{v} = {'0' if a.dir == 'out' else f'*(MPI_Fint *){v}'};")

@@ -218,7 +218,12 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "invalid datatype");
     if (!ivc_mpi_op_valid(op))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_OP, fn, "invalid operation");
-    /* NULL is also MPI_BOTTOM (dtype.h); MPI_IN_PLACE is not allowed here. */
+    /* NULL is also MPI_BOTTOM (dtype.h); MPI_IN_PLACE is not allowed here, and the two
+     * buffers must not be the same (the standard makes both erroneous). */
+    if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed");
+    if (inbuf == inoutbuf && inbuf != MPI_BOTTOM && count > 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn, "inbuf and inoutbuf are the same");
     if (ivc_mpi_dt_null_buf(inbuf, count, datatype) ||
         ivc_mpi_dt_null_buf(inoutbuf, count, datatype))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, fn, "NULL buffer for %d elements",

@@ -342,10 +342,45 @@ static int checks(MPI_Comm comm, const coll_args_t *a, int v, const char *fn)
 
 /* Checks a (its kind's arguments, then its buffers) on comm. v: 0 plain, 1 v form, 2 w form
  * of the call (chk_vside). Returns MPI_SUCCESS or the raised error class. */
+/* Send and receive buffers that are the same memory (MPI-4.1 section 2.3 forbids aliasing
+ * them; MPI_IN_PLACE is the way to say so): the same address, or the send buffer at this
+ * rank's own block of the receive buffer (and the reverse for scatter). Raised at once by
+ * every rank that passes such buffers, before anything moves; pointer comparisons only.
+ * MPI_BOTTOM (NULL) is exempt: absolute addresses in the datatypes may well be disjoint. */
+static int chk_alias(MPI_Comm comm, const coll_args_t *a, const char *fn)
+{
+    const void *s = a->sbuf, *r = a->rbuf;
+    int me = comm->rank, alias = 0;
+    if (s == MPI_IN_PLACE || r == MPI_IN_PLACE || s == MPI_BOTTOM || r == MPI_BOTTOM || comm->inter)
+        return MPI_SUCCESS;
+    switch (a->kind) {
+    case CK_REDUCE: alias = me == a->root && s == r && a->rcount > 0; break;
+    case CK_ALLREDUCE:
+    case CK_SCAN:
+    case CK_EXSCAN:
+    case CK_REDUCE_SCATTER: alias = s == r && (a->rcounts != NULL || a->rcount > 0); break;
+    case CK_GATHER:
+        alias = me == a->root && a->scount > 0 && (s == r || s == ca_rptr(a, me));
+        break;
+    case CK_ALLGATHER: alias = a->scount > 0 && (s == r || s == ca_rptr(a, me)); break;
+    case CK_SCATTER:
+        alias = me == a->root && a->rcount > 0 && (s == r || r == ca_sptr(a, me));
+        break;
+    case CK_ALLTOALL: alias = s == r && (a->scounts != NULL || a->scount > 0); break;
+    default: break;
+    }
+    if (alias)
+        return ivc_mpi_raise(comm, MPI_ERR_BUFFER, fn,
+                             "send and receive buffers are the same memory (use MPI_IN_PLACE)");
+    return MPI_SUCCESS;
+}
+
 int coll_chk_args(MPI_Comm comm, const coll_args_t *a, int v, const char *fn)
 {
     int rc = checks(comm, a, v, fn);
-    return rc == MPI_SUCCESS ? chk_bufs(comm, a, fn) : rc;
+    if (rc == MPI_SUCCESS)
+        rc = chk_bufs(comm, a, fn);
+    return rc == MPI_SUCCESS ? chk_alias(comm, a, fn) : rc;
 }
 
 /* Entry checks of a nonblocking or persistent call. */

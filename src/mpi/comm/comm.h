@@ -37,6 +37,7 @@ struct ivc_mpi_comm_s {
     struct ivc_mpi_topo *topo;  /* virtual topology or NULL (mpi_topo.c) */
     struct ivc_coll_comm *coll; /* collective state, made at first use, or NULL (coll.h) */
     struct ivc_mpi_bbuf *bbuf;  /* MPI_Comm_attach_buffer's buffer or NULL (p2p.h) */
+    struct ivc_mpi_part_seq *part_seq; /* partitioned inits per (peer, tag) (mpi_part.c) */
     /* Fault tolerance (src/mpi/ft/ft.h). Counted by ivc_mpi_ft_scan() at every failure
      * event, read on slow paths only (the hot paths test ivc_mpi_ft_state first). */
     int ft_nfailed;  /* members (of either group) known to have failed */
@@ -49,6 +50,16 @@ struct ivc_mpi_comm_s {
 };
 
 extern int ivc_mpi_world_rank, ivc_mpi_world_size;
+
+/* The Fortran glue's side of attribute caching (mpi_attr.c; exported to libmpifort). kind:
+ * 'c' communicator, 't' datatype, 'w' window; h the C handle.
+ *   ivc_fort_keyval_mark: keyval's callbacks are Fortran trampolines (they take values);
+ *   ivc_fort_attr_mark: the attribute just set through C from Fortran holds a Fortran
+ *     value (fint: MPI_ATTR_PUT's INTEGER), so C's get returns the address of its storage;
+ *   ivc_fort_attr_value: 1 and *val for an attribute holding a Fortran value, else 0. */
+void ivc_fort_keyval_mark(int keyval);
+void ivc_fort_attr_mark(int kind, void *h, int keyval, int fint);
+int ivc_fort_attr_value(int kind, void *h, int keyval, MPI_Aint *val);
 
 int ivc_mpi_comm_init(void);
 void ivc_mpi_comm_finalize(void);

@@ -37,12 +37,26 @@ typedef struct keyval {
         MPI_Win_delete_attr_function *win;
     } del;
     void *extra;
+    int fortran; /* the callbacks are Fortran's (their glue's trampolines): they take and
+                  * give attribute values, not C's pointers */
 } keyval_t;
+
+/* Language interoperability (MPI-4.1 section 19.3.7): an attribute set from C holds the
+ * caller's pointer; one set from Fortran holds the INTEGER(KIND=MPI_ADDRESS_KIND) value
+ * (ATTR_AINT) or the INTEGER of MPI_ATTR_PUT (ATTR_FINT) in `f`, and C's get returns the
+ * address of that storage, as the standard requires; Fortran's get returns the value of a
+ * Fortran attribute and the pointer (as an integer) of a C one. */
+enum { ATTR_C, ATTR_AINT, ATTR_FINT };
 
 struct ivc_mpi_attr {
     struct ivc_mpi_attr *next;
     int keyval;
-    void *val;
+    int lang;  /* ATTR_C, ATTR_AINT, ATTR_FINT */
+    void *val; /* ATTR_C: the caller's pointer; otherwise &f */
+    union {
+        MPI_Aint a;
+        MPI_Fint i;
+    } f;
 };
 
 /* The object an attribute list belongs to, for the callbacks. */
@@ -251,16 +265,26 @@ static struct ivc_mpi_attr **attr_find(struct ivc_mpi_attr **list, int keyval)
 
 /* Runs the delete callback of *p and unlinks it. Returns the callback's result; the
  * attribute stays when the callback fails (the standard's rule for *_delete_attr). */
+/* The value a callback of k is given for a: Fortran's callbacks take the Fortran value
+ * (a C attribute's pointer as an integer), C's the attribute as C's get returns it. */
+static void *attr_arg(const keyval_t *k, const struct ivc_mpi_attr *a)
+{
+    if (!k->fortran || a->lang == ATTR_C)
+        return a->val;
+    return (void *)(a->lang == ATTR_FINT ? (MPI_Aint)a->f.i : a->f.a);
+}
+
 static int attr_remove(const obj_t *o, struct ivc_mpi_attr **p)
 {
     struct ivc_mpi_attr *a = *p;
     keyval_t *k = keyval_get(a->keyval, o->kind);
     int rc = MPI_SUCCESS;
     if (k != NULL && k->del.comm != NULL) {
+        void *v = attr_arg(k, a);
         switch (o->kind) {
-        case KV_COMM: rc = k->del.comm(o->h, a->keyval, a->val, k->extra); break;
-        case KV_TYPE: rc = k->del.type(o->h, a->keyval, a->val, k->extra); break;
-        case KV_WIN: rc = k->del.win(o->h, a->keyval, a->val, k->extra); break;
+        case KV_COMM: rc = k->del.comm(o->h, a->keyval, v, k->extra); break;
+        case KV_TYPE: rc = k->del.type(o->h, a->keyval, v, k->extra); break;
+        case KV_WIN: rc = k->del.win(o->h, a->keyval, v, k->extra); break;
         }
         if (rc != MPI_SUCCESS)
             return rc;
@@ -271,7 +295,8 @@ static int attr_remove(const obj_t *o, struct ivc_mpi_attr **p)
     return MPI_SUCCESS;
 }
 
-static int attr_set(const obj_t *o, int keyval, void *val)
+/* Sets keyval's attribute on o: a C pointer (lang ATTR_C) or a Fortran value. */
+static int attr_set_lang(const obj_t *o, int keyval, void *val, int lang)
 {
     struct ivc_mpi_attr **p = attr_find(o->list, keyval);
     if (*p != NULL) {
@@ -283,11 +308,24 @@ static int attr_set(const obj_t *o, int keyval, void *val)
     if (a == NULL)
         return MPI_ERR_NO_MEM;
     a->keyval = keyval;
+    a->lang = lang;
     a->val = val;
+    if (lang == ATTR_AINT) {
+        a->f.a = (MPI_Aint)val;
+        a->val = &a->f;
+    } else if (lang == ATTR_FINT) {
+        a->f.i = (MPI_Fint)(MPI_Aint)val;
+        a->val = &a->f;
+    }
     a->next = *o->list;
     *o->list = a;
     keyval_get(keyval, 0)->refs++;
     return MPI_SUCCESS;
+}
+
+static int attr_set(const obj_t *o, int keyval, void *val)
+{
+    return attr_set_lang(o, keyval, val, ATTR_C);
 }
 
 /* Copies the attributes of `from` whose copy callback says so onto `to` (same kind). The
@@ -299,16 +337,25 @@ static int attrs_copy(const obj_t *from, const obj_t *to)
         keyval_t *k = keyval_get(a->keyval, from->kind);
         if (k == NULL || k->copy.comm == NULL)
             continue;
-        void *out = NULL;
+        void *out = NULL, *in = attr_arg(k, a);
         int flag = 0, rc = MPI_SUCCESS;
         switch (from->kind) {
-        case KV_COMM: rc = k->copy.comm(from->h, a->keyval, k->extra, a->val, &out, &flag); break;
-        case KV_TYPE: rc = k->copy.type(from->h, a->keyval, k->extra, a->val, &out, &flag); break;
-        case KV_WIN: rc = k->copy.win(from->h, a->keyval, k->extra, a->val, &out, &flag); break;
+        case KV_COMM: rc = k->copy.comm(from->h, a->keyval, k->extra, in, &out, &flag); break;
+        case KV_TYPE: rc = k->copy.type(from->h, a->keyval, k->extra, in, &out, &flag); break;
+        case KV_WIN: rc = k->copy.win(from->h, a->keyval, k->extra, in, &out, &flag); break;
         }
         if (rc != MPI_SUCCESS)
             return rc;
-        if (flag && (rc = attr_set(to, a->keyval, out)) != MPI_SUCCESS)
+        if (!flag)
+            continue;
+        /* A Fortran callback gives a Fortran value; a C one that hands the Fortran storage's
+         * address back (MPI_COMM_DUP_FN) copies the Fortran value; else the copy is C's. */
+        int lang = ATTR_C;
+        if (k->fortran)
+            lang = a->lang == ATTR_C ? ATTR_AINT : a->lang;
+        else if (a->lang != ATTR_C && out == a->val)
+            lang = a->lang, out = (void *)(a->lang == ATTR_FINT ? (MPI_Aint)a->f.i : a->f.a);
+        if ((rc = attr_set_lang(to, a->keyval, out, lang)) != MPI_SUCCESS)
             return rc;
     }
     return MPI_SUCCESS;
@@ -568,3 +615,52 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     return ivc_mpi_name_out(datatype->name, type_name, resultlen);
 }
 IVC_MPI_WEAK(Type_get_name)
+
+/* ---- the Fortran glue's side (src/binding/fortran/fortran_glue.c) ---- */
+
+static int fort_obj(int kind, void *h, obj_t *o)
+{
+    switch (kind) {
+    case 'c': *o = comm_obj(h); return ivc_mpi_comm_valid(h);
+    case 't': *o = type_obj(h); return ivc_mpi_dt_valid(h);
+    case 'w': *o = win_obj(h); return ivc_win_valid(h);
+    }
+    return 0;
+}
+
+void ivc_fort_keyval_mark(int keyval)
+{
+    keyval_t *k = keyval_get(keyval, 0);
+    if (k != NULL)
+        k->fortran = 1;
+}
+
+void ivc_fort_attr_mark(int kind, void *h, int keyval, int fint)
+{
+    obj_t o;
+    if (!fort_obj(kind, h, &o))
+        return;
+    struct ivc_mpi_attr *a = *attr_find(o.list, keyval);
+    if (a == NULL || a->lang != ATTR_C)
+        return;
+    if (fint) {
+        a->f.i = (MPI_Fint)(MPI_Aint)a->val;
+        a->lang = ATTR_FINT;
+    } else {
+        a->f.a = (MPI_Aint)a->val;
+        a->lang = ATTR_AINT;
+    }
+    a->val = &a->f;
+}
+
+int ivc_fort_attr_value(int kind, void *h, int keyval, MPI_Aint *val)
+{
+    obj_t o;
+    if (!fort_obj(kind, h, &o))
+        return 0;
+    struct ivc_mpi_attr *a = *attr_find(o.list, keyval);
+    if (a == NULL || a->lang == ATTR_C)
+        return 0;
+    *val = a->lang == ATTR_FINT ? (MPI_Aint)a->f.i : a->f.a;
+    return 1;
+}

@@ -111,6 +111,7 @@ void ivc_mpi_comm_release(MPI_Comm c)
     ivc_mpi_topo_free(c->topo);
     ivc_mpi_coll_comm_free(c);
     ivc_mpi_bbuf_comm_free(c);
+    ivc_mpi_part_comm_free(c);
     if (!c->errh->predefined && --c->errh->refcount == 0)
         free(c->errh);
     if (c->info != NULL)

@@ -18,6 +18,7 @@
 IVC_MPI_DATATYPES(DT_DEFINE)
 IVC_MPI_F_DATATYPES(DT_DEFINE) /* Fortran datatypes (src/binding/fortran) */
 IVC_MPI_CXX_DATATYPES(DT_DEFINE)
+IVC_MPI_REMOVED_DATATYPES(DT_DEFINE)
 #undef DT_DEFINE
 
 static ivc_block_t predef_blocks[B_COUNT_KINDS][2];
@@ -64,6 +65,27 @@ static void predef(MPI_Datatype dt, const char *name, int basic, size_t size, si
     snprintf(dt->name, sizeof(dt->name), "%s", name);
 }
 
+/* MPI_LB / MPI_UB (removed in MPI-3.0): no data, size and extent 0; only
+ * MPI_Type_create_struct gives them a meaning. */
+static ivc_block_t marker_block;
+static uint64_t marker_prefix[3];
+
+static void marker(MPI_Datatype dt, const char *name)
+{
+    memset(dt, 0, sizeof(*dt));
+    dt->magic = DT_MAGIC;
+    dt->predefined = 1;
+    dt->committed = 1;
+    dt->refcount = 1;
+    dt->basic = B_NONE;
+    dt->align = 1;
+    dt->map.blocks = &marker_block;
+    dt->map.prefix = marker_prefix;
+    dt->map.contig = 1;
+    dt->combiner = MPI_COMBINER_NAMED;
+    snprintf(dt->name, sizeof(dt->name), "%s", name);
+}
+
 #define PREDEF1(NAME, basic, T) predef(NAME, #NAME, basic, sizeof(T), _Alignof(T), sizeof(T), 0, 0)
 #define PREDEF2(NAME, basic, S, T1, T2)                                                            \
     predef(NAME, #NAME, basic, sizeof(T1), _Alignof(S), sizeof(S), offsetof(S, i), sizeof(T2))
@@ -98,7 +120,10 @@ int ivc_mpi_dt_init(void)
     PREDEF1(MPI_AINT, B_AINT, MPI_Aint);
     PREDEF1(MPI_OFFSET, B_OFFSET, MPI_Offset);
     PREDEF1(MPI_COUNT, B_COUNT, MPI_Count);
-    PREDEF1(MPI_C_FLOAT_COMPLEX, B_CFLOAT, float _Complex);
+    /* MPI_C_COMPLEX is the same handle (mpi.h): its name is the one that fits both, since
+     * the standard calls MPI_C_FLOAT_COMPLEX a synonym of MPI_C_COMPLEX. */
+    predef(MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX", B_CFLOAT, sizeof(float _Complex),
+           _Alignof(float _Complex), sizeof(float _Complex), 0, 0);
     PREDEF1(MPI_C_DOUBLE_COMPLEX, B_CDOUBLE, double _Complex);
     PREDEF1(MPI_C_LONG_DOUBLE_COMPLEX, B_CLDOUBLE, long double _Complex);
     PREDEF1(MPI_PACKED, B_PACKED, unsigned char);
@@ -133,6 +158,8 @@ int ivc_mpi_dt_init(void)
     PREDEF1(MPI_REAL8, B_DOUBLE, double);
     PREDEF1(MPI_COMPLEX8, B_CFLOAT, float _Complex);
     PREDEF1(MPI_COMPLEX16, B_CDOUBLE, double _Complex);
+    marker(MPI_LB, "MPI_LB");
+    marker(MPI_UB, "MPI_UB");
     return 0;
 }
 
@@ -586,21 +613,45 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
     dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
     if (p == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
-    int any_resized = 0;
+    int any_resized = 0, has_lb = 0, has_ub = 0;
+    size_t n = 0;
+    MPI_Aint lb = 0, ub = 0;
     for (int i = 0; i < count; i++) {
-        if (!ivc_mpi_dt_valid(array_of_types[i]) || array_of_blocklengths[i] < 0) {
+        MPI_Datatype t = array_of_types[i];
+        if (!ivc_mpi_dt_valid(t) || array_of_blocklengths[i] < 0) {
             free(p);
             return ivc_mpi_raise(MPI_COMM_WORLD,
                                  array_of_blocklengths[i] < 0 ? MPI_ERR_ARG : MPI_ERR_TYPE, fn,
                                  "invalid block %d", i);
         }
-        any_resized |= array_of_types[i]->resized;
-        p[i] = (dt_piece_t){array_of_displacements[i], (uint64_t)array_of_blocklengths[i],
-                            array_of_types[i]};
+        /* MPI-1's markers: the lowest MPI_LB is the type's lb, the highest MPI_UB its ub. */
+        if (t == MPI_LB || t == MPI_UB) {
+            MPI_Aint d = array_of_displacements[i];
+            if (t == MPI_LB && (!has_lb || d < lb))
+                lb = d, has_lb = 1;
+            if (t == MPI_UB && (!has_ub || d > ub))
+                ub = d, has_ub = 1;
+            continue;
+        }
+        any_resized |= t->resized;
+        p[n++] = (dt_piece_t){array_of_displacements[i], (uint64_t)array_of_blocklengths[i], t};
     }
     MPI_Datatype dt = NULL;
-    int rc = dt_build(p, (size_t)count, !any_resized, &dt);
+    int rc = dt_build(p, n, !any_resized && !has_lb && !has_ub, &dt);
     free(p);
+    if (rc == MPI_SUCCESS && (has_lb || has_ub)) {
+        if (!has_lb)
+            lb = (MPI_Aint)dt->map.lb;
+        if (!has_ub)
+            ub = (MPI_Aint)(dt->map.lb + dt->map.extent);
+        dt->map.lb = lb;
+        dt->map.extent = ub - lb;
+        dt->resized = 1;
+        dt->map.contig = dt->map.nblocks == 1 && dt->map.blocks[0].disp == 0 && lb == 0 &&
+                         ub - lb == (int64_t)dt->map.size;
+        if (dt->map.nblocks == 0 && dt->map.size == 0 && ub == lb)
+            dt->map.contig = 1;
+    }
     if (rc == MPI_SUCCESS &&
         (rc = dt_record(dt, MPI_COMBINER_STRUCT, count + 1, count, count)) == MPI_SUCCESS) {
         dt->ints[0] = count;

@@ -231,8 +231,9 @@ int ivc_mpi_ft_sink_ctx(uint32_t ctx)
     uint32_t ids = (uint32_t)ivc_mpi_comm_ids(), base;
     if (ctx < 2 * ids)
         base = ctx;
-    else if (ctx >= IVC_PART_CTX_OFF && ctx - IVC_PART_CTX_OFF < 2 * ids)
-        base = (ctx - IVC_PART_CTX_OFF) & ~1u;
+    else if (ctx >= IVC_PART_CTX_OFF && ctx - IVC_PART_CTX_OFF < (1u << 29) &&
+             ((ctx - IVC_PART_CTX_OFF) & ((1u << IVC_PART_SEQ_SHIFT) - 1)) < 2 * ids)
+        base = (ctx - IVC_PART_CTX_OFF) & ((1u << IVC_PART_SEQ_SHIFT) - 2);
     else
         return 0;
     int id = (int)(base >> 1);

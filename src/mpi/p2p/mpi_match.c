@@ -94,6 +94,12 @@ static void complete(MPI_Request r)
 
 /* Hands message m to the matched receive r: copies an eager payload now, or asks the
  * channel to pull a rendezvous payload. */
+int ivc_mpi_recv_split_elem(MPI_Request r, uint64_t n)
+{
+    MPI_Datatype dt = r->dt;
+    return dt != NULL && dt->basic != B_NONE && dt->basic_size > 1 && n % dt->basic_size != 0;
+}
+
 static void deliver(MPI_Request r, const ivc_inmsg_t *m)
 {
     r->status.MPI_SOURCE = m->env.src;
@@ -106,6 +112,8 @@ static void deliver(MPI_Request r, const ivc_inmsg_t *m)
         r->status.ivc_count = (long long)n;
         if (n < m->env.len)
             r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+        else if (n < r->op.data.bytes && ivc_mpi_recv_split_elem(r, n))
+            r->status.MPI_ERROR = MPI_ERR_TYPE;
         if (m->env.flags & IVC_ENV_SYNC) {
             int rc = ivc_coord_send_ack(m);
             if (rc < 0)
@@ -319,6 +327,8 @@ void ivc_mpi_match_deliver_taken(MPI_Request r, void *umsg)
 void ivc_mpi_match_finalize(void)
 {
     ivc_mpi_bsend_finalize();
+    ivc_mpi_part_comm_free(MPI_COMM_WORLD);
+    ivc_mpi_part_comm_free(MPI_COMM_SELF);
     if (ivc_mpi_req_zombies != NULL)
         ivc_mpi_req_sweep();
     while (unexpected.head) {

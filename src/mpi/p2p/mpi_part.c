@@ -6,8 +6,13 @@
  * of the receive posts a receive of the whole buffer; MPI_Parrived reports every partition
  * arrived once that message has been received (so a partition never shows before the
  * whole). The traffic runs on its own context (comm->ctx + IVC_PART_CTX_OFF) with the
- * user's tag, so partitioned operations match only each other, round by round in the order
- * of the Starts (the channels keep per-pair order). Sender and receiver may split
+ * user's tag, so partitioned operations match only each other. The standard pairs a
+ * Psend_init with the Precv_init of the same (communicator, peer, tag) in the order of the
+ * init calls, once for all rounds, whatever the order of the Starts: each side counts its
+ * inits per (peer, tag) on the communicator and the count picks the context (bits above
+ * IVC_PART_SEQ_SHIFT), so round k of the n-th send init meets only round k of the n-th
+ * receive init (the channels keep per-pair order within one context). Sender and receiver
+ * may split
  * the buffer into different numbers of partitions; only the total size has to agree
  * (a larger message than the receive buffer gives MPI_ERR_TRUNCATE at completion).
  *
@@ -24,6 +29,7 @@ typedef struct {
     int count;       /* elements of the whole buffer (partitions * count) */
     MPI_Datatype dt; /* retained */
     int peer, tag;
+    uint32_t ctx_off; /* IVC_PART_CTX_OFF + the init's sequence number */
     int nparts, nready;
     uint8_t *ready; /* send side: partition i marked ready in this round */
 } part_t;
@@ -41,7 +47,7 @@ static void part_launch(MPI_Request preq, part_t *p)
 {
     /* An error completes the inner request with it; Wait reports it. */
     ivc_mpi_start_send(preq->u.p.inner, p->buf, p->count, p->dt, p->peer, p->tag, preq->comm,
-                       IVC_PART_CTX_OFF, 0);
+                       p->ctx_off, 0);
 }
 
 static int part_send_start(MPI_Request preq, void *args, MPI_Request *inner)
@@ -67,14 +73,49 @@ static int part_recv_start(MPI_Request preq, void *args, MPI_Request *inner)
     MPI_Request r = ivc_mpi_req_alloc(REQ_RECV);
     if (r == NULL)
         return MPI_ERR_NO_MEM;
-    int rc = ivc_mpi_start_recv(r, p->buf, p->count, p->dt, p->peer, p->tag, preq->comm,
-                                IVC_PART_CTX_OFF);
+    int rc =
+        ivc_mpi_start_recv(r, p->buf, p->count, p->dt, p->peer, p->tag, preq->comm, p->ctx_off);
     if (rc != MPI_SUCCESS) {
         ivc_mpi_req_free(r);
         return rc;
     }
     *inner = r;
     return MPI_SUCCESS;
+}
+
+/* Inits of one direction to or from one (peer, tag) on a communicator so far. */
+struct ivc_mpi_part_seq {
+    struct ivc_mpi_part_seq *next;
+    int peer, tag, send;
+    uint32_t n;
+};
+
+void ivc_mpi_part_comm_free(MPI_Comm comm)
+{
+    while (comm->part_seq != NULL) {
+        struct ivc_mpi_part_seq *s = comm->part_seq;
+        comm->part_seq = s->next;
+        free(s);
+    }
+}
+
+/* The context offset of the next init of this direction with (peer, tag) on comm, or 0
+ * without memory. The list is searched at init only, never per round. */
+static uint32_t part_ctx_off(MPI_Comm comm, int peer, int tag, int send)
+{
+    struct ivc_mpi_part_seq *s = comm->part_seq;
+    while (s != NULL && !(s->peer == peer && s->tag == tag && s->send == send))
+        s = s->next;
+    if (s == NULL) {
+        s = calloc(1, sizeof(*s));
+        if (s == NULL)
+            return 0;
+        *s = (struct ivc_mpi_part_seq){
+            .next = comm->part_seq, .peer = peer, .tag = tag, .send = send};
+        comm->part_seq = s;
+    }
+    uint32_t seq = s->n++ & 0xffffu;
+    return IVC_PART_CTX_OFF + (seq << IVC_PART_SEQ_SHIFT);
 }
 
 static int part_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype dt, int peer,
@@ -113,8 +154,20 @@ static int part_init(const void *buf, int partitions, MPI_Count count, MPI_Datat
         free(ready);
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
     }
-    *p = (part_t){.buf = (void *)buf, .count = total, .dt = dt, .peer = peer, .tag = tag,
-                  .nparts = partitions, .ready = ready};
+    uint32_t ctx_off = part_ctx_off(comm, peer, tag, send);
+    if (ctx_off == 0) {
+        free(p);
+        free(ready);
+        return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    *p = (part_t){.buf = (void *)buf,
+                  .count = total,
+                  .dt = dt,
+                  .peer = peer,
+                  .tag = tag,
+                  .ctx_off = ctx_off,
+                  .nparts = partitions,
+                  .ready = ready};
     ivc_mpi_dt_retain(dt);
     rc = ivc_mpi_preq_new(comm, send ? part_send_start : part_recv_start, p, part_free, request);
     if (rc != MPI_SUCCESS) {

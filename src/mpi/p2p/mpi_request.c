@@ -180,6 +180,8 @@ void ivc_mpi_req_op_done(ivc_chan_op_t *op, int status)
         r->status.ivc_count = (long long)op->xfer;
         if (op->xfer < r->msg_len)
             r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
+        else if (op->xfer < op->data.bytes && ivc_mpi_recv_split_elem(r, op->xfer))
+            r->status.MPI_ERROR = MPI_ERR_TYPE;
     }
     r->done = 1;
     if (r->freed)

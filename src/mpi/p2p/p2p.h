@@ -129,9 +129,21 @@ void ivc_mpi_bsend_finalize(void);
 int ivc_mpi_start_bsend(MPI_Request req, const void *buf, int count, MPI_Datatype dt, int dest,
                         int tag, MPI_Comm comm);
 
+/* Whether n received bytes end inside a basic element of receive r's derived datatype (one
+ * kind of basic element): the sender's type signature cannot match the receive's (MPI-4.1
+ * section 3.3.1), so the receive completes with MPI_ERR_TYPE. Asked only when a message is
+ * shorter than its receive buffer, never on the common path. */
+int ivc_mpi_recv_split_elem(MPI_Request r, uint64_t n);
+
 /* Context offset of partitioned point-to-point traffic (mpi_part.c): comm->ctx + this never
- * equals another communicator's context (those are below 2^13) nor IVC_RMA_CTX. */
-#define IVC_PART_CTX_OFF 0x40000000u
+ * equals another communicator's context (those are below 2^13) nor IVC_RMA_CTX. The
+ * operation's init sequence number (mod 2^16) rides in bits 13..28 above it, so partitioned
+ * contexts lie in [IVC_PART_CTX_OFF, IVC_PART_CTX_OFF + 2^29). */
+#define IVC_PART_CTX_OFF   0x40000000u
+#define IVC_PART_SEQ_SHIFT 13
+/* Frees comm's partitioned init counters (from ivc_mpi_comm_release; WORLD's and SELF's
+ * from ivc_mpi_match_finalize). */
+void ivc_mpi_part_comm_free(MPI_Comm comm);
 
 /* Checks of a point-to-point call's arguments (dir: PEER_SEND or PEER_RECV, which allows
  * the wildcards); raises on comm (or WORLD) and returns the class, or MPI_SUCCESS. */

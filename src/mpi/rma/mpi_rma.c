@@ -970,6 +970,10 @@ static int rma_check(MPI_Win w, int target, int ocount, MPI_Datatype odt, int tc
     if (tdisp < 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
         return MPI_ERR_DISP;
     *p = &w->peers[target];
+    /* An access needs an epoch that covers the target: its lock (lock_all sets every
+     * peer's), a fence epoch, or a PSCW access epoch. */
+    if (__builtin_expect(!(*p)->lock && !w->fence && w->start_group == NULL, 0))
+        return MPI_ERR_RMA_SYNC;
     /* The byte displacement must not wrap (it would land inside the window by accident). */
     if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC && (*p)->disp_unit > 0 &&
         (uint64_t)tdisp > (uint64_t)INT64_MAX / (*p)->disp_unit)
@@ -1099,10 +1103,11 @@ static uint8_t *packed(const void *buf, int count, MPI_Datatype dt, void **tmp)
 
 static int raise_w(MPI_Win w, int rc, const char *fn, int target)
 {
-    const char *why = rc == MPI_ERR_RMA_RANGE ? "the access lies outside the target's window"
-                      : rc == MPI_ERR_OP      ? "the operation is not defined on this datatype"
-                      : rc == MPI_ERR_BUFFER  ? "NULL origin or result buffer with data"
-                                              : "invalid argument or failed target";
+    const char *why = rc == MPI_ERR_RMA_RANGE  ? "the access lies outside the target's window"
+                      : rc == MPI_ERR_OP       ? "the operation is not defined on this datatype"
+                      : rc == MPI_ERR_BUFFER   ? "NULL origin or result buffer with data"
+                      : rc == MPI_ERR_RMA_SYNC ? "no access epoch covers the target"
+                                               : "invalid argument or failed target";
     return ivc_mpi_raise(w->comm, rc, fn, "target %d: %s", target, why);
 }
 
@@ -1353,7 +1358,10 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
         return MPI_SUCCESS;
     int basic = datatype->basic;
     uint64_t n = datatype->map.size;
-    if (!datatype->map.contig || basic == B_NONE || n != basic_size[basic] || n > 64)
+    /* Integer, logical, byte and multi-language types only (MPI-4.1 section 12.3.4): not
+     * floating point or complex, which compare by bits here but not by value. */
+    if (!datatype->map.contig || basic == B_NONE || n != basic_size[basic] || n > 64 ||
+        (basic >= B_FLOAT && basic <= B_LDOUBLE) || (basic >= B_CFLOAT && basic <= B_CLDOUBLE))
         return raise_w(win, MPI_ERR_TYPE, fn, target_rank);
     uint64_t at = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint64_t)target_disp
                                                         : (uint64_t)target_disp * p->disp_unit;

@@ -423,6 +423,13 @@ int PMPI_Win_free(MPI_Win *win)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
     CHECK_WIN(*win, fn);
     MPI_Win w = *win;
+    /* The standard makes freeing inside an access or exposure epoch erroneous; refused
+     * before anything is torn down, so that the program may end the epoch and free again. */
+    if (w->lock_all || w->start_group != NULL || w->post_group != NULL)
+        return ivc_mpi_raise(w->comm, MPI_ERR_RMA_SYNC, fn, "an epoch is open on the window");
+    for (int t = 0; t < w->comm->size; t++)
+        if (w->peers[t].lock != 0)
+            return ivc_mpi_raise(w->comm, MPI_ERR_RMA_SYNC, fn, "rank %d is locked", t);
     int rc = ivc_mpi_win_attr_delete_all(w); /* user attributes (comm/mpi_attr.c) */
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(w->comm, rc, fn, "an attribute's delete callback failed");
@@ -617,6 +624,7 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     const char *fn = "MPI_Win_fence";
     CHECK_WIN(win, fn);
     int rc = flush_all(win);
+    win->fence = !(assert &MPI_MODE_NOSUCCEED);
     /* The barrier's messages order every rank's stores before every later access. */
     if (rc == MPI_SUCCESS)
         rc = ivc_mpi_coll_barrier(win->comm);
@@ -647,6 +655,8 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     win_peer_t *p = &win->peers[rank];
     if (p->lock != 0 || win->lock_all)
         return ivc_mpi_raise(win->comm, MPI_ERR_RMA_SYNC, fn, "rank %d is already locked", rank);
+    if (win->start_group != NULL)
+        return ivc_mpi_raise(win->comm, MPI_ERR_RMA_SYNC, fn, "inside a PSCW access epoch");
     /* One round of progress first, even for a free lock or MPI_MODE_NOCHECK: a rank that
      * only locks, reads and unlocks its own window (all direct, no waiting) must still
      * answer the lock requests and accesses other ranks sent it as active messages, or
@@ -656,6 +666,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     if (!p->nocheck && (rc = ivc_rma_lock(win, rank, lock_type)) != MPI_SUCCESS)
         return ivc_mpi_raise(win->comm, rc, fn, "locking rank %d failed", rank);
     p->lock = lock_type;
+    win->fence = 0;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Win_lock)
@@ -690,6 +701,8 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     CHECK_WIN(win, fn);
     if (win->lock_all)
         return ivc_mpi_raise(win->comm, MPI_ERR_RMA_SYNC, fn, "already in a lock_all epoch");
+    if (win->start_group != NULL)
+        return ivc_mpi_raise(win->comm, MPI_ERR_RMA_SYNC, fn, "inside a PSCW access epoch");
     for (int t = 0; t < win->comm->size; t++)
         if (win->peers[t].lock != 0)
             return ivc_mpi_raise(win->comm, MPI_ERR_RMA_SYNC, fn, "rank %d is locked", t);
@@ -705,6 +718,7 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
         win->peers[t].lock = MPI_LOCK_SHARED;
     }
     win->lock_all = 1;
+    win->fence = 0;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Win_lock_all)
@@ -863,6 +877,7 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     if (!group->predefined)
         group->refs++;
     win->start_group = group;
+    win->fence = 0;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Win_start)

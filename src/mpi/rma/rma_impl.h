@@ -124,6 +124,8 @@ struct ivc_mpi_win_s {
     win_peer_t *peers;  /* by rank in comm */
     win_attach_t *attached;
     int lock_all;                      /* inside Win_lock_all */
+    int fence; /* a fence without MPI_MODE_NOSUCCEED came last: RMA calls may follow; a lock
+                * or a start ends that (empty) fence epoch */
     int freeing;                       /* inside Win_free: peers' blocks may be reused */
     MPI_Group start_group, post_group; /* PSCW access / exposure epochs, or NULL */
     int *post_done;                    /* Win_test: completions received from post_group members */

@@ -5,8 +5,8 @@
  *  - every constructor with a NULL newtype, and the array constructors with NULL arrays
  *    (count > 0): MPI_ERR_ARG; Type_commit/Type_free of a NULL pointer: MPI_ERR_ARG;
  *  - every query with a NULL output (size, extent, true extent, envelope, contents arrays,
- *    name, attributes, Get_address, Pack_size, Type_match_size, f90 types, value_index):
- *    MPI_ERR_ARG;
+ *    name, attributes, Get_address, Pack_size, Type_match_size, f90 types, value_index, and
+ *    the removed Type_extent/Type_lb/Type_ub): MPI_ERR_ARG;
  *  - Pack/Unpack (native and external32) with a NULL data buffer of count > 0 or a NULL packed
  *    buffer with bytes to move: MPI_ERR_BUFFER; a NULL position or datarep: MPI_ERR_ARG;
  *  - legal NULLs: Pack of 0 elements from NULL into NULL, Pack from MPI_BOTTOM with a type of
@@ -71,6 +71,10 @@ int main(int argc, char **argv)
     A_EXPECT(MPI_ERR_ARG, MPI_Type_size_c(vec, NULL));
     A_EXPECT(MPI_ERR_ARG, MPI_Type_get_extent(vec, NULL, &b));
     A_EXPECT(MPI_ERR_ARG, MPI_Type_get_extent(vec, &a, NULL));
+    /* The MPI-1 forms that MPI-3.0 removed (MPICH's errors/datatype/type_ub_nullarg). */
+    A_EXPECT(MPI_ERR_ARG, MPI_Type_extent(vec, NULL));
+    A_EXPECT(MPI_ERR_ARG, MPI_Type_lb(vec, NULL));
+    A_EXPECT(MPI_ERR_ARG, MPI_Type_ub(vec, NULL));
     A_EXPECT(MPI_ERR_ARG, MPI_Type_get_extent_x(vec, NULL, &c1));
     A_EXPECT(MPI_ERR_ARG, MPI_Type_get_extent_c(vec, &c1, NULL));
     A_EXPECT(MPI_ERR_ARG, MPI_Type_get_true_extent(vec, NULL, &b));

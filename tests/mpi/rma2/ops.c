@@ -388,6 +388,10 @@ static void run_kind(int kind)
                 "Accumulate FLOAT into DOUBLE");
     CHECK_CLASS(MPI_ERR_TYPE, MPI_Compare_and_swap(dv, dv + 1, dr, MPI_DOUBLE_INT, tr, d0, w.win),
                 "Compare_and_swap on DOUBLE_INT");
+    CHECK_CLASS(MPI_ERR_TYPE, MPI_Compare_and_swap(dv, dv + 1, dr, MPI_DOUBLE, tr, d0, w.win),
+                "Compare_and_swap on DOUBLE (floating point is not allowed)");
+    CHECK_CLASS(MPI_ERR_TYPE, MPI_Compare_and_swap(dv, dv + 1, dr, MPI_FLOAT, tr, d0, w.win),
+                "Compare_and_swap on FLOAT");
     CHECK_CLASS(MPI_ERR_COUNT, MPI_Accumulate(dv, 2, MPI_DOUBLE, tr, d0, 1, MPI_DOUBLE, MPI_SUM, w.win),
                 "Accumulate of 2 doubles into 1");
     if (kind != K_DYNAMIC)

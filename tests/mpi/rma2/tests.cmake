@@ -7,3 +7,4 @@ ivc_mpi_test(rma2_dynspan  SOURCES mpi/rma2/dynspan.c  NP 3 CONFIGS vms plain ho
 ivc_mpi_test(rma2_info     SOURCES mpi/rma2/info.c     NP 2 CONFIGS vms plain hosts)
 ivc_mpi_test(rma2_squery   SOURCES mpi/rma2/squery.c   NP 3 CONFIGS vms plain hosts)
 ivc_mpi_test(rma2_progress SOURCES mpi/rma2/progress.c NP 3 CONFIGS vms plain hosts)
+ivc_mpi_test(rma2_sync     SOURCES mpi/rma2/sync.c     NP 3 CONFIGS vms plain hosts)

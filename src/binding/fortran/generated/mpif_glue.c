@@ -4215,7 +4215,7 @@ void pmpi_info_delete_(void *info, char *key, void *ierror, size_t key_len)
         *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
         return;
     }
-    char *c_key = ivcf_cstr(key, key_len);
+    char *c_key = ivcf_cstr_trim(key, key_len);
     int rc = ivcf_c_MPI_Info_delete(PMPI_Info_f2c(*(MPI_Fint *)info), c_key);
     free(c_key);
     *(MPI_Fint *)ierror = rc;
@@ -4263,11 +4263,11 @@ void pmpi_info_get_(void *info, char *key, void *valuelen, char *value, void *fl
         *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
         return;
     }
-    char *c_key = ivcf_cstr(key, key_len);
+    char *c_key = ivcf_cstr_trim(key, key_len);
     char *c_value = ivcf_cbuf(value_len);
     int l_flag = 0;
     int rc = ivcf_c_MPI_Info_get(PMPI_Info_f2c(*(MPI_Fint *)info), c_key, *(MPI_Fint *)valuelen, c_value, &l_flag);
-    if (rc == MPI_SUCCESS) ivcf_fstr(value, value_len, c_value);
+    if (rc == MPI_SUCCESS && l_flag) ivcf_fstr(value, value_len, c_value);
     *(MPI_Fint *)flag = l_flag != 0;
     free(c_key);
     free(c_value);
@@ -4306,27 +4306,6 @@ void pmpi_info_get_nthkey_(void *info, void *n, char *key, void *ierror, size_t 
 }
 IVCF_ALIAS(mpi_info_get_nthkey)
 
-/* MPI_Info_get_string */
-extern int ivcf_c_MPI_Info_get_string(void *, void *, void *, void *, void *) __asm__("PMPI_Info_get_string") __attribute__((weak));
-void pmpi_info_get_string_(void *info, char *key, void *buflen, char *value, void *flag, void *ierror, size_t key_len, size_t value_len);
-void pmpi_info_get_string_(void *info, char *key, void *buflen, char *value, void *flag, void *ierror, size_t key_len, size_t value_len)
-{
-    if (ivcf_c_MPI_Info_get_string == NULL) {
-        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
-        return;
-    }
-    char *c_key = ivcf_cstr(key, key_len);
-    char *c_value = ivcf_cbuf(value_len);
-    int l_flag = 0;
-    int rc = ivcf_c_MPI_Info_get_string(PMPI_Info_f2c(*(MPI_Fint *)info), c_key, buflen, c_value, &l_flag);
-    if (rc == MPI_SUCCESS) ivcf_fstr(value, value_len, c_value);
-    *(MPI_Fint *)flag = l_flag != 0;
-    free(c_key);
-    free(c_value);
-    *(MPI_Fint *)ierror = rc;
-}
-IVCF_ALIAS(mpi_info_get_string)
-
 /* MPI_Info_get_valuelen */
 extern int ivcf_c_MPI_Info_get_valuelen(void *, void *, void *, void *) __asm__("PMPI_Info_get_valuelen") __attribute__((weak));
 void pmpi_info_get_valuelen_(void *info, char *key, void *valuelen, void *flag, void *ierror, size_t key_len);
@@ -4336,7 +4315,7 @@ void pmpi_info_get_valuelen_(void *info, char *key, void *valuelen, void *flag, 
         *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
         return;
     }
-    char *c_key = ivcf_cstr(key, key_len);
+    char *c_key = ivcf_cstr_trim(key, key_len);
     int l_flag = 0;
     int rc = ivcf_c_MPI_Info_get_valuelen(PMPI_Info_f2c(*(MPI_Fint *)info), c_key, valuelen, &l_flag);
     *(MPI_Fint *)flag = l_flag != 0;
@@ -4354,8 +4333,8 @@ void pmpi_info_set_(void *info, char *key, char *value, void *ierror, size_t key
         *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
         return;
     }
-    char *c_key = ivcf_cstr(key, key_len);
-    char *c_value = ivcf_cstr(value, value_len);
+    char *c_key = ivcf_cstr_trim(key, key_len);
+    char *c_value = ivcf_cstr_trim(value, value_len);
     int rc = ivcf_c_MPI_Info_set(PMPI_Info_f2c(*(MPI_Fint *)info), c_key, c_value);
     free(c_key);
     free(c_value);
