@@ -267,47 +267,49 @@ static int sect_receive(ivc_region_t *r, int wait_ms)
     return rc;
 }
 
-void *ivc_region_sect_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len)
+/* Whether [off, off + len) lies in rank k's section (k < world_size, sections joined). */
+static int in_section(const ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len)
 {
-    if (r->sec_mapped == NULL || k >= r->world_size)
-        return NULL;
     uint64_t lo = ivc_region_sect_off(r, k);
-    if (off < lo || off - lo > r->sec_size || len > r->sec_size - (off - lo))
-        return NULL;
+    return off >= lo && off - lo <= r->sec_size && len <= r->sec_size - (off - lo);
+}
+
+/* Takes what the launcher sends until rank k's section (or, with `part`, its private part
+ * for this rank) is mapped, as long as the join said. Returns 0, or -1 (printed) on
+ * time-out or a broken socket. */
+static int await(ivc_region_t *r, uint32_t k, int part)
+{
     uint64_t deadline = ivc_now_ns() + r->sec_wait_ms * 1000000ull;
-    while (!r->sec_mapped[k]) {
+    while (!(part ? r->sec_priv[k].mapped : r->sec_mapped[k])) {
         uint64_t now = ivc_now_ns();
         if (now >= deadline) {
-            ivc_error("region %s: rank %u's section never came from the launcher", r->path, k);
-            return NULL;
+            ivc_error("region %s: rank %u's %s never came from the launcher", r->path, k,
+                      part ? "part for this rank" : "section");
+            return -1;
         }
         uint64_t left_ms = (deadline - now) / 1000000 + 1;
         if (sect_receive(r, left_ms > 1000 ? 1000 : (int)left_ms) < 0)
-            return NULL;
+            return -1;
     }
-    return r->base + off;
+    return 0;
+}
+
+void *ivc_region_sect_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len)
+{
+    if (r->sec_mapped == NULL || k >= r->world_size || !in_section(r, k, off, len))
+        return NULL;
+    return await(r, k, 0) == 0 ? r->base + off : NULL;
 }
 
 void *ivc_region_sect_private_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len)
 {
-    if (r->sec_mapped == NULL || k >= r->world_size || k == r->sec_me)
-        return NULL;
-    uint64_t lo = ivc_region_sect_off(r, k);
-    if (off < lo || off - lo > r->sec_size || len > r->sec_size - (off - lo))
+    if (r->sec_mapped == NULL || k >= r->world_size || k == r->sec_me ||
+        !in_section(r, k, off, len))
         return NULL;
     struct ivc_sect_priv *p = &r->sec_priv[k];
-    uint64_t deadline = ivc_now_ns() + r->sec_wait_ms * 1000000ull;
-    while (!p->mapped) {
-        uint64_t now = ivc_now_ns();
-        if (now >= deadline) {
-            ivc_error("region %s: rank %u's part for this rank never came from the launcher",
-                      r->path, k);
-            return NULL;
-        }
-        uint64_t left_ms = (deadline - now) / 1000000 + 1;
-        if (sect_receive(r, left_ms > 1000 ? 1000 : (int)left_ms) < 0)
-            return NULL;
-    }
+    if (await(r, k, 1) != 0)
+        return NULL;
+    uint64_t lo = ivc_region_sect_off(r, k);
     if (p->at != off - lo || p->len != len) {
         ivc_error("region %s: rank %u made bytes %" PRIu64 "..%" PRIu64 " of its section private "
                   "for this rank, not %" PRIu64 "..%" PRIu64,
