@@ -9,7 +9,8 @@
  *  - the root alone aliased: Reduce, Gather, Gatherv, Scatter, Scatterv (and Igather,
  *    Iscatter): the root gets MPI_ERR_BUFFER, the others, whose buffers are fine, then meet
  *    the root's corrected call, whose result is checked;
- *  - what stays legal: MPI_IN_PLACE, count 0 with one buffer, a root-only receive buffer
+ *  - what stays legal: MPI_IN_PLACE, count 0 with one buffer (all counts 0 in the v and w
+ *    forms too), a root-only receive buffer
  *    equal to another rank's send buffer address (Reduce with recvbuf == sendbuf off the
  *    root), results checked;
  *  - MPI_Reduce_local: MPI_IN_PLACE as either buffer, and inbuf == inoutbuf, give
@@ -171,6 +172,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         buf[i] = me == 0 ? i : -1;
     CHECK_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, 1, MPI_INT, MPI_COMM_WORLD));
+    /* The v forms with every count 0 move nothing: one address for both is no alias (mpi4py's
+     * testAlltoallv3 passes its empty arrays so). Nor is a Reduce_scatter whose block here is
+     * empty. */
+    int *zero = t_malloc(sizeof(int) * (size_t)np);
+    for (int r = 0; r < np; r++)
+        zero[r] = 0;
+    CHECK_MPI(MPI_Alltoallv(buf, zero, dsp, MPI_INT, buf, zero, dsp, MPI_INT, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Alltoallw(buf, zero, bdsp, types, buf, zero, bdsp, types, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Reduce_scatter(buf, buf, zero, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    free(zero);
 
     /* MPI_Reduce_local. */
     int in[4] = {1, 2, 3, 4}, io[4] = {10, 20, 30, 40};
