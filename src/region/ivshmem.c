@@ -62,6 +62,12 @@ int ivc_ivshmem_list(const char *root, ivc_ivshmem_t *devs, int max)
         snprintf(p, sizeof(p), "%s/%s/device", root, de->d_name);
         if (read_hex(p, &device) != 0 || device != IVC_IVSHMEM_DEVICE)
             continue;
+        snprintf(p, sizeof(p), "%s/%s", root, de->d_name);
+        char link[PATH_MAX];
+        ssize_t ln = readlink(p, link, sizeof(link) - 1);
+        link[ln > 0 ? ln : 0] = '\0';
+        if (strstr(link, "/" IVC_SECT_BRIDGE "/") != NULL)
+            continue; /* a section, not a region */
         ivc_ivshmem_t *v = &devs[n++];
         memset(v, 0, sizeof(*v));
         strcpy(v->bdf, de->d_name);

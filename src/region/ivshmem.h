@@ -19,6 +19,11 @@
 
 #define IVC_IVSHMEM_MAX 16
 
+/* Write-exclusive sections in a guest (region_sect.h) are ivshmem devices behind a PCI
+ * bridge at this address (ivc-vm --sections puts it there), one per rank, at the bridge's
+ * slot of that rank. They are not regions: the device lists and selectors skip them. */
+#define IVC_SECT_BRIDGE "0000:00:1e.0"
+
 typedef struct ivc_ivshmem {
     char bdf[32];        /* PCI address, e.g. 0000:00:04.0 */
     char bar2[PATH_MAX]; /* sysfs resource2: the region */
@@ -35,8 +40,8 @@ typedef struct ivc_ivshmem_regs {
 /* Whether IVC_REGION's value names an ivshmem device rather than a file. */
 int ivc_ivshmem_is_selector(const char *sel);
 
-/* Lists the ivshmem devices under `sysfs_root` (NULL: /sys/bus/pci/devices), sorted by
- * PCI address, at most `max`. Returns how many were found (0 if none or no sysfs). */
+/* Lists the ivshmem devices under `sysfs_root` (NULL: /sys/bus/pci/devices) but the
+ * sections behind IVC_SECT_BRIDGE, sorted by PCI address, at most `max`. Returns how many were found (0 if none or no sysfs). */
 int ivc_ivshmem_list(const char *sysfs_root, ivc_ivshmem_t *devs, int max);
 
 /* Resolves a selector (NULL, "", "ivshmem", "ivshmem:N", "ivshmem:<bdf>") to a device.

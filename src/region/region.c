@@ -141,7 +141,7 @@ static int region_wait_ready(ivc_region_t *r, uint64_t job, uint32_t world)
             }
             uint32_t expect = IVC_REGION_EMPTY;
             if (ivc_cas(&h->state, &expect, IVC_REGION_FORMATTING))
-                return region_format(r, job, world, 0);
+                return region_format(r, job, world, ivc_region_sect_dev_size(r->path, world));
             continue;
         }
         if (state != IVC_REGION_FORMATTING) {

@@ -35,6 +35,7 @@ typedef struct ivc_region {
     uint64_t sec_next;   /* bytes of this rank's section handed out (ivc_region_sect_alloc) */
     uint8_t *sec_mapped; /* per rank: 1 once its section is mapped here; NULL before join */
     uint64_t sec_wait_ms; /* how long a reader waits for a peer's section to come */
+    int sec_dev;         /* sections are a guest's ivshmem devices (region_sect.h) */
     struct ivc_sect_priv *sec_priv; /* per rank: its private part for this rank (region_sect.c) */
     char path[PATH_MAX];
 } ivc_region_t;

@@ -2,10 +2,13 @@
 #define _GNU_SOURCE
 #include "region_sect.h"
 
+#include "ivshmem.h"
+
 #include "../base/ivc_fdpass.h"
 #include "../base/ivc_log.h"
 #include "../base/ivc_wait.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -81,33 +84,11 @@ static int make_sealed(const char *name, uint8_t *at, uint64_t len, const char *
     return rc != 0 ? rc : fd;
 }
 
-int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms)
+/* Reserves the address range of every section after the file's mapping and moves the
+ * mapping to its start (PROT_NONE until a section is mapped, so a stray access faults
+ * instead of reading zeros). Returns 0 or -errno (printed). */
+static int reserve(ivc_region_t *r)
 {
-    if (!ivc_region_has_sections(r))
-        return 0;
-    const char *env = getenv("IVC_SECTION_FD");
-    char *end = NULL;
-    long sock = env != NULL ? strtol(env, &end, 10) : -1;
-    if (env == NULL || end == env || *end != '\0' || sock < 0 || sock > INT32_MAX ||
-        fcntl((int)sock, F_GETFD) < 0) {
-        ivc_error("region %s has write-exclusive sections, which only the launcher that made "
-                  "it hands out, and this process has no IVC_SECTION_FD from it",
-                  r->path);
-        return -ENOTCONN;
-    }
-    if (rank >= r->world_size)
-        return -EINVAL;
-    r->sec_mapped = calloc(r->world_size, 1);
-    if (r->sec_mapped == NULL)
-        return -ENOMEM;
-    r->sec_sock = (int)sock;
-    fcntl(r->sec_sock, F_SETFD, FD_CLOEXEC); /* programs this rank starts get none */
-    r->sec_me = rank;
-    r->sec_next = 0;
-    r->sec_wait_ms = wait_ms;
-
-    /* The reservation: the file's mapping moves to its start, sections follow (PROT_NONE
-     * until mapped, so a stray access faults instead of reading zeros). */
     uint64_t total = r->sec_off + (uint64_t)r->world_size * r->sec_size;
     void *res = mmap(NULL, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (res == MAP_FAILED) {
@@ -129,17 +110,163 @@ int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms)
     }
     r->base = moved;
     r->map_size = total;
+    return 0;
+}
 
+/* ---- in a guest: sections are ivshmem devices behind IVC_SECT_BRIDGE ---- */
+
+#define SECT_SYSFS "/sys/bus/pci/devices/" IVC_SECT_BRIDGE
+
+static int read_id(const char *dir, const char *name, unsigned *out)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof(p), "%s/%s", dir, name);
+    FILE *f = fopen(p, "re");
+    if (f == NULL)
+        return -1;
+    int ok = fscanf(f, "%x", out) == 1;
+    fclose(f);
+    return ok ? 0 : -1;
+}
+
+/* The BAR2 file of the ivshmem device at slot k behind the bridge, and its size. Returns 0
+ * or -ENODEV. */
+static int dev_bar(uint32_t k, char *path, size_t n, uint64_t *size)
+{
+    DIR *d = opendir(SECT_SYSFS);
+    if (d == NULL)
+        return -ENODEV;
+    struct dirent *de;
+    int rc = -ENODEV;
+    while (rc != 0 && (de = readdir(d)) != NULL) {
+        unsigned dom, bus, slot, fn, vendor, device;
+        char dir[128];
+        struct stat st;
+        if (strlen(de->d_name) > 32 || sscanf(de->d_name, "%x:%x:%x.%x", &dom, &bus, &slot, &fn) != 4 || slot != k ||
+            fn != 0)
+            continue;
+        snprintf(dir, sizeof(dir), SECT_SYSFS "/%s", de->d_name);
+        if (read_id(dir, "vendor", &vendor) != 0 || vendor != IVC_IVSHMEM_VENDOR ||
+            read_id(dir, "device", &device) != 0 || device != IVC_IVSHMEM_DEVICE)
+            continue;
+        snprintf(path, n, "%s/resource2", dir);
+        if (stat(path, &st) == 0 && st.st_size > 0) {
+            *size = (uint64_t)st.st_size;
+            rc = 0;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+/* The bridge's 32 slots (ivc-vm attaches one device per rank to it). */
+#define SECT_DEV_MAX 32
+
+uint64_t ivc_region_sect_dev_size(const char *path, uint32_t world)
+{
+    char bar[PATH_MAX];
+    uint64_t size = 0, sz;
+    /* Only a guest's own region (its ivshmem BAR) goes with devices of that guest. */
+    if (path == NULL || strncmp(path, "/sys/", 5) != 0 || world < 2 ||
+        dev_bar(0, bar, sizeof(bar), &size) != 0)
+        return 0;
+    if (world > SECT_DEV_MAX) {
+        ivc_warn("region %s: this guest has section devices, but %u ranks are more than the %d "
+                 "a bridge holds: no sections",
+                 path, world, SECT_DEV_MAX);
+        return 0;
+    }
+    for (uint32_t k = 1; k < world; k++) {
+        if (dev_bar(k, bar, sizeof(bar), &sz) != 0 || sz != size) {
+            ivc_warn("region %s: this guest's section devices (behind %s) do not fit a job of %u "
+                     "ranks (rank %u's %s): no sections",
+                     path, IVC_SECT_BRIDGE, world, k, sz != size ? "has another size" : "is missing");
+            return 0;
+        }
+    }
+    return size % 4096 == 0 ? size : 0;
+}
+
+/* Maps every rank's section device: this rank's read-write (and clears it: a device file
+ * outlives jobs), the others' read-only. */
+static int join_devices(ivc_region_t *r, uint32_t rank)
+{
+    int rc = reserve(r);
+    for (uint32_t k = 0; rc == 0 && k < r->world_size; k++) {
+        char bar[PATH_MAX];
+        uint64_t size = 0;
+        int mine = k == rank, fd = -1;
+        const char *what = "find";
+        if (dev_bar(k, bar, sizeof(bar), &size) != 0 || size != r->sec_size) {
+            rc = -ENODEV;
+        } else if ((fd = open(bar, (mine ? O_RDWR : O_RDONLY) | O_CLOEXEC)) < 0) {
+            what = "open";
+            rc = -errno;
+        } else if (mmap(r->base + ivc_region_sect_off(r, k), r->sec_size,
+                        mine ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED | MAP_FIXED, fd,
+                        0) == MAP_FAILED) {
+            what = "map";
+            rc = -errno;
+        }
+        if (fd >= 0)
+            close(fd);
+        if (rc != 0) {
+            ivc_error("region %s: cannot %s rank %u's section device (slot %u behind %s, %" PRIu64
+                      " bytes): %s",
+                      r->path, what, k, k, IVC_SECT_BRIDGE, r->sec_size, strerror(-rc));
+            return rc;
+        }
+        r->sec_mapped[k] = 1;
+    }
+    memset(r->base + ivc_region_sect_off(r, rank), 0, r->sec_size);
+    r->sec_dev = 1;
+    return 0;
+}
+
+int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms)
+{
+    if (!ivc_region_has_sections(r))
+        return 0;
+    if (rank >= r->world_size)
+        return -EINVAL;
+    const char *env = getenv("IVC_SECTION_FD");
+    char *end = NULL;
+    long sock = env != NULL ? strtol(env, &end, 10) : -1;
+    int have_sock = env != NULL && end != env && *end == '\0' && sock >= 0 && sock <= INT32_MAX &&
+                    fcntl((int)sock, F_GETFD) >= 0;
+    char bar[PATH_MAX];
+    uint64_t size;
+    int in_guest = !have_sock && dev_bar(rank, bar, sizeof(bar), &size) == 0;
+    if (!have_sock && !in_guest) {
+        ivc_error("region %s has write-exclusive sections, which only the launcher that made "
+                  "it hands out (or a guest's section devices), and this process has no "
+                  "IVC_SECTION_FD from it and no section device",
+                  r->path);
+        return -ENOTCONN;
+    }
+    r->sec_mapped = calloc(r->world_size, 1);
     r->sec_priv = calloc(r->world_size, sizeof(*r->sec_priv));
-    if (r->sec_priv == NULL)
+    if (r->sec_mapped == NULL || r->sec_priv == NULL)
         return -ENOMEM;
     for (uint32_t k = 0; k < r->world_size; k++)
         r->sec_priv[k].fd = -1;
+    r->sec_sock = -1;
+    r->sec_me = rank;
+    r->sec_next = 0;
+    r->sec_wait_ms = wait_ms;
+    if (in_guest)
+        return join_devices(r, rank);
+    r->sec_sock = (int)sock;
+    fcntl(r->sec_sock, F_SETFD, FD_CLOEXEC); /* programs this rank starts get none */
+    int rc = reserve(r);
+    if (rc != 0)
+        return rc;
+
     char name[32];
     snprintf(name, sizeof(name), "ivc-sec-%u", rank);
     const char *what;
     int fd = make_sealed(name, r->base + ivc_region_sect_off(r, rank), r->sec_size, &what);
-    int rc = fd;
+    rc = fd;
     if (fd >= 0) {
         ivc_sect_msg_t m = {IVC_SECT_MAGIC, rank, IVC_SECT_ALL, 0, 0, r->sec_size};
         what = "hand over";
@@ -178,6 +305,8 @@ int ivc_region_sect_private(ivc_region_t *r, uint64_t off, uint64_t len, uint32_
     if (off < lo || off % 4096 || len == 0 || len % 4096 || off - lo > r->sec_size ||
         len > r->sec_size - (off - lo))
         return -EINVAL;
+    if (r->sec_dev)
+        return 0; /* a guest: the part stays in the section (region_sect.h) */
     char name[48];
     snprintf(name, sizeof(name), "ivc-sec-%u-to-%u", r->sec_me, reader);
     const char *what;
@@ -306,6 +435,8 @@ void *ivc_region_sect_private_at(ivc_region_t *r, uint32_t k, uint64_t off, uint
     if (r->sec_mapped == NULL || k >= r->world_size || k == r->sec_me ||
         !in_section(r, k, off, len))
         return NULL;
+    if (r->sec_dev)
+        return r->base + off;
     struct ivc_sect_priv *p = &r->sec_priv[k];
     if (await(r, k, 1) != 0)
         return NULL;
@@ -332,4 +463,5 @@ void ivc_region_sect_leave(ivc_region_t *r)
     r->sec_sock = -1;
     free(r->sec_mapped);
     r->sec_mapped = NULL;
+    r->sec_dev = 0;
 }

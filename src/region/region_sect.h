@@ -23,6 +23,16 @@
  * public file's untouched zero pages there: no rank reads the messages of a pair it is not
  * in.
  *
+ * In real guests (QEMU) the hypervisor enforces the same: every section is a file on the
+ * host attached to every guest as an ivshmem device behind a PCI bridge (IVC_SECT_BRIDGE,
+ * the rank's section at the bridge's slot of that rank), read-write in the guest of its
+ * owner and through a read-only memory backend (readonly=on) in every other guest: QEMU
+ * drops a guest's stores there, whatever its kernel does, and the ranks map it PROT_READ,
+ * so a stray store faults in the writer (ivc-vm --sections). A rank that finds such
+ * devices formats a zero-filled region with sections of their size and maps them all at
+ * join; guests have no private parts (every guest of the job can read a pair's messages,
+ * none can change them).
+ *
  * A section is mapped in a peer lazily, on first use (ivc_region_sect_at): the launcher
  * sends each section once it has it, and a reader waits for the one it needs. Offsets a
  * peer names in its own section are checked against that section's bounds, so a peer can
@@ -77,14 +87,19 @@ static inline uint64_t ivc_region_sect_off(const ivc_region_t *r, uint32_t k)
  * region), creates this rank's section, maps it read-write, seals it and hands it to the
  * launcher. Readers of a peer's section wait up to `wait_ms` for it to come. Nothing to do
  * (0) for a region without sections. Returns 0, -ENOTCONN (the region has sections but
- * this process got no IVC_SECTION_FD: not started by the launcher that made them), or
- * -errno (printed). */
+ * this process got no IVC_SECTION_FD and the guest has no section devices: not started by
+ * the launcher that made them), or -errno (printed). */
 int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms);
+
+/* Size of the sections a guest's ivshmem devices offer a region of `world` ranks at
+ * `path` (a guest's ivshmem BAR): the devices' common size when the guest has one per rank,
+ * else 0 (none, or a set that does not fit: logged). */
+uint64_t ivc_region_sect_dev_size(const char *path, uint32_t world);
 
 /* Makes [off, off + len) of this rank's own section (page-aligned, not yet written) private
  * to rank `reader`: a memory file of its own, mapped read-write here, sealed, and handed to
- * the launcher for `reader` alone. Returns 0, -EINVAL (not a page range of this rank's
- * section) or -errno (printed). */
+ * the launcher for `reader` alone (nothing in a guest, which has no private parts).
+ * Returns 0, -EINVAL (not a page range of this rank's section) or -errno (printed). */
 int ivc_region_sect_private(ivc_region_t *r, uint64_t off, uint64_t len, uint32_t reader);
 
 /* Waits until rank k's private part for this rank, [off, off + len) of k's section, is

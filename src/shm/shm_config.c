@@ -184,6 +184,20 @@ uint64_t ivc_shm_region_bytes(uint32_t world)
     return size;
 }
 
+uint64_t ivc_shm_section_bytes(uint32_t nlocal)
+{
+    ivc_shm_config_t cfg;
+    ivc_coll_config_t ccfg;
+    if (nlocal < 2 || ivc_shm_config_load(&cfg) != 0 || ivc_coll_config_load(&ccfg) != 0 ||
+        !ccfg.sections)
+        return 0;
+    ivc_shm_geometry_t geo;
+    ivc_shm_geometry(&cfg, nlocal, &geo);
+    uint64_t need =
+        geo.block_bytes + 4096 + (ccfg.shm ? ivc_coll_area_bytes(&ccfg, nlocal) + 4096 : 0);
+    return (need + 4095) / 4096 * 4096;
+}
+
 int ivc_shm_parse_region_size(const char *text, uint64_t *out)
 {
     static const ivc_cfg_entry_t entry = {

@@ -6,6 +6,10 @@
 #   vm_test.sh three               3 guests, 4 ranks (two in the first guest: same-VM and
 #                                  cross-VM pairs); region prepared by ivc-host, which must
 #                                  see the job end and remove it
+#   vm_test.sh sections            3 ranks in 2 guests with write-exclusive sections (ivc-vm
+#                                  --sections): a third guest scribbles every section
+#                                  through read-write BAR mappings while the job runs: every
+#                                  store dropped, data checked, read-only stores fault
 #   vm_test.sh mixed               2 guests (ranks 0, 1) + 2 simulated VMs on the host
 #                                  (ivcrun --join, ranks 2, 3) sharing one region file
 #   vm_test.sh doorbell            ivc-host serves doorbells; a guest with ivshmem-doorbell
@@ -46,7 +50,7 @@ pids=() daemons=() # guests; daemons to stop on the way out (a failed job leaves
 cleanup() {
     for p in "${pids[@]}" "${daemons[@]}"; do kill "$p" 2>/dev/null; done
     wait 2>/dev/null
-    rm -rf "$work" "$region"
+    rm -rf "$work" "$region" "$region".sec*
 }
 trap cleanup EXIT
 
@@ -105,7 +109,7 @@ need
 case $scenario in
 image)
     "$bin/ivc-vm-image" -o "$image" "${IVC_TESTS:?}/vm_job" "$IVC_TESTS/vm_wake" "$bin/ivc-info" \
-        "$IVC_TESTS/vm_move" "$bin/ivcrun" \
+        "$IVC_TESTS/vm_move" "$IVC_TESTS/vm_scribble" "$bin/ivcrun" \
         "$(dirname "$0")/doorbell-guest.sh" "$(dirname "$0")/errors-guest.sh" \
         "$IVC_TESTS/../examples/ivc_echo" "$IVC_TESTS/../apps/ivc_sph" || exit 1
     ;;
@@ -118,6 +122,31 @@ two)
     ranks_ok "$work/g0.log" 0
     ranks_ok "$work/g1.log" 1
     expect "$work/g0.log" "vm_job: 2 ranks agree"
+    ;;
+sections)
+    # Write-exclusive sections in guests: each rank's section is a host file that only its
+    # own guest may write (ivc-vm --sections); a third guest, which has them all read-only,
+    # scribbles over every one of them as a hostile kernel would, for as long as the job runs.
+    size=$("$bin/ivc-info" --region-size 3) || exit 1
+    args="ivc.size=3 ivc.job=$job ivc.prog=vm_job"
+    sect=(--region "$region" --region-size "$(mib "$size")" --sections 3)
+    guest g0 "${sect[@]}" --own 0,1 -- ivc.ranks=0,1 $args
+    guest g1 "${sect[@]}" --own 2 -- ivc.ranks=2 $args
+    guest g2 "${sect[@]}" -- ivc.cmd=vm_scribble,3,30
+    wait_all || fail "a guest did not power off cleanly"
+    ranks_ok "$work/g0.log" 0 1
+    ranks_ok "$work/g1.log" 2
+    expect "$work/g0.log" "vm_job: 3 ranks agree"
+    expect "$work/g2.log" "read-only stores fault"
+    expect "$work/g2.log" "vm_scribble: ok:"
+    "$bin/ivc-info" -r "$region" >"$work/info.log" 2>&1
+    expect "$work/info.log" "write-exclusive sections: 3 of"
+    for k in 0 1 2; do
+        # Its owner wrote it (the job used sections), the scribbler never did.
+        [[ -n $(tr -d '\0' <"$region.sec$k" | head -c 1) ]] || fail "rank $k's section is empty"
+        ! grep -qa SCRIBBLE "$region.sec$k" || fail "the scribbler's pattern is in rank $k's section"
+    done
+    grep -h "vm_scribble: ok\|ranks agree" "$work/g0.log" "$work/g2.log"
     ;;
 three)
     start_host -n 4

@@ -31,6 +31,11 @@ static void usage(FILE *f)
            "       ivc-info --wait-doorbell SEC [--device SEL]\n"
            "                           wait up to SEC seconds for a doorbell (polls IntrStatus:\n"
            "                           works when the device has msi=off); exit 0 if one came\n"
+           "       ivc-info --region-size N\n"
+           "                           bytes of a region for N ranks under these settings\n"
+           "       ivc-info --section-size N\n"
+           "                           bytes of one rank's write-exclusive section for N\n"
+           "                           co-located ranks (a power of two: ivc-vm --sections)\n"
            "       ivc-info --api [-v] which MPI-4.1 functions and Fortran bindings are\n"
            "                           implemented, per chapter (-v: list the missing ones)\n"
            "SEL selects a device as IVC_REGION does: ivshmem, ivshmem:N or ivshmem:<address>.\n");
@@ -52,6 +57,9 @@ static int inspect(const char *path)
            h->layout_version, h->format, r.size);
     printf("  job %" PRIu64 ", %u ranks, heap %" PRIu64 " of %" PRIu64 " bytes used\n", r.job_id,
            r.world_size, ivc_load_relaxed(&h->heap_next) - r.heap_off, r.heap_end - r.heap_off);
+    if (r.sec_size != 0)
+        printf("  write-exclusive sections: %u of %" PRIu64 " bytes (not in the file)\n",
+               r.world_size, r.sec_size);
     uint32_t arank;
     int acode;
     if (ivc_region_aborted(&r, &arank, &acode))
@@ -187,6 +195,22 @@ int main(int argc, char **argv)
             uint64_t bytes = ivc_shm_region_bytes((uint32_t)n);
             if (bytes == 0)
                 return 1;
+            printf("%" PRIu64 "\n", bytes);
+            return 0;
+        } else if (!strcmp(argv[i], "--section-size") && more) {
+            char *end;
+            unsigned long n = strtoul(argv[i + 1], &end, 10);
+            if (*end || n < 2 || n > 65536) {
+                fprintf(stderr, "ivc-info: --section-size wants a number of ranks (2 or more)\n");
+                return 2;
+            }
+            uint64_t need = ivc_shm_section_bytes((uint32_t)n), bytes = 4096;
+            if (need == 0) {
+                fprintf(stderr, "ivc-info: no sections under these settings (IVC_SECTIONS)\n");
+                return 1;
+            }
+            while (bytes < need)
+                bytes <<= 1; /* an ivshmem BAR is a power of two */
             printf("%" PRIu64 "\n", bytes);
             return 0;
         } else if (!strcmp(argv[i], "--api")) {

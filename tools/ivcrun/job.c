@@ -122,10 +122,7 @@ err_free:
 static uint64_t job_sections_size(const job_t *job)
 {
     const char *mig = getenv("IVC_MIGRATE");
-    ivc_coll_config_t ccfg;
-    ivc_shm_config_t scfg;
-    if (job->opts->nranks < 2 || job->opts->nmoves > 0 || (mig != NULL && strcmp(mig, "1") == 0) ||
-        ivc_coll_config_load(&ccfg) != 0 || ivc_shm_config_load(&scfg) != 0 || !ccfg.sections)
+    if (job->opts->nranks < 2 || job->opts->nmoves > 0 || (mig != NULL && strcmp(mig, "1") == 0))
         return 0;
     uint32_t *count = calloc(job->nhosts, sizeof(*count));
     if (count == NULL)
@@ -134,16 +131,11 @@ static uint64_t job_sections_size(const job_t *job)
         count[job_host_of(job, r) < job->nhosts ? job_host_of(job, r) : 0]++;
     uint64_t most = 0;
     for (uint32_t h = 0; h < job->nhosts; h++) {
-        if (count[h] < 2)
-            continue;
-        ivc_shm_geometry_t geo;
-        ivc_shm_geometry(&scfg, count[h], &geo);
-        uint64_t need = geo.block_bytes + 4096 +
-                        (ccfg.shm ? ivc_coll_area_bytes(&ccfg, count[h]) + 4096 : 0);
+        uint64_t need = ivc_shm_section_bytes(count[h]);
         most = need > most ? need : most;
     }
     free(count);
-    return (most + 4095) / 4096 * 4096;
+    return most;
 }
 
 int job_region_create(job_t *job, uint64_t size)
