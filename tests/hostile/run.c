@@ -6,7 +6,15 @@
  * a report.
  *
  * usage: run AREA IVCRUN WORK [NP]
- *   AREA: header | members | rings | counters | chunks | coll | rma
+ *   AREA: header | members | rings | counters | chunks | coll | rma | own-p2p | own-coll
+ * own-*: the writer is a rank of the job (rank 1: work.c's HOSTILE_OWN) scribbling over its
+ * own write-exclusive section during the p2p or coll workload; nothing is mapped here. The
+ * verdict is the same, and also: no line reports a rank other than the writer as failed or
+ * at fault (the blame falls on the section's owner). Without IVC_CHECKSUM=1 the writer's
+ * receiver counts wrong data from it (its own data: work.c's WRITERDATA), nobody else
+ * may get any, and the blame is not judged: a peer cannot tell a record the writer forged
+ * in its own ring from a real one, answers it, and the writer, which never sent it, may
+ * call the answer a protocol violation and have that peer declared failed.
  * Areas are found the way a co-tenant would find them: the header's offsets, each
  * membership slot's receive block and that block's geometry; collective areas are the heap
  * outside receive blocks (the job runs with IVC_RMA_ARENA=0 and IVC_SHARED_HEAP=off, so
@@ -226,7 +234,11 @@ int main(int argc, char **argv)
     const char *area = argv[1];
     if (argc > 4)
         np = atoi(argv[4]);
-    const char *mode = !strcmp(area, "coll") ? "coll" : !strcmp(area, "rma") ? "rma" : "p2p";
+    int own = !strncmp(area, "own-", 4);
+    const char *kind = own ? area + 4 : area;
+    const char *mode = !strcmp(kind, "coll") ? "coll" : !strcmp(kind, "rma") ? "rma" : "p2p";
+    if (own)
+        setenv("HOSTILE_OWN", "1", 1);
     rng ^= (uint64_t)getpid() << 20 ^ (uint64_t)time(NULL);
     fprintf(stderr, "hostile %s: seed %llx\n", area, (unsigned long long)rng);
     if (!strcmp(mode, "coll"))
@@ -267,6 +279,8 @@ int main(int argc, char **argv)
     long writes = 0;
     if (ready < np || !job_seen) {
         why = "the job did not get ready";
+    } else if (own) {
+        nranges = 0; /* rank 1 writes; this process only watches */
     } else {
         char path[128];
         snprintf(path, sizeof(path), "/dev/shm/ivc-%s", job);
@@ -298,8 +312,11 @@ int main(int argc, char **argv)
         printf("%s\nFAIL: %s: %s\n", out, area, why);
         return 1;
     }
-    fprintf(stderr, "hostile %s: writing into %d ranges, %llu bytes, for %.0f s\n", area, nranges,
-            (unsigned long long)total_len, SCRIBBLE_S);
+    if (own)
+        fprintf(stderr, "hostile %s: rank 1 writes into its own section\n", area);
+    else
+        fprintf(stderr, "hostile %s: writing into %d ranges, %llu bytes, for %.0f s\n", area,
+                nranges, (unsigned long long)total_len, SCRIBBLE_S);
 
     /* Write while the job runs. */
     double t1 = now();
@@ -320,7 +337,8 @@ int main(int argc, char **argv)
     waitpid(pid, &status, 0);
     while (drain(pfd[0], 10))
         ;
-    munmap(base, size);
+    if (base != NULL)
+        munmap(base, size);
     {
         /* Kept by ivcrun (--keep-region), or left by a launcher killed with SIGKILL: this
          * job's file only. */
@@ -369,6 +387,44 @@ int main(int argc, char **argv)
         printf("FAIL: %s: wrong data delivered as success:%.*s\n", area,
                (int)strcspn(corrupt, "\n"), corrupt);
         return 1;
+    }
+    const char *csum_env = getenv("IVC_CHECKSUM");
+    if (own && (csum_env == NULL || strcmp(csum_env, "1") != 0))
+        fprintf(stderr, "hostile %s: no check words: the blame is not judged (a record the "
+                        "writer forged in its own ring is taken for its own, and the writer may "
+                        "then call its peer's answer a protocol violation: README)\n",
+                area);
+    else if (own) {
+        /* The blame falls on the writer alone: no line says another rank broke the protocol
+         * or failed, no rank but the writer is declared failed by a peer, and no rank but
+         * the writer crashed (an honest rank may exit with an error it was given). */
+        for (const char *p = out; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+            size_t len = strcspn(p, "\n");
+            char line[512];
+            snprintf(line, sizeof(line), "%.*s", (int)(len < 511 ? len : 511), p);
+            int bad = -1, r, sig;
+            const char *d = strstr(line, "declared this rank failed");
+            const char *me = strstr(line, "ivc[");
+            if (d != NULL && me != NULL && sscanf(me, "ivc[%d]", &r) == 1 && r != 1)
+                bad = r;
+            for (const char *q = line; bad < 0 && (q = strstr(q, "rank ")) != NULL; q++) {
+                char word[16] = "";
+                if (sscanf(q, "rank %d %15s", &r, word) != 2 || r == 1)
+                    continue;
+                if (!strcmp(word, "broke") || !strncmp(word, "failed", 6))
+                    bad = r;
+                const char *k = strstr(q, "killed by signal ");
+                if (k != NULL && sscanf(k, "killed by signal %d", &sig) == 1 &&
+                    (sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGILL ||
+                     sig == SIGFPE) && (size_t)(k - q) < 40)
+                    bad = r;
+            }
+            if (bad >= 0) {
+                printf("FAIL: %s: rank %d, not the writer (rank 1), is blamed or crashed: %s\n",
+                       area, bad, line);
+                return 1;
+            }
+        }
     }
     if (ok == np && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         printf("PASS: %s: every rank finished with correct data\n", area);

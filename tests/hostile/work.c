@@ -8,11 +8,23 @@
  *   RESULT <rank> ok <rounds>         finished with correct data
  *   RESULT <rank> error <text>        an MPI call failed (a report): exit 3
  *   RESULT <rank> CORRUPT <text>      wrong data delivered as success: exit 4
+ *   OWN <rank> <writes> <bytes>       the own-section scribbler's count (below)
+ *
+ * With HOSTILE_OWN=R in the environment, rank R turns on itself: once ready, a thread of it
+ * writes random bytes over its own write-exclusive section (its channel block, the slots
+ * it made private to each peer, its collective area: every mapping of memfd:ivc-sec-R*)
+ * for HOSTILE_OWN_S seconds (default 2) while the rank goes on communicating. That is what
+ * a faulty rank can do by construction; its peers must not hang, must not take a corrupted
+ * message as success (with IVC_CHECKSUM=1), and must blame it and no one else (run.c).
+ * Without check words, the rank that receives from it in the p2p ring counts the wrong
+ * messages it gets from it (the writer's own data) instead of stopping at the first:
+ *   WRITERDATA <rank> <n> ...
  *
  * usage: work p2p|coll|rma SECONDS */
 #define _GNU_SOURCE
 #include <mpi.h>
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -76,8 +88,23 @@ static void fill(uint8_t *buf, size_t n, uint64_t seed)
     memcpy(buf, &h, 8);
 }
 
+/* Set on the receiver of a rank that scribbles its own section, without check words: what
+ * it gets from that rank may be wrong (the writer's own data); counted, not fatal, so that
+ * the run goes on and shows whether anything hangs. */
+static int writer_data_ok;
+static long writer_data_bad;
+
 static void verify(const uint8_t *buf, size_t n, uint64_t seed, const char *what)
 {
+    if (writer_data_ok) {
+        uint64_t h;
+        memcpy(&h, buf, 8);
+        int bad = h != fnv(buf + 8, n - 8);
+        for (size_t i = 8; i < n && !bad; i++)
+            bad = buf[i] != pat(seed, i);
+        writer_data_bad += bad;
+        return;
+    }
     uint64_t h;
     memcpy(&h, buf, 8);
     if (h != fnv(buf + 8, n - 8)) {
@@ -111,6 +138,64 @@ static long region_off(const void *p)
     if (f)
         fclose(f);
     return off;
+}
+
+/* ---- a rank that scribbles its own section (HOSTILE_OWN) ---- */
+
+static struct {
+    uintptr_t lo, hi;
+} own_maps[256];
+static int nown;
+static double own_secs = 2.0;
+
+/* Every writable mapping of this rank's section and its private parts. */
+static void find_own(void)
+{
+    char name[48], line[512];
+    snprintf(name, sizeof(name), "memfd:ivc-sec-%d", rank);
+    size_t nl = strlen(name);
+    FILE *f = fopen("/proc/self/maps", "r");
+    while (f && fgets(line, sizeof(line), f) && nown < 256) {
+        unsigned long lo, hi;
+        char perms[8];
+        const char *at = strstr(line, name);
+        if (at == NULL || (at[nl] != ' ' && at[nl] != '\n' && at[nl] != '-') ||
+            sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || perms[1] != 'w')
+            continue;
+        own_maps[nown].lo = lo;
+        own_maps[nown].hi = hi;
+        nown++;
+    }
+    if (f)
+        fclose(f);
+}
+
+static void *own_scribbler(void *arg)
+{
+    (void)arg;
+    uint64_t x = 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid() << 20, total = 0;
+    for (int i = 0; i < nown; i++)
+        total += own_maps[i].hi - own_maps[i].lo;
+    long writes = 0;
+    double t0 = MPI_Wtime();
+    while (total > 0 && MPI_Wtime() - t0 < own_secs) {
+        for (int k = 0; k < 16; k++, writes++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint64_t pick = x % total;
+            int i = 0;
+            while (pick >= own_maps[i].hi - own_maps[i].lo)
+                pick -= own_maps[i].hi - own_maps[i].lo, i++;
+            uint64_t n = x % 4 == 0 ? 64 : 8, room = own_maps[i].hi - own_maps[i].lo - pick;
+            uint8_t *p = (uint8_t *)own_maps[i].lo + pick;
+            for (uint64_t b = 0; b < n && b < room; b++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                ((volatile uint8_t *)p)[b] = (uint8_t)x;
+            }
+        }
+        usleep(200);
+    }
+    printf("OWN %d %ld %llu\n", rank, writes, (unsigned long long)total);
+    return NULL;
 }
 
 static int stop_now(double t0, double secs)
@@ -238,12 +323,33 @@ int main(int argc, char **argv)
         printf("AREA win %d %ld %zu\n", rank, region_off(base), wbytes);
     }
     CALL("MPI_Barrier (ready)", MPI_Barrier(MPI_COMM_WORLD));
+    const char *own = getenv("HOSTILE_OWN");
+    pthread_t scribbler;
+    int scribbling = 0;
+    if (own != NULL && atoi(own) == rank) {
+        if (getenv("HOSTILE_OWN_S") != NULL)
+            own_secs = atof(getenv("HOSTILE_OWN_S"));
+        find_own();
+        if (nown == 0) {
+            printf("RESULT %d error HOSTILE_OWN: this rank has no section of its own\n", rank);
+            return 3;
+        }
+        scribbling = pthread_create(&scribbler, NULL, own_scribbler, NULL) == 0;
+    }
+    const char *csum = getenv("IVC_CHECKSUM");
+    writer_data_ok = own != NULL && strcmp(mode, "p2p") == 0 &&
+                     (rank + size - 1) % size == atoi(own) && (csum == NULL || strcmp(csum, "1"));
     printf("READY %d\n", rank);
     long rounds = strcmp(mode, "coll") == 0  ? run_coll(secs)
                   : strcmp(mode, "rma") == 0 ? run_rma(secs, win, base, wbytes)
                                              : run_p2p(secs);
+    if (scribbling)
+        pthread_join(scribbler, NULL);
     if (win != MPI_WIN_NULL)
         CALL("MPI_Win_free", MPI_Win_free(&win));
+    if (writer_data_bad)
+        printf("WRITERDATA %d %ld wrong messages from the rank that scribbles its section\n",
+               rank, writer_data_bad);
     printf("RESULT %d ok %ld\n", rank, rounds);
     MPI_Finalize();
     return 0;

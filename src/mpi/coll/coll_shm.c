@@ -363,7 +363,7 @@ static int data_broken(MPI_Comm comm, ivc_coll_comm_t *cc, int r)
 {
     return area_broken(comm, (uint32_t)cc->lidx[r],
                        "data in its collective area does not match its check word "
-                       "(overwritten by another writer); not delivered");
+                       "(changed after it was written); not delivered");
 }
 
 /* After reading block blk (the len bytes at p) of comm rank r's publication `tag`: whether
