@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Side-by-side benchmark harness: IVC vs MPICH shared memory vs MPICH over TCP.
+"""Side-by-side benchmark harness: IVC vs MPICH shared memory vs MPICH over TCP vs Open MPI.
 
-Builds bench/{lat,bw,bibw,mr,coll,rma}.c twice (IVC's mpicc and mpicc.mpich), runs each
+Builds bench/{lat,bw,bibw,mr,coll,rma}.c with IVC's mpicc, mpicc.mpich and mpicc.openmpi, runs each
 benchmark in up to three configurations, keeps the best value per size over --reps
 repetitions and prints side-by-side tables, a target summary, results.csv and results.png.
 The collective benchmarks (barrier ... alltoall: bench/coll.c -c NAME) run with 2 ranks like
@@ -11,6 +11,9 @@ a message.
 
   ivc        P/bin/ivcrun -n 2 --vms 2 ./prog      (2 ranks in 2 simulated VMs)
   mpich-shm  mpiexec.mpich -n 2 ./prog             (one OS, MPICH shared memory)
+  ompi-shm   mpirun.openmpi -n 2 --mca pml ob1 --mca btl self,vader --bind-to none ./prog
+             (one OS, Open MPI's shared-memory transport with its single-copy kernel path;
+             skipped with a message when Open MPI is not installed: scripts/setup.sh --bench)
   mpich-tcp  mpiexec.mpich, one rank in each of two network namespaces joined by a veth
              pair, MPICH locality off, UCX restricted to TCP on the veth; the veth byte
              counters are checked after every run to prove the traffic crossed it.
@@ -23,7 +26,9 @@ a message.
              (point-to-point benchmarks only; veth counters checked as for mpich-tcp).
 
 Python 3 standard library only; the plot uses matplotlib when importable, else the
-harness re-runs itself under /usr/bin/python3 (Debian's python3-matplotlib) for it.
+harness re-runs itself under /usr/bin/python3 (Debian's python3-matplotlib) for it; it also
+draws one plot per benchmark (plots/BENCH.png: the value against size, one line per
+implementation) and writes report.md, the tables of ratios with the plots, for the README.
 See bench/README.md.
 """
 
@@ -44,7 +49,7 @@ import time
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(BENCH_DIR)
 
-CONFIGS = ["ivc", "mpich-shm", "mpich-tcp"]
+CONFIGS = ["ivc", "mpich-shm", "mpich-tcp", "ompi-shm"]
 # The inter-host comparison, reported in tables of its own (IVC's network channel against
 # MPICH over TCP on the same veth).
 NET_CONFIGS = ["ivc-net"]
@@ -79,7 +84,7 @@ BENCHES["allreduce4"] = dict(src="coll.c", prog="coll", args=["-c", "allreduce",
                              title="MPI_Allreduce latency, 4 ranks on %d cores "
                                    "(IVC: 4 simulated VMs)" % (os.cpu_count() or 0),
                              unit="us", col=1, better="lower", np=4,
-                             configs=["ivc", "mpich-shm"])
+                             configs=["ivc", "mpich-shm", "ompi-shm"])
 BENCHES["allreduce16"] = dict(src="coll.c", prog="coll", args=["-c", "allreduce", "-m", "8:8"],
                               title="MPI_Allreduce latency, 16 ranks on %d cores "
                                     "(IVC: 16 simulated VMs)" % (os.cpu_count() or 0),
@@ -421,6 +426,12 @@ def launch_argv(config, exe, args, opts, wrap, np=2):
                  str(np)] + shlex.split(opts.ivc_launch_args) + pre + [exe] + args)
     if config == "mpich-shm":
         return ["mpiexec.mpich", "-n", str(np)] + pre + [exe] + args
+    if config == "ompi-shm":
+        # ob1 with the vader BTL: Open MPI's shared memory (single copy through the kernel
+        # for large messages); no binding, as neither ivcrun nor Hydra binds by default.
+        return (["mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
+                 "--mca", "pml", "ob1", "--mca", "btl", "self,vader", "-n", str(np)] + pre +
+                [exe] + args)
     if np != 2:
         raise ValueError("%s runs 2 ranks only" % config)
     if config in TCP_CONFIGS:
@@ -590,8 +601,8 @@ def print_table(bench, best, configs, reps):
     log("== %s: %s, %s, best of %d (%s is better)" % (bench, spec["title"], unit, reps,
                                                      spec["better"]))
     paths = PATHS.get(bench, {})
-    hdr = "%-10s%14s%14s%14s%14s%14s" % ("Size", "ivc", "mpich-shm", "mpich-tcp",
-                                         "ivc/shm", "tcp/ivc")
+    hdr = "%-10s%14s%14s%14s%14s%14s%14s%14s" % ("Size", "ivc", "mpich-shm", "mpich-tcp",
+                                                 "ompi-shm", "ivc/shm", "ivc/ompi", "tcp/ivc")
     if paths:
         hdr += "  %s" % "ivc path"
     log(hdr)
@@ -601,9 +612,10 @@ def print_table(bench, best, configs, reps):
         return
     for s in sizes:
         v = {c: best.get(c, {}).get(s) for c in CONFIGS}
-        log("%-10d%14s%14s%14s%14s%14s" % (
+        log("%-10d%14s%14s%14s%14s%14s%14s%14s" % (
             s, fmt_val(v["ivc"], unit), fmt_val(v["mpich-shm"], unit),
-            fmt_val(v["mpich-tcp"], unit), fmt_ratio(v["ivc"], v["mpich-shm"]),
+            fmt_val(v["mpich-tcp"], unit), fmt_val(v["ompi-shm"], unit),
+            fmt_ratio(v["ivc"], v["mpich-shm"]), fmt_ratio(v["ivc"], v["ompi-shm"]),
             fmt_ratio(v["mpich-tcp"], v["ivc"])) + ("  %s" % paths.get(s, "") if paths else ""))
     waits = [c for c in WAIT_CONFIGS if best.get(c)]
     if waits:
@@ -654,7 +666,13 @@ def summary(best_all, configs, med_all):
         for c in CONFIGS:
             v = vals(lat, c, small)
             lines.append("  %-10s %s" % (c, "%.2f" % mean(v) if v else "- (not run)"))
-        ivc, shm, tcp = (lat.get(c, {}) for c in CONFIGS)
+        ivc, shm, tcp, ompi = (lat.get(c, {}) for c in CONFIGS)
+        common = [s for s in small if s in ivc and s in ompi]
+        if common:
+            rs = [ivc[s] / ompi[s] for s in common]
+            lines.append("  ivc / ompi-shm  : worst %.2fx, mean %.2fx%s"
+                         % (max(rs), mean(rs),
+                            med_ratio("lat", "ivc", "ompi-shm", common, "mean %.2fx")))
         common = [s for s in small if s in ivc and s in shm]
         if common:
             rs = [ivc[s] / shm[s] for s in common]
@@ -681,7 +699,11 @@ def summary(best_all, configs, med_all):
             v = vals(d, c, big)
             lines.append("  %-10s %s" % (c, "  ".join("%d:%.0f" % (s, d[c][s]) for s in big
                                                     if s in d.get(c, {})) if v else "- (not run)"))
-        ivc, shm, tcp = (d.get(c, {}) for c in CONFIGS)
+        ivc, shm, tcp, ompi = (d.get(c, {}) for c in CONFIGS)
+        common = [s for s in big if s in ivc and s in ompi]
+        if common:
+            rs = [ivc[s] / ompi[s] for s in common]
+            lines.append("  ivc / ompi-shm  : worst %.2fx, mean %.2fx" % (min(rs), mean(rs)))
         common = [s for s in big if s in ivc and s in shm]
         if common:
             rs = [ivc[s] / shm[s] for s in common]
@@ -702,18 +724,21 @@ def summary(best_all, configs, med_all):
     if coll_rows:
         lines.append("collectives, 2 ranks (us; targets: ivc/mpich-shm <= 1.5x, "
                      "mpich-tcp/ivc >= 5x):")
-        lines.append("  %-10s %8s %10s %10s %10s %10s %10s  %s" % (
-            "coll", "size", "ivc", "mpich-shm", "mpich-tcp", "ivc/shm", "tcp/ivc", "verdict"))
+        lines.append("  %-10s %8s %10s %10s %10s %10s %10s %10s %10s  %s" % (
+            "coll", "size", "ivc", "mpich-shm", "mpich-tcp", "ompi-shm", "ivc/shm", "ivc/ompi",
+            "tcp/ivc", "verdict"))
         for b, sz in coll_rows:
             d = best_all[b]
-            ivc, shm, tcp = (d.get(c, {}).get(sz) for c in CONFIGS)
+            ivc, shm, tcp, ompi = (d.get(c, {}).get(sz) for c in CONFIGS)
+            r3 = ivc / ompi if ivc is not None and ompi else None
             r1 = ivc / shm if ivc is not None and shm else None
             r2 = tcp / ivc if ivc and tcp is not None else None
             ok = [r1 <= 1.5] if r1 is not None else []
             ok += [r2 >= 5] if r2 is not None else []
-            lines.append("  %-10s %8d %10s %10s %10s %10s %10s  %s%s" % (
+            lines.append("  %-10s %8d %10s %10s %10s %10s %10s %10s %10s  %s%s" % (
                 b, sz, fmt_val(ivc, "us"), fmt_val(shm, "us"), fmt_val(tcp, "us"),
-                "%.2fx" % r1 if r1 is not None else "-", "%.1fx" % r2 if r2 is not None else "-",
+                fmt_val(ompi, "us"), "%.2fx" % r1 if r1 is not None else "-",
+                "%.2fx" % r3 if r3 is not None else "-", "%.1fx" % r2 if r2 is not None else "-",
                 verdict(all(ok)) if ok else "-",
                 med_ratio(b, "ivc", "mpich-shm", [sz], "ivc/shm %.2fx")))
     rma = [b for b in ("put_lat", "get_lat") if b in best_all]
@@ -774,6 +799,89 @@ def write_csv(path, best_all, extra_all):
                                     BENCHES[b]["extra"][1]])
 
 
+STYLE = {"ivc": ("tab:red", "o"), "mpich-shm": ("tab:blue", "s"),
+         "mpich-tcp": ("tab:green", "^"), "ompi-shm": ("tab:purple", "D"),
+         "ivc-net": ("tab:orange", "v"), "ivc-spin": ("tab:pink", "x"),
+         "ivc-yield": ("tab:brown", "+"), "ivc-block": ("tab:gray", "*")}
+
+
+def read_results(csv_path):
+    """{benchmark: {config: [(size, value)]}} of the primary values in results.csv."""
+    data = {}
+    with open(csv_path) as f:
+        for r in csv.DictReader(f):
+            b = r["benchmark"]
+            if b not in BENCHES or r["unit"] != BENCHES[b]["unit"]:
+                continue
+            data.setdefault(b, {}).setdefault(r["config"], []).append(
+                (int(r["size"]), float(r["value"])))
+    return data
+
+
+def plot_each(csv_path, plot_dir):
+    """One plot per benchmark (plot_dir/BENCH.png): value against size, one line per
+    implementation. Returns the benchmarks drawn; needs matplotlib."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(plot_dir, exist_ok=True)
+    drawn = []
+    for b, confs in sorted(read_results(csv_path).items()):
+        spec = BENCHES[b]
+        fig, ax = plt.subplots(figsize=(6.5, 4.5))
+        sized = len({p[0] for c in confs for p in confs[c]}) > 1
+        for c in ALL_CONFIGS:
+            # A log axis has no 0: the 0-byte row is in report.md's table only.
+            pts = sorted(p for p in confs.get(c, []) if p[1] > 0 and (p[0] > 0 or not sized))
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=STYLE[c][1],
+                        color=STYLE[c][0], label=c, markersize=4)
+        if sized:
+            ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title("%s (%s)" % (b, spec["title"]), fontsize=9)
+        ax.set_xlabel("message size (bytes)" if sized else "row")
+        ax.set_ylabel("%s, %s is better" % (spec["unit"], spec["better"]))
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(plot_dir, "%s.png" % b), dpi=100)
+        plt.close(fig)
+        drawn.append(b)
+    return drawn
+
+
+def write_report(md_path, best_all, configs, reps, drawn, header):
+    """report.md: per benchmark, the best values and IVC's ratio to each peer (below 1.00x:
+    IVC better for times, worse for rates), and its plot."""
+    peers = [c for c in ("mpich-shm", "ompi-shm", "mpich-tcp") if c in configs]
+    out = ["# IVC side by side", "", header, "",
+           "Best of %d runs per size. Ratios are IVC's value divided by the peer's: for "
+           "times (us) below 1.00x means IVC is faster, for rates (MB/s, msg/s) above "
+           "1.00x means IVC is faster." % reps, ""]
+    for b in BENCH_ORDER:
+        best = best_all.get(b)
+        if not best or not best.get("ivc"):
+            continue
+        spec = BENCHES[b]
+        cols = [c for c in ["ivc"] + peers if best.get(c)]
+        out += ["## %s: %s (%s)" % (b, spec["title"], spec["unit"]), ""]
+        rat = [p for p in peers if best.get(p)]
+        out.append("| size | " + " | ".join(cols) + "".join(" | ivc/%s" % p for p in rat) + " |")
+        out.append("|---" * (1 + len(cols) + len(rat)) + "|")
+        for sz in sorted(best["ivc"]):
+            vals = [best[c].get(sz) for c in cols]
+            out.append("| %d | " % sz + " | ".join(fmt_val(v, spec["unit"]) for v in vals) +
+                       "".join(" | " + fmt_ratio(best["ivc"].get(sz), best[p].get(sz))
+                               for p in rat) + " |")
+        if b in drawn:
+            out += ["", "![%s](plots/%s.png)" % (b, b)]
+        out.append("")
+    with open(md_path, "w") as f:
+        f.write("\n".join(out))
+
+
 def plot(csv_path, png_path):
     """Draws results.png from results.csv; needs matplotlib."""
     import matplotlib
@@ -795,8 +903,7 @@ def plot(csv_path, png_path):
     ncols = 2 if len(panels) > 1 else 1
     nrows = (len(panels) + 1) // 2
     fig, axes = plt.subplots(nrows, ncols, figsize=(6.5 * ncols, 4.5 * nrows), squeeze=False)
-    style = {"ivc": ("tab:red", "o"), "mpich-shm": ("tab:blue", "s"),
-             "mpich-tcp": ("tab:green", "^"), "ivc-net": ("tab:orange", "v")}
+    style = STYLE
     for ax, (key, title) in zip(axes.flat, panels):
         for c in ALL_CONFIGS:
             pts = sorted(p for p in data[key].get(c, []) if p[0] > 0 and p[1] > 0)
@@ -883,6 +990,7 @@ def parse_args():
                          "with a warning (default 5)")
     ap.add_argument("--plot-from", help=argparse.SUPPRESS)
     ap.add_argument("--plot-to", help=argparse.SUPPRESS)
+    ap.add_argument("--plots-dir", help=argparse.SUPPRESS)
     return ap.parse_args()
 
 
@@ -926,6 +1034,9 @@ def check_prereqs(opts, configs):
 def main():
     global _netns
     opts = parse_args()
+    if opts.plot_from and opts.plots_dir:
+        print(" ".join(plot_each(opts.plot_from, opts.plots_dir)))
+        sys.exit(0)
     if opts.plot_from:
         sys.exit(0 if plot(opts.plot_from, opts.plot_to) else 1)
 
@@ -952,6 +1063,12 @@ def main():
 
     check_prereqs(opts, configs)
     skipped = {}
+    missing = [t for t in ("mpicc.openmpi", "mpirun.openmpi") if not shutil.which(t)]
+    if "ompi-shm" in configs and missing:
+        skipped["ompi-shm"] = ("Open MPI not found (%s missing: apt-get install openmpi-bin "
+                               "libopenmpi-dev, or scripts/setup.sh --bench)" % ", ".join(missing))
+        configs.remove("ompi-shm")
+        log("SKIP ompi-shm: %s" % skipped["ompi-shm"])
     if "ivc-net" in configs and not shutil.which("mpiexec.mpich"):
         skipped["ivc-net"] = "mpiexec.mpich (Hydra, the PMI-1 launcher) not found"
         configs.remove("ivc-net")
@@ -980,6 +1097,8 @@ def main():
     if any(c.startswith("mpich") for c in configs):
         d = build("mpicc.mpich", "mpich", benches, out_dir, cflags)
         exes["mpich-shm"] = exes["mpich-tcp"] = d
+    if "ompi-shm" in configs:
+        exes["ompi-shm"] = build("mpicc.openmpi", "ompi", benches, out_dir, cflags)
     log("built %s in %s" % (", ".join(benches), os.path.join(out_dir, "build")))
 
     if any(c in configs for c in TCP_CONFIGS):
@@ -1115,6 +1234,22 @@ def main():
     with open(os.path.join(out_dir, "summary.txt"), "w") as f:
         f.write("\n".join(lines[1:]) + "\n")
 
+    drawn = []
+    try:
+        drawn = plot_each(csv_path, os.path.join(out_dir, "plots"))
+    except ImportError:
+        if os.path.realpath(sys.executable) != "/usr/bin/python3" and os.access(
+                "/usr/bin/python3", os.X_OK):
+            r = subprocess.run(["/usr/bin/python3", os.path.abspath(__file__), "--plot-from",
+                                csv_path, "--plots-dir", os.path.join(out_dir, "plots")],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            drawn = r.stdout.split() if r.returncode == 0 else []
+    write_report(os.path.join(out_dir, "report.md"), best_all, configs, opts.reps, drawn,
+                 "%s; configurations %s; %d CPUs; %s" % (
+                     time.strftime("%Y-%m-%d"), ", ".join(configs), os.cpu_count() or 0,
+                     "quick" if opts.quick else "full sizes"))
+    log("wrote %s (%d plots in %s)" % (os.path.join(out_dir, "report.md"), len(drawn),
+                                       os.path.join(out_dir, "plots")))
     png = os.path.join(out_dir, "results.png")
     if make_plot(csv_path, png):
         log("wrote %s, %s, %s" % (csv_path, png, os.path.join(out_dir, "summary.txt")))
