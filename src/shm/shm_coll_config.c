@@ -18,6 +18,12 @@ static const ivc_cfg_entry_t coll_entries[] = {
      "file, as regions made by other launchers or by hand have them. Not with migration "
      "(--migrate, IVC_MIGRATE=1)",
      IVC_CFG_BOOL, 0, 0, offsetof(ivc_coll_config_t, sections)},
+    {"REPORT_COLL", "no",
+     "each rank prints what its shared-memory collectives cost at MPI_Finalize, per family "
+     "(barrier, bcast, reduce, allreduce, reduce_scatter, gather, scatter, alltoall): calls, "
+     "bytes copied into its area, bytes read out of others' areas, bytes of operands "
+     "combined, publications (rounds) and communicator set-ups",
+     IVC_CFG_BOOL, 0, 0, offsetof(ivc_coll_config_t, report)},
     {"COLL_SHM", "yes",
      "collectives among ranks that share the region exchange data through per-rank areas in "
      "it; no = point-to-point algorithms only",
@@ -48,6 +54,12 @@ static const ivc_cfg_entry_t coll_entries[] = {
      "area; auto = the eager limit when a host's ranks outnumber its cores, off otherwise; "
      "off; or a size",
      IVC_CFG_STRING, 0, 0, offsetof(ivc_coll_config_t, rooted)},
+    {"COLL_REDUCE_SPLIT", "auto",
+     "Reduce on 4 or more ranks from IVC_COLL_SPLIT_MIN bytes is partitioned as Allreduce "
+     "is (each rank reduces one slice, the root copies the slices), which spreads the work "
+     "over the cores but adds a round: auto = when a host's ranks do not outnumber its "
+     "cores; yes; no",
+     IVC_CFG_STRING, 0, 0, offsetof(ivc_coll_config_t, reduce_split_text)},
 };
 
 const ivc_cfg_table_t ivc_coll_config_table = {"collectives", coll_entries,
@@ -76,6 +88,17 @@ int ivc_coll_config_load(ivc_coll_config_t *cfg)
             ivc_error("IVC_COLL_ROOTED_P2P=%s must be auto, off or a size", cfg->rooted);
             return -EINVAL;
         }
+    }
+    if (strcmp(cfg->reduce_split_text, "auto") == 0) {
+        cfg->reduce_split = -1;
+    } else {
+        ivc_cfg_entry_t e = {"COLL_REDUCE_SPLIT", "", "", IVC_CFG_BOOL, 0, 0, 0};
+        int v = 0;
+        if (ivc_cfg_parse_value(&e, cfg->reduce_split_text, &v) != 0) {
+            ivc_error("IVC_COLL_REDUCE_SPLIT=%s must be auto, yes or no", cfg->reduce_split_text);
+            return -EINVAL;
+        }
+        cfg->reduce_split = v != 0;
     }
     if (cfg->area % cfg->chunk || cfg->area / cfg->chunk < 2) {
         ivc_error("IVC_COLL_AREA=%llu must be a multiple of IVC_COLL_CHUNK=%llu, at least twice it",

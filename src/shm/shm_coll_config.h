@@ -12,6 +12,7 @@
 typedef struct ivc_coll_config {
     int shm;             /* IVC_COLL_SHM: shared-memory algorithms for co-located ranks */
     int sections;        /* IVC_SECTIONS: ivcrun makes write-exclusive sections */
+    int report;          /* IVC_REPORT_COLL: print the collectives' counts at MPI_Finalize */
     uint64_t area;       /* IVC_COLL_AREA: data bytes of each rank's collective area */
     uint64_t chunk;      /* IVC_COLL_CHUNK: pipeline unit of large broadcasts */
     uint64_t split_min;  /* IVC_COLL_SPLIT_MIN: partitioned allreduce from this size */
@@ -22,6 +23,8 @@ typedef struct ivc_coll_config {
     const char *rooted;  /* IVC_COLL_ROOTED_P2P as given: auto, off or a size */
     uint64_t rooted_p2p; /* ...parsed: rooted operations up to this size use point-to-point;
                           * 0 = off, UINT64_MAX = auto */
+    const char *reduce_split_text; /* IVC_COLL_REDUCE_SPLIT as given: auto, yes or no */
+    int reduce_split;    /* ...parsed: 1 yes, 0 no, -1 auto */
 } ivc_coll_config_t;
 
 extern const ivc_cfg_table_t ivc_coll_config_table;

@@ -37,6 +37,10 @@ enum {
     OP_USER
 };
 
+/* What this process offers as a new communicator's first collective sequence number: above
+ * every one it ever published. The MAX over the members is the communicator's coll_seq0. */
+uint64_t ivc_mpi_coll_seq_offer(void);
+
 /* inout[i] = in[i] op inout[i] for n elements of basic kind `basic`.
  * Returns MPI_SUCCESS or MPI_ERR_OP when op is not defined on that kind. */
 int ivc_mpi_op_apply(MPI_Op op, const void *in, void *inout, uint64_t n, int basic);

@@ -105,6 +105,27 @@ typedef struct ivc_coll_ctl {
 } ivc_coll_ctl_t;
 _Static_assert(sizeof(ivc_coll_ctl_t) == 16, "acks follow at byte 16");
 
+/* The cost of the shared-memory collectives, counted per algorithm family (IVC_REPORT_COLL:
+ * printed per rank at MPI_Finalize; the cost-model tests read it): bytes this rank copied
+ * into its own area, bytes it read out of other ranks' areas or shared-heap operands
+ * (copies and reduction operands alike), bytes of operands it combined and publications
+ * (synchronisation rounds); and apart, the sequence agreements (a communicator's set-up on
+ * its first collective). */
+enum {
+    COLL_CK_BARRIER,
+    COLL_CK_BCAST,
+    COLL_CK_REDUCE,
+    COLL_CK_ALLREDUCE,
+    COLL_CK_REDUCE_SCATTER,
+    COLL_CK_GATHER,
+    COLL_CK_SCATTER,
+    COLL_CK_ALLTOALL,
+    COLL_CK_KINDS
+};
+typedef struct coll_count {
+    uint64_t calls, published, read, reduced, rounds;
+} coll_count_t;
+
 /* What this rank knows of the areas (process memory, never shared). */
 typedef struct ivc_coll_shm {
     int on;              /* shared-memory collectives are usable job-wide */
@@ -115,6 +136,7 @@ typedef struct ivc_coll_shm {
     uint64_t data_off;   /* offset of data[] in an area */
     uint64_t maxseq;     /* highest sequence number this rank ever published */
     uint64_t rooted_p2p; /* Bcast/Reduce/Gather/Scatter up to this size: point-to-point */
+    int reduce_split;    /* Reduce is partitioned (IVC_COLL_REDUCE_SPLIT resolved) */
     uint64_t *owed;      /* local index -> units that reader must acknowledge in total */
     uint64_t gaveup_off; /* offset in an area of its gave-up bitmap (coll_shm.c), 0: none */
     uint64_t csum_off;   /* offset in an area of its check words */
@@ -130,6 +152,9 @@ typedef struct ivc_coll_shm {
     int audit_warned;
     uint8_t *own;        /* with checks on: private copy of this rank's contribution */
     ivc_coll_config_t cfg;
+    int kind;            /* COLL_CK_* of the operation in progress */
+    coll_count_t count[COLL_CK_KINDS];
+    uint64_t setups;     /* sequence agreements (lazy set-up of a communicator) */
 } ivc_coll_shm_t;
 
 extern ivc_coll_shm_t ivc_coll;

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +48,21 @@ static inline IVC_ATOMIC(uint64_t) * csum_of(uint32_t l)
 {
     return (IVC_ATOMIC(uint64_t) *)(ivc_coll.areas[l] + ivc_coll.csum_off);
 }
+
+/* ---- cost counters (coll_impl.h, IVC_REPORT_COLL) ---- */
+
+static inline coll_count_t *cnt(void)
+{
+    return &ivc_coll.count[ivc_coll.kind];
+}
+
+/* An operation of family k starts (nested ones, a reduce inside an allreduce, count as the
+ * outer one: the family is set by the entry points only). */
+#define COUNT_CALL(k)                                                                              \
+    do {                                                                                           \
+        ivc_coll.kind = (k);                                                                       \
+        ivc_coll.count[(k)].calls++;                                                               \
+    } while (0)
 
 /* ---- failures (src/mpi/ft/ft.h) ----
  * An operation on a communicator with a failed member, or a revoked one, gives up wherever
@@ -224,6 +240,9 @@ int ivc_mpi_coll_init(void)
     s->rooted_p2p = s->cfg.rooted_p2p;
     if (s->rooted_p2p == UINT64_MAX)
         s->rooted_p2p = nlocal > cpus ? c->shm_cfg.eager_limit : 0;
+    /* The partitioned Reduce's extra round costs more than it spreads when ranks wait for
+     * cores (4 ranks on 2: 1.2-1.8x slower at 8-256 KiB, 3 runs). */
+    s->reduce_split = s->cfg.reduce_split >= 0 ? s->cfg.reduce_split : nlocal <= cpus;
     /* The exchange above made COMM_WORLD's state while the areas were off: start afresh. */
     ivc_mpi_coll_comm_free(MPI_COMM_WORLD);
     if (!ok && mine[1] != 0)
@@ -233,6 +252,22 @@ int ivc_mpi_coll_init(void)
 
 void ivc_mpi_coll_finalize(void)
 {
+    static const char *const names[COLL_CK_KINDS] = {"barrier", "bcast",   "reduce",
+                                                     "allreduce", "reduce_scatter",
+                                                     "gather",  "scatter", "alltoall"};
+    for (int k = 0; ivc_coll.cfg.report && k < COLL_CK_KINDS; k++) {
+        const coll_count_t *c = &ivc_coll.count[k];
+        if (c->calls != 0)
+            fprintf(stderr,
+                    "ivc: rank %d coll %s: calls %llu published %llu read %llu reduced %llu "
+                    "rounds %llu\n",
+                    ivc_mpi_world_rank, names[k], (unsigned long long)c->calls,
+                    (unsigned long long)c->published, (unsigned long long)c->read,
+                    (unsigned long long)c->reduced, (unsigned long long)c->rounds);
+    }
+    if (ivc_coll.cfg.report)
+        fprintf(stderr, "ivc: rank %d coll setups %llu\n", ivc_mpi_world_rank,
+                (unsigned long long)ivc_coll.setups);
     free(ivc_coll.lidx);
     free(ivc_coll.areas);
     free(ivc_coll.owed);
@@ -241,10 +276,16 @@ void ivc_mpi_coll_finalize(void)
     memset(&ivc_coll, 0, sizeof(ivc_coll));
 }
 
+uint64_t ivc_mpi_coll_seq_offer(void)
+{
+    return ivc_coll.maxseq + 1;
+}
+
 /* Agrees on the communicator's first sequence number: above every member's highest. */
 static int seq_agree(MPI_Comm comm, ivc_coll_comm_t *cc)
 {
     uint64_t v = ivc_coll.maxseq + 1;
+    ivc_coll.setups++;
     int rc = coll_p2p_reduce_packed(&v, 1, MPI_UINT64_T, MPI_MAX, 0, comm);
     if (rc == MPI_SUCCESS)
         rc = coll_p2p_bcast(&v, 1, MPI_UINT64_T, 0, comm);
@@ -279,6 +320,13 @@ ivc_coll_comm_t *ivc_coll_comm(MPI_Comm comm)
                 cc->local = 0;
         }
     }
+    /* MPI_COMM_WORLD needs no agreement: its context id is never another communicator's,
+     * and every member starts with nothing published under it, so 1 is above every tag it
+     * could meet. Its first collective then costs what the next ones do. */
+    if (comm == MPI_COMM_WORLD)
+        cc->seq = 1;
+    else
+        cc->seq = comm->coll_seq0; /* agreed at creation (mpi_comm.c, id_agree), or 0 */
     comm->coll = cc;
     return cc;
 }
@@ -385,6 +433,7 @@ static int read_ok(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t want, uin
 static int read_into(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t slot, uint64_t blk,
                      uint64_t tag, uint8_t *dst, const uint8_t *from, uint64_t len)
 {
+    cnt()->read += len;
     if (!ivc_coll.verify) {
         memcpy(dst, from, len);
         return MPI_SUCCESS;
@@ -403,6 +452,7 @@ static int read_copy(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t slot, u
     if (ivc_data_contig(d))
         return read_into(comm, cc, r, slot, blk, tag, (uint8_t *)d->buf + doff, from, len);
     uint64_t want = sum_want(cc, r, slot);
+    cnt()->read += len;
     ivc_data_unpack(d, doff, from, len);
     return read_ok(comm, cc, r, want, blk, tag, from, len);
 }
@@ -560,6 +610,7 @@ static int wait_acks(MPI_Comm comm)
 
 static inline void publish(uint64_t tag, uint64_t filled)
 {
+    cnt()->rounds++;
     ivc_coll.last_ctx = (int)(tag >> SEQ_BITS);
     ivc_coll_ctl_t *c = ctl_of(ivc_coll.me);
     ivc_coll.my_tag = tag;
@@ -597,6 +648,7 @@ static inline void ack(ivc_coll_comm_t *cc, int r, uint64_t n)
  * then fetch it from memory instead of snooping it out of our cache line by line. */
 static inline void pub_pack(const ivc_data_t *d, uint64_t off, void *dst, uint64_t n)
 {
+    cnt()->published += n;
     if (n >= ivc_coll.cfg.stream_min && ivc_data_contig(d))
         ivc_copy_stream(dst, (const uint8_t *)d->buf + off, n);
     else
@@ -605,6 +657,7 @@ static inline void pub_pack(const ivc_data_t *d, uint64_t off, void *dst, uint64
 
 static inline void pub_copy(void *dst, const void *src, uint64_t n)
 {
+    cnt()->published += n;
     if (n >= ivc_coll.cfg.stream_min)
         ivc_copy_stream(dst, src, n);
     else
@@ -639,6 +692,7 @@ static int data_copy(const ivc_data_t *s, uint64_t soff, ivc_data_t *d, uint64_t
 
 int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
 {
+    COUNT_CALL(COLL_CK_BARRIER);
     SHM_FT_ENTRY(comm);
     uint64_t tag = next_tag(comm, cc);
     int rc = wait_acks(comm);
@@ -766,6 +820,7 @@ static int bcast_direct(const ivc_data_t *d, uint64_t hoff, uint64_t tag, int ro
 int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
                    ivc_coll_comm_t *cc)
 {
+    COUNT_CALL(COLL_CK_BCAST);
     SHM_FT_ENTRY(comm);
     ivc_data_t d;
     ivc_mpi_data(&d, buf, count, dt);
@@ -870,8 +925,11 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
  * reads c_hi and c_hi-1 and writes out in one pass (no copy of c_hi into out first): out is
  * the caller's private buffer, overlapping no contribution, or src[hi] itself. */
 static int fold(const uint8_t *const *src, int lo, int hi, void *out, uint64_t count, uint64_t len,
-                MPI_Datatype dt, MPI_Op op)
+                MPI_Datatype dt, MPI_Op op, int others)
 {
+    /* Counted: every operand combined, `others` of them read out of other ranks' memory. */
+    cnt()->reduced += (uint64_t)(hi - lo + 1) * len;
+    cnt()->read += (uint64_t)others * len;
     int r = hi - 1;
     if (hi > lo && (src[hi] == out || src[hi - 1] != out)) {
         int rc = coll_op_apply3(op, dt, src[hi - 1], src[hi], out, count);
@@ -901,18 +959,28 @@ static uint8_t *own_buf(void)
 /* Partitioned allreduce: every rank publishes its contribution in the lower half of its
  * area; rank i folds slice i of all of them into the upper half and publishes that; every
  * rank then copies all slices. Each rank reads about 2 x bytes instead of (n - 1) x bytes.
+ * With root >= 0, a partitioned reduce: the same first half, then only the root copies the
+ * slices (the others fold theirs straight into their area, for it alone); the root reads
+ * about 2 x bytes instead of (n - 1) x bytes and the others 1 x.
  * Each half starts with a descriptor line ("operands in the shared heap"): a contribution
  * or a result that lies in the shared heap is read where it lies instead of being copied
  * into the area first (not in place, where the result overwrites the contribution). */
 static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
-                           MPI_Comm comm, ivc_coll_comm_t *cc)
+                           int root, MPI_Comm comm, ivc_coll_comm_t *cc)
 {
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     uint64_t esz = coll_elem_bytes(dt), bytes = count * dt->map.size;
     uint64_t half = ivc_coll.cfg.area / 2, step = (half - DESC_BYTES) / esz * esz;
-    int sep = mine != out;
+    /* A reduce's non-roots have no result buffer: their slice is folded in private memory
+     * (`scratch`, one piece) and published from there. */
+    int no_out = root >= 0 && me != root;
+    int sep = mine != out || no_out;
+    uint8_t *scratch = no_out ? malloc(step) : NULL;
+    if (no_out && scratch == NULL)
+        return MPI_ERR_NO_MEM;
     uint64_t ioff = 0, ooff = 0;
-    int din = sep && direct_ok(mine, bytes, &ioff), dout = sep && direct_ok(out, bytes, &ooff);
+    int din = sep && direct_ok(mine, bytes, &ioff);
+    int dout = sep && !no_out && root < 0 && direct_ok(out, bytes, &ooff);
     const uint8_t **src = malloc((size_t)n * sizeof(*src));
     uint64_t *want = malloc((size_t)n * sizeof(*want));
     /* With checks on, our own slice is folded from a private copy: our area has no check
@@ -921,6 +989,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
     if (src == NULL || want == NULL || (ivc_coll.verify && own == NULL)) {
         free(src);
         free(want);
+        free(scratch);
         return MPI_ERR_NO_MEM;
     }
     for (uint64_t off = 0; off < bytes && rc == MPI_SUCCESS; off += step) {
@@ -967,9 +1036,9 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         }
         /* Our slice is folded into its place in `out` (private, cached here), then
          * published with streaming stores for the others to fetch from memory. */
-        uint8_t *o = (uint8_t *)out + off;
+        uint8_t *o = no_out ? scratch : (uint8_t *)out + off;
         if (rc == MPI_SUCCESS && hi > lo)
-            rc = fold(src, 0, n - 1, o + lo * esz, hi - lo, (hi - lo) * esz, dt, op);
+            rc = fold(src, 0, n - 1, o + lo * esz, hi - lo, (hi - lo) * esz, dt, op, n - 1);
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
             if (r != me)
                 rc = read_ok(comm, cc, r, want[r], (uint64_t)me, tag1, src[r], (hi - lo) * esz);
@@ -978,13 +1047,18 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
                 ack(cc, r, 1);
         if (rc != MPI_SUCCESS || (rc = wait_acks(comm)) != MPI_SUCCESS)
             break;
-        desc_put_at(half, dout, ooff, bytes);
-        if (!dout)
-            pub_copy(area + half + DESC_BYTES + lo * esz, o + lo * esz, (hi - lo) * esz);
-        pub_sum(0, 0, tag2, o + lo * esz, (hi - lo) * esz);
-        publish(tag2, 1);
-        owe_all(comm, cc, 1);
-        for (int i = 1; i < n && rc == MPI_SUCCESS; i++) {
+        if (me != root) {
+            desc_put_at(half, dout, ooff, bytes);
+            if (!dout)
+                pub_copy(area + half + DESC_BYTES + lo * esz, o + lo * esz, (hi - lo) * esz);
+            pub_sum(0, 0, tag2, o + lo * esz, (hi - lo) * esz);
+            publish(tag2, 1);
+            if (root >= 0)
+                owe(cc, root, 1);
+            else
+                owe_all(comm, cc, 1);
+        }
+        for (int i = 1; i < n && rc == MPI_SUCCESS && (root < 0 || me == root); i++) {
             int r = (me + i) % n;
             uint64_t rlo = (uint64_t)r * nel / (uint64_t)n,
                      rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
@@ -1005,6 +1079,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         rc = wait_acks(comm);
     free(src);
     free(want);
+    free(scratch);
     return rc;
 }
 
@@ -1017,6 +1092,7 @@ int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
                             const uint64_t *counts, uint64_t total, MPI_Datatype dt, MPI_Op op,
                             MPI_Comm comm, ivc_coll_comm_t *cc)
 {
+    COUNT_CALL(COLL_CK_REDUCE_SCATTER);
     SHM_FT_ENTRY(comm);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     uint64_t esz = coll_elem_bytes(dt), bytes = total * dt->map.size;
@@ -1074,7 +1150,8 @@ int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
             src[me] = own;
         }
         if (rc == MPI_SUCCESS && mlen)
-            rc = fold(src, 0, n - 1, (uint8_t *)out + (a - first[me]) * esz, b - a, mlen, dt, op);
+            rc = fold(src, 0, n - 1, (uint8_t *)out + (a - first[me]) * esz, b - a, mlen, dt, op,
+                      n - 1);
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++)
             if (r != me)
                 rc = read_ok(comm, cc, r, want[r], (uint64_t)me, tag, src[r], mlen);
@@ -1093,11 +1170,17 @@ int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
 int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
                     int root, int mode, MPI_Comm comm, ivc_coll_comm_t *cc)
 {
+    COUNT_CALL(mode == COLL_REDUCE ? COLL_CK_REDUCE : COLL_CK_ALLREDUCE);
     SHM_FT_ENTRY(comm);
-    if (mode == COLL_ALLREDUCE && ivc_coll.cfg.split_min != 0 &&
-        count * dt->map.size >= ivc_coll.cfg.split_min &&
+    /* Partitioned from IVC_COLL_SPLIT_MIN bytes: an allreduce at any size, a reduce from 4
+     * ranks (with fewer the root reads little more than the split would, in one round
+     * instead of two) where IVC_COLL_REDUCE_SPLIT says. */
+    if ((mode == COLL_ALLREDUCE ||
+         (mode == COLL_REDUCE && comm->size >= 4 && ivc_coll.reduce_split)) &&
+        ivc_coll.cfg.split_min != 0 && count * dt->map.size >= ivc_coll.cfg.split_min &&
         ivc_coll.cfg.area / 2 >= DESC_BYTES + coll_elem_bytes(dt))
-        return allreduce_split(mine, out, count, dt, op, comm, cc);
+        return allreduce_split(mine, out, count, dt, op, mode == COLL_REDUCE ? root : -1, comm,
+                               cc);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     uint64_t esz = coll_elem_bytes(dt), bytes = count * dt->map.size;
     uint64_t step = ivc_coll.cfg.area / esz * esz;
@@ -1182,7 +1265,8 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
             src[r] = data_of((uint32_t)cc->lidx[r]);
         }
         if (rc == MPI_SUCCESS)
-            rc = fold(src, lo, hi, o, len / esz, len, dt, op);
+            rc = fold(src, lo, hi, o, len / esz, len, dt, op,
+                      hi - lo + 1 - (lo <= me && me <= hi));
         for (int r = lo; r <= hi && rc == MPI_SUCCESS; r++)
             if (r != me)
                 rc = read_ok(comm, cc, r, want[r], 0, tag, src[r], len);
@@ -1210,6 +1294,7 @@ static uint64_t piece_bytes(uint64_t blk, uint64_t per, uint64_t reserved)
 int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root, int all,
                     MPI_Comm comm, ivc_coll_comm_t *cc)
 {
+    COUNT_CALL(COLL_CK_GATHER);
     SHM_FT_ENTRY(comm);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     int reader = all || me == root;
@@ -1272,6 +1357,7 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
 int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root, MPI_Comm comm,
                      ivc_coll_comm_t *cc)
 {
+    COUNT_CALL(COLL_CK_SCATTER);
     SHM_FT_ENTRY(comm);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     if (blk == 0)
@@ -1306,6 +1392,7 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
 int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Comm comm,
                       ivc_coll_comm_t *cc)
 {
+    COUNT_CALL(COLL_CK_ALLTOALL);
     SHM_FT_ENTRY(comm);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     int inplace = sd->buf == rd->buf;

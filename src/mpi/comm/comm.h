@@ -31,11 +31,18 @@ struct ivc_mpi_comm_s {
     uint32_t idup_seq;  /* MPI_Comm_idup calls on this communicator (tags their agreement) */
     MPI_Errhandler errh;
     int predefined;
+    /* A stand-in on a reserved context (MPI_Comm_create_group's agreement and the like):
+     * disjoint groups may share that context at once, and so may consecutive calls by
+     * different groups, so point-to-point names ranks by world rank on it, never by the
+     * rank in the group, which another group's member may also have (mpi_p2p.c). */
+    int standin;
     int refs; /* the user's handle plus requests in flight; freed at 0 */
     char name[MPI_MAX_OBJECT_NAME];
     struct ivc_mpi_attr *attrs; /* cached attributes (mpi_attr.c) */
     struct ivc_mpi_topo *topo;  /* virtual topology or NULL (mpi_topo.c) */
     struct ivc_coll_comm *coll; /* collective state, made at first use, or NULL (coll.h) */
+    uint64_t coll_seq0; /* first collective sequence number, agreed at creation; 0: at first
+                         * use (coll_shm.c, seq_agree) */
     struct ivc_mpi_bbuf *bbuf;  /* MPI_Comm_attach_buffer's buffer or NULL (p2p.h) */
     struct ivc_mpi_part_seq *part_seq; /* partitioned inits per (peer, tag) (mpi_part.c) */
     /* Fault tolerance (src/mpi/ft/ft.h). Counted by ivc_mpi_ft_scan() at every failure

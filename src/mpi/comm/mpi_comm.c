@@ -298,11 +298,15 @@ int ivc_mpi_comm_id_pop(uint64_t *mask)
     return -1;
 }
 
-/* Agrees on the lowest context id free at every member of `parent`. */
-static int id_agree(MPI_Comm parent, int *id)
+/* Agrees on the lowest context id free at every member of `parent`, and on the new
+ * communicator's first collective sequence number (*seq0: the MAX of what every member
+ * offers, so that its first collective needs no agreement of its own). */
+static int id_agree(MPI_Comm parent, int *id, uint64_t *seq0)
 {
-    uint64_t mask[MASK_WORDS];
+    uint64_t mask[MASK_WORDS], offer = ivc_mpi_coll_seq_offer();
     int rc = ivc_mpi_comm_ids_agree(parent, mask);
+    if (rc == MPI_SUCCESS)
+        rc = ivc_mpi_coll_allreduce(&offer, seq0, 1, MPI_UINT64_T, MPI_MAX, parent);
     if (rc != MPI_SUCCESS)
         return rc;
     *id = ivc_mpi_comm_id_pop(mask);
@@ -467,7 +471,9 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     CHECK_NULL_ARG(comm, newcomm, "MPI_Comm_dup", "newcomm");
     if (comm->inter)
         return ivc_mpi_intercomm_dup(comm, newcomm);
-    int id, rc = id_agree(comm, &id);
+    int id;
+    uint64_t seq0 = 0;
+    int rc = id_agree(comm, &id, &seq0);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, "MPI_Comm_dup", "cannot agree on a context id");
     int *world = malloc((size_t)comm->size * sizeof(int));
@@ -477,6 +483,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     rc = comm_new(comm->errh, id, comm->rank, comm->size, world, newcomm);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, "MPI_Comm_dup", "out of memory");
+    (*newcomm)->coll_seq0 = seq0;
     /* A duplicate keeps the topology and the hints and runs the attributes' copy callbacks. */
     if (comm->topo != NULL && ((*newcomm)->topo = ivc_mpi_topo_dup(comm->topo)) == NULL)
         rc = MPI_ERR_NO_MEM;
@@ -504,13 +511,18 @@ uint32_t ivc_mpi_comm_reserved_ctx(int parent_id, int tag)
 
 int ivc_mpi_comm_make(MPI_Comm over, MPI_Comm parent, int member, int *world, int n, MPI_Comm *out)
 {
-    int id, rc = id_agree(over, &id);
+    int id;
+    uint64_t seq0 = 0;
+    int rc = id_agree(over, &id, &seq0);
     if (rc != MPI_SUCCESS || !member) {
         free(world);
         *out = MPI_COMM_NULL;
         return rc;
     }
-    return ivc_mpi_comm_with_id(parent->errh, id, world, n, out);
+    rc = ivc_mpi_comm_with_id(parent->errh, id, world, n, out);
+    if (rc == MPI_SUCCESS && *out != MPI_COMM_NULL)
+        (*out)->coll_seq0 = seq0;
+    return rc;
 }
 
 typedef struct split_entry {
@@ -540,8 +552,9 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");
     int rc = ivc_mpi_coll_allgather(mine, 3, MPI_INT, all, 3, MPI_INT, comm);
     int id = 0;
+    uint64_t seq0 = 0;
     if (rc == MPI_SUCCESS)
-        rc = id_agree(comm, &id);
+        rc = id_agree(comm, &id, &seq0);
     if (rc != MPI_SUCCESS) {
         free(all);
         return ivc_mpi_raise(comm, rc, fn, "exchange with the other ranks failed");
@@ -571,6 +584,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     rc = comm_new(comm->errh, id, myrank, n, world, newcomm);
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "out of memory");
+    (*newcomm)->coll_seq0 = seq0;
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Comm_split)

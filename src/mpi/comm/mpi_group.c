@@ -434,6 +434,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     tmp.world = tmp.local_world = group->world;
     tmp.errh = comm->errh;
     tmp.predefined = 1; /* requests neither retain nor free it */
+    tmp.standin = 1;
     int *w = world_copy(group);
     if (w == NULL)
         return ivc_mpi_raise(comm, MPI_ERR_NO_MEM, fn, "out of memory");

@@ -246,6 +246,7 @@ int ivc_mpi_intercomm_from_worlds(const int *lw, int nl, int local_leader, const
     local.world = local.local_world = (int *)lw;
     local.errh = errh;
     local.predefined = 1; /* requests neither retain nor free it */
+    local.standin = 1;
     int pw[2] = {lw[local_leader], rw[remote_leader]};
     if (pw[0] > pw[1]) {
         pw[0] = rw[remote_leader];

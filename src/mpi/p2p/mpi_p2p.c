@@ -78,7 +78,7 @@ int ivc_mpi_start_send(MPI_Request r, const void *buf, int count, MPI_Datatype d
     }
     ivc_mpi_data(&r->op.data, buf, count, dt);
     r->op.env.ctx = comm->ctx + ctx_off;
-    r->op.env.src = comm->rank;
+    r->op.env.src = __builtin_expect(comm->standin, 0) ? comm->world[comm->rank] : comm->rank;
     r->op.env.tag = tag;
     r->op.env.flags = flags;
     r->op.env.len = r->op.data.bytes;
@@ -115,7 +115,7 @@ int ivc_mpi_start_recv(MPI_Request r, void *buf, int count, MPI_Datatype dt, int
     }
     ivc_mpi_data(&r->op.data, buf, count, dt);
     r->ctx = comm->ctx + ctx_off;
-    r->src = src;
+    r->src = __builtin_expect(comm->standin, 0) && src >= 0 ? comm->world[src] : src;
     r->tag = tag;
     if (!dt->predefined) {
         ivc_mpi_dt_retain(dt);

@@ -393,6 +393,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     tmp.world = tmp.local_world = group->world;
     tmp.errh = errhandler;
     tmp.predefined = 1; /* requests neither retain nor free it */
+    tmp.standin = 1;
     int *w = malloc((size_t)group->size * sizeof(int));
     if (w == NULL)
         return from_group_raise(errhandler, MPI_ERR_NO_MEM, fn, "out of memory");

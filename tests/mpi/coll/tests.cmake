@@ -14,3 +14,13 @@ ivc_mpi_test(coll_reduce_kernels SOURCES mpi/coll/reduce_kernels.c NP 2 TIMEOUT 
 # The same without check words (the suite's default is IVC_CHECKSUM=1): readers then fold
 # and copy straight from the peers' areas and heaps, with no private copies in between.
 ivc_mpi_test(coll_reduce_kernels_nocsum SOURCES mpi/coll/reduce_kernels.c NP 2 TIMEOUT 180 CONFIGS vms ENV IVC_CHECKSUM=0)
+# The cost model (issue 27): what each rank's shared-memory collectives copy, read and
+# reduce at 16 ranks, against the lower bound of any algorithm (cost.sh); counts, not
+# times, so the oversubscribed development machine serves.
+add_executable(coll_cost mpi/coll/cost.c)
+target_link_libraries(coll_cost PRIVATE mpi)
+set_target_properties(coll_cost PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+add_test(NAME mpi.coll_cost
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/coll/cost.sh $<TARGET_FILE:ivcrun>
+                 $<TARGET_FILE:coll_cost> 16)
+set_tests_properties(mpi.coll_cost PROPERTIES TIMEOUT 600 LABELS "mpi;vms")
