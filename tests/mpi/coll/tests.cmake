@@ -14,3 +14,6 @@ ivc_mpi_test(coll_reduce_kernels SOURCES mpi/coll/reduce_kernels.c NP 2 TIMEOUT 
 # The same without check words (the suite's default is IVC_CHECKSUM=1): readers then fold
 # and copy straight from the peers' areas and heaps, with no private copies in between.
 ivc_mpi_test(coll_reduce_kernels_nocsum SOURCES mpi/coll/reduce_kernels.c NP 2 TIMEOUT 180 CONFIGS vms ENV IVC_CHECKSUM=0)
+# Counts that differ between ranks: MPI_ERR_TRUNCATE where the mismatch shows, no hang; the
+# blocking Bcast on the point-to-point tree whatever the machine's core count.
+ivc_mpi_test(coll_length SOURCES mpi/coll/length.c NP 4 TIMEOUT 120 CONFIGS vms plain hosts ENV IVC_COLL_ROOTED_P2P=64K)
