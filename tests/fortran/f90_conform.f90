@@ -8,7 +8,9 @@
 !    blanks after them;
 !  - the free procedure of a generalized request gets the program's EXTRA_STATE variable:
 !    what it writes there is seen after MPI_Wait;
-!  - MPI_Type_get_name(MPI_C_COMPLEX) is 'MPI_C_COMPLEX'.
+!  - MPI_Type_get_name(MPI_C_COMPLEX) is 'MPI_C_COMPLEX';
+!  - PMPI_WTIME, PMPI_WTICK, PMPI_AINT_ADD and PMPI_AINT_DIFF are in the module with their
+!    types (f90/timer/wtimef90 did not compile under implicit none).
 ! Every check runs; exits 0, or prints expected/got for each failed one and aborts.
 module f90_conform_greq
   implicit none
@@ -52,6 +54,7 @@ program f90_conform
   integer(kind=MPI_ADDRESS_KIND) :: extra
   integer :: st(MPI_STATUS_SIZE)
   integer :: nfail = 0
+  double precision :: t0, t1
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
@@ -104,6 +107,16 @@ program f90_conform
   tname = ''
   call MPI_Type_get_name(MPI_C_COMPLEX, tname, rlen, ierr)
   call check_str('Type_get_name(MPI_C_COMPLEX)', 'MPI_C_COMPLEX', tname)
+
+  ! ---- the profiling names of the functions, typed by the module (implicit none) ----
+  t0 = MPI_WTIME()
+  t1 = PMPI_WTIME()
+  call check_true('PMPI_WTIME() >= an earlier MPI_WTIME()', t1 >= t0 .and. t0 > 0.0d0)
+  call check_true('PMPI_WTICK() == MPI_WTICK() > 0', &
+                  PMPI_WTICK() == MPI_WTICK() .and. PMPI_WTICK() > 0.0d0)
+  call check('PMPI_AINT_DIFF(PMPI_AINT_ADD(100, 28), 100)', 28, &
+             int(PMPI_AINT_DIFF(PMPI_AINT_ADD(100_MPI_ADDRESS_KIND, 28_MPI_ADDRESS_KIND), &
+                                100_MPI_ADDRESS_KIND)))
 
   if (nfail > 0) then
     call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
