@@ -9,8 +9,8 @@
 # tests, which need only the standard's MPI-IO). Left out: basic (MPICH 4.0.2 ships no
 # testlist for it and its top list comments it out), spawn (IVC has no dynamic processes
 # yet), cxx (the C++ bindings were removed from the standard), mpi_t and impls (MPICH
-# internals). The io tests' files go to their working directory (the test's directory),
-# which ivcrun shares with every simulated VM.
+# internals). The io tests' files go to their working directory, one per test (they name
+# their files alike), which ivcrun shares with every simulated VM.
 # Every entry runs, also those MPICH marks strict=false (here: the persistent collectives,
 # standard since MPI-4.0; the ft directory's ULFM calls, which IVC provides in mpi-ext.h;
 # aborting a sub-communicator) and xfail= (runtests runs those too under
@@ -129,9 +129,16 @@ run_one() {
         echo "FAIL does not build" >"$log"
         return
     fi
+    # The io tests name their files alike (iotest.txt, testfile ...) in their working
+    # directory: each runs in a directory of its own, so that two at a time do not share one.
+    local wd=$dir exe=./$prog
+    case "/$path" in */io/*)
+        wd=$work/iodirs/$(echo "$id" | tr -c 'A-Za-z0-9_.=-' '_') exe=$dir/$prog
+        rm -rf "$wd" && mkdir -p "$wd" ;;
+    esac
     local out rc t0=$SECONDS
-    out=$(cd "$dir" && env "${envs[@]}" timeout -k 10 $((limit + 30)) "$prefix/bin/ivcrun" -n "$np" \
-        --timeout "$limit" "${xargs[@]}" "./$prog" "${args[@]}" 2>&1)
+    out=$(cd "$wd" && env "${envs[@]}" timeout -k 10 $((limit + 30)) "$prefix/bin/ivcrun" -n "$np" \
+        --timeout "$limit" "${xargs[@]}" "$exe" "${args[@]}" 2>&1)
     rc=$?
     local noerr=0 other=0
     grep -qE '^\s*No [Ee]rrors\s*$' <<<"$out" && noerr=1
