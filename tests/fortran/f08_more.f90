@@ -4,7 +4,8 @@
 ! MPI_BOTTOM; Alloc_mem into TYPE(C_PTR); Info strings (Info_get_string with buflen inout, counted without C's NUL);
 ! a window with Put, fence and the predefined attributes MPI_WIN_SIZE / MPI_WIN_DISP_UNIT;
 ! Status_f2f08 / Status_f082f; Bsend through an attached buffer and Buffer_detach into
-! TYPE(C_PTR); large-count (_c) forms; a session; a nonblocking collective. Exits 0, or prints expected/got and aborts.
+! TYPE(C_PTR); large-count (_c) forms; a session; a nonblocking collective; PMPI_Wtime and
+! PMPI_Wtick. Exits 0, or prints expected/got and aborts.
 program f08_more
   use mpi_f08
   use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer, c_associated, c_loc
@@ -18,6 +19,7 @@ program f08_more
   type(MPI_Comm) :: cart
   type(MPI_Datatype) :: stype, rtype, types(2)
   integer :: blens(2)
+  double precision :: t0, t1
   integer(kind=MPI_ADDRESS_KIND) :: disps(2), wsize, aval
   integer :: sint, rint
   double precision :: sdbl, rdbl
@@ -209,6 +211,13 @@ program f08_more
   call MPI_Iallreduce(me, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, reqs(1))
   call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
   call check('Iallreduce', np * (np - 1) / 2, total)
+
+  ! ---- the profiling names of the functions (f08/timer/wtimef90 did not compile) ----
+  t0 = MPI_Wtime()
+  t1 = PMPI_Wtime()
+  if (.not. (t1 >= t0 .and. t0 > 0.0d0)) call fail('PMPI_Wtime() >= an earlier MPI_Wtime()', 1, 0)
+  if (.not. (PMPI_Wtick() == MPI_Wtick() .and. PMPI_Wtick() > 0.0d0)) &
+    call fail('PMPI_Wtick() == MPI_Wtick() > 0', 1, 0)
 
   call MPI_Barrier(MPI_COMM_WORLD)
   if (me == 0) print '(a,i0,a)', 'f08_more: ', np, ' ranks ok'

@@ -635,6 +635,11 @@ def main():
         n_iface += 1
         if f90.return_type:
             externals.append((f90.return_type, f90.name))
+            # The profiling names of the functions (MPI_WTIME, MPI_WTICK, MPI_AINT_ADD,
+            # MPI_AINT_DIFF): module mpi declares PMPI_<NAME> as well (MPI-4.1 section 15.2.2,
+            # every MPI routine also under its PMPI_ name), with the same interface.
+            ifaces += [re.sub(rf"\b{f90.name}\b", "P" + f90.name, l)
+                       for l in gen_interface(name, p, args)]
         r = gen_f08(name, p, args)
         if r is None:
             if p.express.f08 is not None:
@@ -689,8 +694,11 @@ def main():
     body.append("\n".join(gen_callbacks_f08()))
     body.append("\n".join(op_ifaces))
     body.append("INTERFACE\n" + "\n".join(ind(f08_ifaces, 1)) + "\nEND INTERFACE")
+    # The glue's interfaces stay private, except those of the functions: pmpi_wtime is the
+    # mpi_f08 module's PMPI_Wtime (and so on), as module mpi's PMPI_WTIME above.
     private = [(f"ivcf_{n.lower()}_cptr" if has_detach_addr(args_of(p)) else f"p{n.lower()}")
-               for n, p in procs if n not in LEFT_OUT and gen_f08(n, p, args_of(p))] + f08_private
+               for n, p in procs if n not in LEFT_OUT and gen_f08(n, p, args_of(p))
+               and not p.express.f90.return_type] + f08_private
     for i in range(0, len(private), 20):
         body.append("PRIVATE :: " + ", ".join(private[i:i + 20]))
     body.append("\n".join(f08_generics))

@@ -76,6 +76,7 @@
 
 #include "shm/shm_coll_config.h"
 
+#include <limits.h>
 #include <stdint.h>
 
 /* Tags on the collective context. Blocking operations use one tag each so that mismatched
@@ -208,6 +209,30 @@ static inline uint64_t coll_bytes(int count, MPI_Datatype dt)
     return (uint64_t)count * dt->map.size;
 }
 
+/* Ranks that disagree on counts (erroneous: in a collective "the amount of data sent must
+ * be equal to the amount of data received", MPI-4.1 section 6.1) show up at a receiver as a
+ * message longer (truncated) or shorter than the `want` packed bytes it posted for. The
+ * point-to-point algorithms and the schedules check every receive with this and, when it
+ * says so, keep running their remaining rounds and forward coll_len_poison() messages
+ * instead of their data, so that the ranks after them in the algorithm fail as well and
+ * none waits for a message that never comes; the call then returns MPI_ERR_TRUNCATE. A
+ * mismatch between ranks that pick different algorithms (shared memory at one, point-to-point
+ * at another) is not detected this way. err and got are the receive's status. */
+static inline int coll_len_mismatch(int err, long long got, uint64_t want)
+{
+    if (err == MPI_ERR_TRUNCATE)
+        return 1;
+    return (err == MPI_SUCCESS || err == MPI_ERR_TYPE) && (uint64_t)got != want;
+}
+
+/* Size of the message a rank that saw a length mismatch sends where it would have sent
+ * `want` packed bytes: one byte more, which every receiver expecting `want` bytes sees as
+ * a mismatch in turn (0 when one more would not fit an int count). */
+static inline int coll_len_poison(uint64_t want)
+{
+    return want < INT_MAX ? (int)want + 1 : 0;
+}
+
 /* Blocking point-to-point of n packed bytes (any size; sent as pieces below 2 GiB) on the
  * collective context. Return MPI_SUCCESS or an error class. */
 int coll_send_bytes(const void *buf, uint64_t n, int dest, int tag, MPI_Comm comm);
@@ -318,6 +343,9 @@ void nbc_end_round(nbc_t *s);
 void nbc_set_op(nbc_t *s, MPI_Op op, MPI_Datatype dt);
 /* Scratch memory owned by the schedule (freed with it); NULL without memory. */
 void *nbc_scratch(nbc_t *s, uint64_t bytes);
+/* Records a length mismatch seen while building s (its own blocks' sizes differ): s then
+ * runs as after a mismatched receive and completes with MPI_ERR_TRUNCATE (coll_impl.h). */
+void nbc_mark_mismatch(nbc_t *s);
 /* Starts s (posts round 0, queues it) and sets *request; on error frees s. Returns
  * MPI_SUCCESS or an error class. */
 int nbc_start(nbc_t *s, MPI_Request *request);
@@ -339,10 +367,10 @@ enum {
     CK_REDUCE_SCATTER, /* sbuf, rbuf, rcounts or rcount (block), rdt, op */
     CK_SCAN,           /* sbuf, rbuf, rcount, rdt, op */
     CK_EXSCAN,
-    CK_GATHER,    /* (v): rcounts, rdispls at the root */
-    CK_SCATTER,   /* (v): scounts, sdispls at the root */
-    CK_ALLGATHER, /* (v): rcounts, rdispls */
-    CK_ALLTOALL,  /* (v, w) */
+    CK_GATHER,       /* (v): rcounts, rdispls at the root */
+    CK_SCATTER,      /* (v): scounts, sdispls at the root */
+    CK_ALLGATHER,    /* (v): rcounts, rdispls */
+    CK_ALLTOALL,     /* (v, w) */
     CK_NB_ALLGATHER, /* neighbourhood (v) */
     CK_NB_ALLTOALL,  /* neighbourhood (v, w) */
     CK_KINDS
@@ -386,7 +414,7 @@ static inline MPI_Datatype ca_rdt(const coll_args_t *a, int r)
 }
 
 static inline int64_t ca_disp(const int *d, const MPI_Aint *da, int bytes, int r, int count,
-                    MPI_Datatype dt)
+                              MPI_Datatype dt)
 {
     if (da != NULL)
         return (int64_t)da[r];
@@ -418,8 +446,7 @@ int coll_tree_reduce(nbc_t *s, MPI_Comm comm, uint8_t *acc, uint8_t *in, uint64_
 int coll_dissemination(nbc_t *s, MPI_Comm comm);
 /* A packed scratch copy of count elements of dt at buf with `extra` bytes after it; NULL
  * without memory. */
-uint8_t *coll_pack_new(nbc_t *s, const void *buf, uint64_t count, MPI_Datatype dt,
-                       uint64_t extra);
+uint8_t *coll_pack_new(nbc_t *s, const void *buf, uint64_t count, MPI_Datatype dt, uint64_t extra);
 /* Copies scount elements of sdt at sbuf into rcount elements of rdt at rbuf, now.
  * Returns MPI_SUCCESS, MPI_ERR_TRUNCATE (more data than room) or MPI_ERR_NO_MEM. */
 int coll_local_copy(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
@@ -433,8 +460,8 @@ int coll_build(nbc_t *s, const coll_args_t *a);
 int coll_issue(MPI_Comm comm, const coll_args_t *a, int tag, MPI_Request *request);
 /* Checks a (coll_chk_args) and makes a persistent request for it whose every MPI_Start
  * runs its schedule (mpi_pcoll.c). Returns MPI_SUCCESS or the raised error class. */
-int coll_persistent(MPI_Comm comm, const coll_args_t *a, int v, MPI_Info info,
-                    MPI_Request *request, const char *fn);
+int coll_persistent(MPI_Comm comm, const coll_args_t *a, int v, MPI_Info info, MPI_Request *request,
+                    const char *fn);
 /* Runs a to completion (blocking forms built on schedules). */
 int coll_run(MPI_Comm comm, const coll_args_t *a);
 /* Lengths of a's send-side and receive-side per-peer arrays on comm: the group size, the

@@ -41,6 +41,7 @@ struct nbc {
     MPI_Datatype rdt;       /* reduction datatype (retained) */
     void **mem;             /* scratch blocks */
     int nmem, capmem;
+    int bad; /* MPI_ERR_TRUNCATE once a receive saw a length mismatch */
 };
 
 int ivc_mpi_nbc_active;
@@ -142,6 +143,11 @@ void nbc_set_op(nbc_t *s, MPI_Op op, MPI_Datatype dt)
     ivc_mpi_dt_retain(dt);
 }
 
+void nbc_mark_mismatch(nbc_t *s)
+{
+    s->bad = MPI_ERR_TRUNCATE;
+}
+
 void *nbc_scratch(nbc_t *s, uint64_t bytes)
 {
     if (s->nmem == s->capmem) {
@@ -202,6 +208,14 @@ static int post_round(nbc_t *s)
         if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
             ivc_mpi_req_init_local(a->sub, a->kind == ACT_SEND ? REQ_SEND : REQ_RECV, a->comm, 1);
             a->sub->status.MPI_ERROR = rc;
+        } else if (a->kind == ACT_SEND && s->bad) {
+            /* After a length mismatch: a message the receiver sees as one too (coll_impl.h). */
+            int n = coll_len_poison(coll_bytes(a->count, a->dt));
+            void *p = nbc_scratch(s, (uint64_t)n);
+            if (p == NULL)
+                return MPI_ERR_NO_MEM;
+            memset(p, 0, (size_t)n);
+            ivc_mpi_start_send(a->sub, p, n, MPI_BYTE, a->peer, a->tag, a->comm, 1, 0);
         } else if (a->kind == ACT_SEND) {
             ivc_mpi_start_send(a->sub, a->buf, a->count, a->dt, a->peer, a->tag, a->comm, 1, 0);
         } else {
@@ -240,7 +254,13 @@ static int advance(nbc_t *s, int *steps)
                 continue;
             if (!a->sub->done)
                 return 0;
-            if (a->sub->status.MPI_ERROR != MPI_SUCCESS)
+            /* A length mismatch fails the operation but not the schedule: the rounds
+             * after it still run, so that no peer waits for this rank (coll_impl.h). */
+            if (a->kind == ACT_RECV &&
+                coll_len_mismatch(a->sub->status.MPI_ERROR, a->sub->status.ivc_count,
+                                  coll_bytes(a->count, a->dt)))
+                s->bad = MPI_ERR_TRUNCATE;
+            else if (a->sub->status.MPI_ERROR != MPI_SUCCESS)
                 err = a->sub->status.MPI_ERROR;
         }
         for (int i = s->first; i < end && err == MPI_SUCCESS; i++) {
@@ -262,6 +282,8 @@ static int advance(nbc_t *s, int *steps)
             s->round = s->nrounds;
         }
     }
+    if (s->bad && s->req->status.MPI_ERROR == MPI_SUCCESS)
+        s->req->status.MPI_ERROR = s->bad;
     ivc_mpi_req_op_done(&s->req->op, 0);
     return 1;
 }

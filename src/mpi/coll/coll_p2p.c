@@ -67,26 +67,43 @@ int coll_p2p_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
 {
     P2P_FT_ENTRY(comm);
     int size = comm->size, rel = (comm->rank - root + size) % size;
-    int mask = 1;
+    int mask = 1, bad = 0;
+    uint64_t want = coll_bytes(count, dt);
     /* Receive from the parent: the rank that differs in the lowest set bit of rel. */
     while (mask < size) {
         if (rel & mask) {
-            int rc = ivc_mpi_recv_x(buf, count, dt, (rel - mask + root) % size, TAG_BCAST, comm, 1,
-                                    MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
+            MPI_Status st = {.ivc_count = 0};
+            int rc =
+                ivc_mpi_recv_x(buf, count, dt, (rel - mask + root) % size, TAG_BCAST, comm, 1, &st);
+            if (coll_len_mismatch(rc, st.ivc_count, want))
+                bad = 1; /* the children still get a message: a mismatched one */
+            else if (rc != MPI_SUCCESS)
                 return rc;
             break;
         }
         mask <<= 1;
     }
+    void *poison = NULL;
+    int n = 0;
+    if (bad) {
+        n = coll_len_poison(want);
+        if ((poison = calloc(1, (size_t)n + 1)) == NULL)
+            return MPI_ERR_NO_MEM;
+    }
     for (mask >>= 1; mask > 0; mask >>= 1) {
         if (rel + mask < size) {
-            int rc = ivc_mpi_send_x(buf, count, dt, (rel + mask + root) % size, TAG_BCAST, comm, 1);
-            if (rc != MPI_SUCCESS)
+            int rc = bad ? ivc_mpi_send_x(poison, n, MPI_BYTE, (rel + mask + root) % size,
+                                          TAG_BCAST, comm, 1)
+                         : ivc_mpi_send_x(buf, count, dt, (rel + mask + root) % size, TAG_BCAST,
+                                          comm, 1);
+            if (rc != MPI_SUCCESS) {
+                free(poison);
                 return rc;
+            }
         }
     }
-    return MPI_SUCCESS;
+    free(poison);
+    return bad ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }
 
 /* Binomial reduction of packed data. Ranks combine in the order of `rel`; a
@@ -208,7 +225,8 @@ int coll_p2p_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdi
                        const MPI_Aint *rdispls, const MPI_Datatype *rdts, MPI_Comm comm)
 {
     P2P_FT_ENTRY(comm);
-    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
+    int n = comm->size, me = comm->rank, rc = MPI_SUCCESS, bad = 0;
+    MPI_Status st = {.ivc_count = 0};
     char *copy = NULL;
     MPI_Aint *cdispls = NULL;
     if (sbuf == MPI_IN_PLACE) {
@@ -242,13 +260,21 @@ int coll_p2p_alltoallw(const void *sbuf, const int *scounts, const MPI_Aint *sdi
             }
             rc = ivc_mpi_sendrecv_x(copy + cdispls[dst], (int)sn, MPI_BYTE, dst, TAG_ALLTOALL,
                                     (char *)rbuf + rdispls[src], rcounts[src], rdts[src], src,
-                                    TAG_ALLTOALL, comm, 1, MPI_STATUS_IGNORE);
+                                    TAG_ALLTOALL, comm, 1, &st);
         } else {
             rc = ivc_mpi_sendrecv_x((const char *)sbuf + sdispls[dst], scounts[dst], sdts[dst], dst,
                                     TAG_ALLTOALL, (char *)rbuf + rdispls[src], rcounts[src],
-                                    rdts[src], src, TAG_ALLTOALL, comm, 1, MPI_STATUS_IGNORE);
+                                    rdts[src], src, TAG_ALLTOALL, comm, 1, &st);
+        }
+        /* A length mismatch with one peer: the exchanges with the others still happen (each
+         * pair exchanges directly, so they see their own mismatches). */
+        if (coll_len_mismatch(rc, st.ivc_count, coll_bytes(rcounts[src], rdts[src]))) {
+            bad = 1;
+            rc = MPI_SUCCESS;
         }
     }
+    if (rc == MPI_SUCCESS && bad)
+        rc = MPI_ERR_TRUNCATE;
     free(copy);
     free(cdispls);
     return rc;

@@ -40,6 +40,20 @@ int coll_local_copy(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, 
     return MPI_SUCCESS;
 }
 
+/* The local block of a schedule's own contribution (gather, scatter, allgather, all-to-all
+ * at this rank's place): a block whose send and receive sizes differ is this rank's own
+ * length mismatch; it fails the operation like a mismatched receive (coll_impl.h), so the
+ * schedule still runs and its peers fail too instead of waiting for this rank. */
+static int self_copy(nbc_t *s, const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
+                     int rcount, MPI_Datatype rdt)
+{
+    uint64_t sb = coll_bytes(scount, sdt), rb = coll_bytes(rcount, rdt);
+    if (sb == rb)
+        return coll_local_copy(sbuf, scount, sdt, rbuf, rcount, rdt);
+    nbc_mark_mismatch(s);
+    return MPI_SUCCESS;
+}
+
 uint8_t *coll_pack_new(nbc_t *s, const void *buf, uint64_t count, MPI_Datatype dt,
                        uint64_t extra)
 {
@@ -194,8 +208,7 @@ static int build_gather(nbc_t *s, const coll_args_t *a)
         if (r != me)
             rc = nbc_xfer(s, NBC_RECV, r, ca_rptr(a, r), ca_rcount(a, r), a->rdt, 0);
         else if (a->sbuf != MPI_IN_PLACE)
-            rc = coll_local_copy(a->sbuf, a->scount, a->sdt, ca_rptr(a, r), ca_rcount(a, r),
-                                 a->rdt);
+            rc = self_copy(s, a->sbuf, a->scount, a->sdt, ca_rptr(a, r), ca_rcount(a, r), a->rdt);
     }
     return rc;
 }
@@ -210,8 +223,7 @@ static int build_scatter(nbc_t *s, const coll_args_t *a)
         if (r != me)
             rc = nbc_xfer(s, NBC_SEND, r, (void *)ca_sptr(a, r), ca_scount(a, r), a->sdt, 0);
         else if (a->rbuf != MPI_IN_PLACE)
-            rc = coll_local_copy(ca_sptr(a, r), ca_scount(a, r), a->sdt, a->rbuf, a->rcount,
-                                 a->rdt);
+            rc = self_copy(s, ca_sptr(a, r), ca_scount(a, r), a->sdt, a->rbuf, a->rcount, a->rdt);
     }
     return rc;
 }
@@ -228,7 +240,7 @@ static int build_allgather(nbc_t *s, const coll_args_t *a)
         sc = ca_rcount(a, me);
         sdt = a->rdt;
     } else {
-        rc = coll_local_copy(sb, sc, sdt, ca_rptr(a, me), ca_rcount(a, me), a->rdt);
+        rc = self_copy(s, sb, sc, sdt, ca_rptr(a, me), ca_rcount(a, me), a->rdt);
     }
     for (int k = 1; k < n && rc == MPI_SUCCESS; k++) {
         int to = (me + k) % n, from = (me - k + n) % n;
@@ -265,8 +277,8 @@ static int build_alltoall(nbc_t *s, const coll_args_t *a)
             ivc_data_pack(&d, 0, copy + off[r], d.bytes);
         }
     } else {
-        rc = coll_local_copy(ca_sptr(a, me), ca_scount(a, me), ca_sdt(a, me), ca_rptr(a, me),
-                        ca_rcount(a, me), ca_rdt(a, me));
+        rc = self_copy(s, ca_sptr(a, me), ca_scount(a, me), ca_sdt(a, me), ca_rptr(a, me),
+                       ca_rcount(a, me), ca_rdt(a, me));
     }
     for (int k = 1; k < n && rc == MPI_SUCCESS; k++) {
         int to = (me + k) % n, from = (me - k + n) % n;

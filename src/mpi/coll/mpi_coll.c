@@ -123,6 +123,21 @@ static int hier_barrier(ivc_coll_comm_t *cc)
     return rc;
 }
 
+/* The next stage of a hierarchical broadcast at a rank that saw a length mismatch in the
+ * one before (it holds no right data to pass on): a message its receivers see as
+ * mismatched too (coll_impl.h), so that none of them waits. Returns MPI_ERR_TRUNCATE, or
+ * MPI_ERR_NO_MEM. */
+static int bcast_poison(uint64_t want, int root, MPI_Comm comm)
+{
+    int n = coll_len_poison(want);
+    void *p = calloc(1, (size_t)n + 1);
+    if (p == NULL)
+        return MPI_ERR_NO_MEM;
+    bcast_x(p, n, MPI_BYTE, root, comm);
+    free(p);
+    return MPI_ERR_TRUNCATE;
+}
+
 static int hier_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
                       ivc_coll_comm_t *cc)
 {
@@ -131,12 +146,16 @@ static int hier_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm 
         rc = bcast_x(buf, count, dt, hier_node_rank(cc, root), cc->node);
         if (rc == MPI_SUCCESS && me == rl)
             rc = bcast_x(buf, count, dt, cc->lindex[rl], cc->leaders);
+        else if (rc == MPI_ERR_TRUNCATE && me == rl)
+            rc = bcast_poison(coll_bytes(count, dt), cc->lindex[rl], cc->leaders);
         return rc;
     }
     if (cc->leader_of[me] == me)
         rc = bcast_x(buf, count, dt, cc->lindex[rl], cc->leaders);
     if (rc == MPI_SUCCESS)
         rc = bcast_x(buf, count, dt, 0, cc->node);
+    else if (rc == MPI_ERR_TRUNCATE)
+        rc = bcast_poison(coll_bytes(count, dt), 0, cc->node);
     return rc;
 }
 

@@ -24,3 +24,6 @@ add_test(NAME mpi.coll_cost
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/coll/cost.sh $<TARGET_FILE:ivcrun>
                  $<TARGET_FILE:coll_cost> 16)
 set_tests_properties(mpi.coll_cost PROPERTIES TIMEOUT 600 LABELS "mpi;vms")
+# Counts that differ between ranks: MPI_ERR_TRUNCATE where the mismatch shows, no hang; the
+# blocking Bcast on the point-to-point tree whatever the machine's core count.
+ivc_mpi_test(coll_length SOURCES mpi/coll/length.c NP 4 TIMEOUT 120 CONFIGS vms plain hosts ENV IVC_COLL_ROOTED_P2P=64K)
