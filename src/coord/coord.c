@@ -472,7 +472,9 @@ static int sock_wake_fds(struct pollfd *fds, int max)
 int ivc_coord_sock_add(int fd, int *id)
 {
     ivc_coord_t *c = &ivc_coord;
-    if (c->sock == NULL && (c->sock = ivc_sock_chan_create(&c->chan_up)) == NULL) {
+    /* Straight to the MPI layer: the region's failure records know only this job's ranks;
+     * the channel reports each peer once. */
+    if (c->sock == NULL && (c->sock = ivc_sock_chan_create(&c->mpi_up)) == NULL) {
         close(fd);
         return -ENOMEM;
     }

@@ -114,6 +114,14 @@ const char *ivc_mpi_ft_failure_text(int rank, char *buf, size_t len)
     if (ivc_coord_peer_failed((uint32_t)rank))
         return ivc_coord_failure_text((uint32_t)rank, buf, len);
     int err = fail_err != NULL && rank >= 0 && rank < fail_cap ? fail_err[rank] : 0;
+    if (rank >= ivc_mpi_world_size) { /* a dynamic-process peer (coord.h) */
+        snprintf(buf, len,
+                 "a process of another job (spawned, spawning or connected; peer id %d) %s "
+                 "(its socket to rank %d closed)",
+                 rank, err == -EPROTO ? "broke the protocol" : "ended without disconnecting",
+                 ivc_mpi_world_rank);
+        return buf;
+    }
     const char *how = err == -EPROTO       ? "broke the shared-memory protocol"
                       : err == -ECONNRESET ? "lost its network connection"
                                            : "died or stopped responding";
