@@ -360,6 +360,11 @@ static void do_spawn(dyn_server_t *d, int from, char **word, int nw)
     }
     if (pid == 0) {
         fcntl(up[1], F_SETFD, 0);
+        int null = open("/dev/null", O_RDONLY); /* the parent job's rank 0 keeps stdin */
+        if (null > 0) {
+            dup2(null, 0);
+            close(null);
+        }
         sigprocmask(SIG_SETMASK, &d->job->old_mask, NULL);
         sigaction(SIGPIPE, &d->job->old_sigpipe, NULL);
         execv("/proc/self/exe", argv);

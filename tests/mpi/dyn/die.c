@@ -1,5 +1,5 @@
 /* A spawned rank that dies: the parent spawns 2 children; child 1 exits without
- * MPI_Finalize after the first exchange. The parent (MPI_ERRORS_RETURN) then waits for a
+ * MPI_Finalize after the first exchange (once the parent says so). The parent (MPI_ERRORS_RETURN) then waits for a
  * message child 1 never sends: it must get an error, not hang, and prints "ft-ok rank 0".
  * Judged by tests/mpi/ft/run.sh: one survivor line and ivcrun's status non-zero (it reports
  * the spawned job's failure). */
@@ -17,6 +17,9 @@ int main(int argc, char **argv)
         int v = 10 + t_rank;
         MPI_Send(&v, 1, MPI_INT, 0, 1, parent);
         if (t_rank == 1) {
+            /* Dies once the parent has its value (else the failure may overtake it). */
+            int go;
+            MPI_Recv(&go, 1, MPI_INT, 0, 9, parent, MPI_STATUS_IGNORE);
             fflush(stdout);
             _exit(3); /* dies: no MPI_Finalize */
         }
@@ -41,7 +44,8 @@ int main(int argc, char **argv)
         if (v != 10 + c)
             t_fail("child %d: expected %d, got %d", c, 10 + c, v);
     }
-    int v;
+    int v = 1;
+    MPI_Send(&v, 1, MPI_INT, 1, 9, inter);
     int rc = MPI_Recv(&v, 1, MPI_INT, 1, 2, inter, MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS)
         t_fail("a receive from the dead child: expected an error, got MPI_SUCCESS");

@@ -1,11 +1,11 @@
 # Dynamic processes (src/mpi/comm/mpi_dyn.c, tools/ivcrun/dyn_server.c): see the top of each
 # program. Spawned ranks run in new simulated VMs (vms) or as plain processes (plain).
 ivc_mpi_test(dyn_spawn1  SOURCES mpi/dyn/spawn.c NP 1 ARGS 1 CONFIGS vms plain)
-ivc_mpi_test(dyn_spawn4  SOURCES mpi/dyn/spawn.c NP 2 ARGS 4 CONFIGS vms plain)
+ivc_mpi_test(dyn_spawn4  SOURCES mpi/dyn/spawn.c NP 2 ARGS 4 CONFIGS vms plain hosts)
 ivc_mpi_test(dyn_spawn16 SOURCES mpi/dyn/spawn.c NP 1 ARGS 16 TIMEOUT 240 CONFIGS plain)
 ivc_mpi_test(dyn_nest    SOURCES mpi/dyn/spawn.c NP 1 ARGS 2 nest CONFIGS vms plain)
 ivc_mpi_test(dyn_multiple SOURCES mpi/dyn/multiple.c NP 2 CONFIGS vms plain)
-ivc_mpi_test(dyn_ports    SOURCES mpi/dyn/ports.c NP 2 ARGS within CONFIGS vms plain)
+ivc_mpi_test(dyn_ports    SOURCES mpi/dyn/ports.c NP 2 ARGS within CONFIGS vms plain hosts)
 ivc_mpi_test(dyn_join     SOURCES mpi/dyn/join.c NP 1 CONFIGS vms plain)
 # Two ivcrun jobs on one host: one accepts, the other connects (names and ports).
 add_test(NAME mpi.dyn_xjob COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/xjob.sh
@@ -28,3 +28,10 @@ foreach(cfg vms plain)
   set_tests_properties(mpi.ft.dyn_die.${cfg} PROPERTIES TIMEOUT 100 SKIP_RETURN_CODE 77
                        LABELS "mpi;ft;${cfg}")
 endforeach()
+# Without ivcrun: clear errors, no hang (a singleton; the program is run directly).
+add_executable(dyn_nolauncher ${CMAKE_CURRENT_LIST_DIR}/nolauncher.c)
+target_link_libraries(dyn_nolauncher PRIVATE mpi m)
+target_include_directories(dyn_nolauncher PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+set_target_properties(dyn_nolauncher PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+add_test(NAME mpi.dyn_nolauncher COMMAND dyn_nolauncher)
+set_tests_properties(mpi.dyn_nolauncher PROPERTIES TIMEOUT 60 LABELS "mpi;plain")
