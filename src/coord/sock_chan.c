@@ -40,9 +40,9 @@ typedef struct sync_wait {
 typedef struct sock_ep {
     struct sock_ep *next;
     ivc_sock_chan_t *chan;
-    int fd;    /* -1 once closed */
-    int peer;  /* world id */
-    int bye;   /* the peer said BYE (its EOF is no failure) */
+    int fd;   /* -1 once closed */
+    int peer; /* world id */
+    int bye;  /* the peer said BYE (its EOF is no failure) */
     int saidbye;
     int err; /* a send found the socket broken: failed at the next progress */
     out_buf_t *out_head, *out_tail;
@@ -238,11 +238,8 @@ static int ep_deliver(sock_ep_t *e)
         e->bye = 1;
         return 0;
     }
-    ivc_inmsg_t in = {.env = h->env,
-                      .peer = e->peer,
-                      .data = e->payload,
-                      .cookie = h->cookie,
-                      .rndv = 0};
+    ivc_inmsg_t in = {
+        .env = h->env, .peer = e->peer, .data = e->payload, .cookie = h->cookie, .rndv = 0};
     e->chan->up.on_message(e->chan->up.arg, &in);
     return 0;
 }

@@ -19,12 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MSG_MAX    (64 * 1024)
-#define WORDS_MAX  4096
-#define FDS_MAX    250 /* per datagram, below SCM_MAX_FD */
-#define PORTS_MAX  64
+#define MSG_MAX      (64 * 1024)
+#define WORDS_MAX    4096
+#define FDS_MAX      250 /* per datagram, below SCM_MAX_FD */
+#define PORTS_MAX    64
 #define CHILDREN_MAX 64
-#define REMOTES_MAX 16
+#define REMOTES_MAX  16
 
 /* One side of a pairing: `n` processes, `root` among them; reached either through this
  * job's ranks (`ranks`: launch indexes) or through a connection to another ivcrun. */
@@ -63,8 +63,8 @@ struct dyn_server {
     port_t ports[PORTS_MAX];
     child_t children[CHILDREN_MAX];
     uint32_t nchildren;
-    char dir[PATH_MAX];   /* the name directory, "" when it could not be made */
-    int listen_fd;        /* other ivcruns connect here, -1 */
+    char dir[PATH_MAX];        /* the name directory, "" when it could not be made */
+    int listen_fd;             /* other ivcruns connect here, -1 */
     int incoming[REMOTES_MAX]; /* accepted connections of other ivcruns, -1 */
     remote_t remotes[REMOTES_MAX];
 };
@@ -82,8 +82,8 @@ static void m_add(msg_t *m, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = m->len < sizeof(m->buf) ? vsnprintf(m->buf + m->len, sizeof(m->buf) - m->len, fmt, ap)
-                                    : -1;
+    int n =
+        m->len < sizeof(m->buf) ? vsnprintf(m->buf + m->len, sizeof(m->buf) - m->len, fmt, ap) : -1;
     va_end(ap);
     if (n < 0 || m->len + (size_t)n + 1 > sizeof(m->buf)) {
         m->bad = 1;
@@ -117,8 +117,8 @@ static int recv_words(int sock, msg_t *m, char **word, int maxw, int *fds, int *
 {
     char cbuf[CMSG_SPACE(sizeof(int) * FDS_MAX)];
     struct iovec iov = {m->buf, sizeof(m->buf) - 1};
-    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-                        .msg_controllen = sizeof(cbuf)};
+    struct msghdr mh = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
     *nfds = 0;
     ssize_t n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
     if (n < 0)
@@ -253,8 +253,8 @@ static int parse_side(dyn_server_t *d, char **word, int nw, side_t *s)
 {
     memset(s, 0, sizeof(*s));
     s->remote_fd = -1;
-    if (nw < 2 || num(word[0], 1, FDS_MAX, &s->n) != 0 || num(word[1], 0, s->n - 1, &s->root) != 0 ||
-        nw < 2 + s->n)
+    if (nw < 2 || num(word[0], 1, FDS_MAX, &s->n) != 0 ||
+        num(word[1], 0, s->n - 1, &s->root) != 0 || nw < 2 + s->n)
         return -1;
     s->ranks = malloc(sizeof(uint32_t) * (size_t)s->n);
     if (s->ranks == NULL)
@@ -416,8 +416,9 @@ static void port_meet(dyn_server_t *d, port_t *p, int is_accept, side_t *s)
     side_t *slot = is_accept ? &p->accept : &p->connect;
     int *has = is_accept ? &p->has_accept : &p->has_connect;
     if (*has) {
-        side_fail(d, s, 1, is_accept ? "an accept is already waiting on this port"
-                                     : "a connect is already waiting on this port");
+        side_fail(d, s, 1,
+                  is_accept ? "an accept is already waiting on this port"
+                            : "a connect is already waiting on this port");
         side_free(s);
         return;
     }
@@ -463,8 +464,9 @@ static void do_accept_connect(dyn_server_t *d, int from, char **word, int nw, in
         return;
     }
     if (rpid == 0 || is_accept) {
-        side_fail(d, &s, 1, is_accept ? "no such open port (MPI_Open_port in this job makes one)"
-                                      : "not a port name of ivcrun (ivc-port:PID:N)");
+        side_fail(d, &s, 1,
+                  is_accept ? "no such open port (MPI_Open_port in this job makes one)"
+                            : "not a port name of ivcrun (ivc-port:PID:N)");
         side_free(&s);
         return;
     }

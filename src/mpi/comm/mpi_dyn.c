@@ -32,9 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DYN_MSG_MAX   (64 * 1024)
-#define DYN_FDS_MAX   250 /* below SCM_MAX_FD (253) */
-#define DYN_JOIN_TAG  0x7ffd
+#define DYN_MSG_MAX  (64 * 1024)
+#define DYN_FDS_MAX  250 /* below SCM_MAX_FD (253) */
+#define DYN_JOIN_TAG 0x7ffd
 
 static int dyn_fd = -1;
 static MPI_Comm parent_comm = MPI_COMM_NULL;
@@ -53,8 +53,8 @@ static void w_add(words_t *w, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = w->len < sizeof(w->buf) ? vsnprintf(w->buf + w->len, sizeof(w->buf) - w->len, fmt, ap)
-                                    : -1;
+    int n =
+        w->len < sizeof(w->buf) ? vsnprintf(w->buf + w->len, sizeof(w->buf) - w->len, fmt, ap) : -1;
     va_end(ap);
     if (n < 0 || w->len + (size_t)n + 1 > sizeof(w->buf)) {
         w->bad = 1;
@@ -86,8 +86,8 @@ static int dyn_recv(words_t *w, char **word, int maxw, int *fds, int maxfds, int
     }
     char cbuf[CMSG_SPACE(sizeof(int) * DYN_FDS_MAX)];
     struct iovec iov = {w->buf, sizeof(w->buf) - 1};
-    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
-                        .msg_controllen = sizeof(cbuf)};
+    struct msghdr mh = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof(cbuf)};
     ssize_t n = recvmsg(dyn_fd, &mh, MSG_CMSG_CLOEXEC);
     if (n <= 0)
         return -EPIPE;
@@ -134,14 +134,16 @@ static int take_paired(int err_class, int **rw, int *nr, int *tag, int *rleader,
     int fds[DYN_FDS_MAX], nfds, rc = 0;
     int nw = dyn_recv(&w, word, 8, fds, DYN_FDS_MAX, &nfds);
     int ok = nw == 6 && !strcmp(word[0], "PAIRED") && parse_int(word[1], 0, INT_MAX, &rc) == 0 &&
-             parse_int(word[2], 0, INT_MAX, tag) == 0 && parse_int(word[3], 0, DYN_FDS_MAX, nr) == 0 &&
+             parse_int(word[2], 0, INT_MAX, tag) == 0 &&
+             parse_int(word[3], 0, DYN_FDS_MAX, nr) == 0 &&
              parse_int(word[4], 0, DYN_FDS_MAX, rleader) == 0;
     if (!ok || rc != 0 || nfds != *nr || *nr < 1 || *rleader >= *nr) {
         for (int i = 0; i < nfds; i++)
             close(fds[i]);
-        snprintf(why, whylen, "%s", nw < 0 ? "ivcrun is gone"
-                                    : ok && rc != 0 ? word[5]
-                                                    : "ivcrun's answer is malformed");
+        snprintf(why, whylen, "%s",
+                 nw < 0          ? "ivcrun is gone"
+                 : ok && rc != 0 ? word[5]
+                                 : "ivcrun's answer is malformed");
         return err_class;
     }
     int *ids = malloc((size_t)*nr * sizeof(int));
@@ -347,8 +349,8 @@ static int spawn_common(const char *fn, int count, char *cmds[], char **argvs[],
         if (count < 1)
             st[0] = MPI_ERR_ARG, snprintf(why, sizeof(why), "count must be at least 1");
         else
-            st[0] = spawn_request(count, cmds, argvs, maxprocs, infos, comm, root, why,
-                                  sizeof(why), &st[1]);
+            st[0] = spawn_request(count, cmds, argvs, maxprocs, infos, comm, root, why, sizeof(why),
+                                  &st[1]);
     }
     if (comm->rank != root)
         st[0] = st[1] = 0;
@@ -356,8 +358,8 @@ static int spawn_common(const char *fn, int count, char *cmds[], char **argvs[],
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "telling the group the root's status failed");
     if (st[0] != MPI_SUCCESS)
-        return ivc_mpi_raise(comm, st[0], fn, "%s", comm->rank == root ? why :
-                             "the root could not spawn (it says why)");
+        return ivc_mpi_raise(comm, st[0], fn, "%s",
+                             comm->rank == root ? why : "the root could not spawn (it says why)");
     if (dyn_fd < 0)
         return ivc_mpi_raise(comm, MPI_ERR_SPAWN, fn, "%s", no_launcher);
     int *rw = NULL, nr, tag, rleader;
@@ -389,8 +391,7 @@ IVC_MPI_WEAK(Comm_spawn)
 
 int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
                              const int array_of_maxprocs[], const MPI_Info array_of_info[],
-                             int root, MPI_Comm comm, MPI_Comm *intercomm,
-                             int array_of_errcodes[])
+                             int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
     const char *fn = "MPI_Comm_spawn_multiple";
     CHECK_COMM(comm, fn);
@@ -535,8 +536,8 @@ static int accept_connect(const char *fn, const char *verb, int low, const char 
     if (rc != MPI_SUCCESS)
         return ivc_mpi_raise(comm, rc, fn, "telling the group the root's status failed");
     if (st != MPI_SUCCESS)
-        return ivc_mpi_raise(comm, st, fn, "%s", comm->rank == root ? why :
-                             "the root could not ask (it says why)");
+        return ivc_mpi_raise(comm, st, fn, "%s",
+                             comm->rank == root ? why : "the root could not ask (it says why)");
     int *rw = NULL, nr, tag, rleader;
     rc = take_paired(MPI_ERR_PORT, &rw, &nr, &tag, &rleader, why, sizeof(why));
     if (rc == MPI_SUCCESS) {
@@ -637,7 +638,8 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
         clock_gettime(CLOCK_MONOTONIC, &ts);
         uint64_t t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
         mine = (t * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)getpid() << 20) ^ (uint64_t)round;
-        if (full_io(fd, &mine, sizeof(mine), 1) != 0 || full_io(fd, &theirs, sizeof(theirs), 0) != 0)
+        if (full_io(fd, &mine, sizeof(mine), 1) != 0 ||
+            full_io(fd, &theirs, sizeof(theirs), 0) != 0)
             return ivc_mpi_raise(MPI_COMM_SELF, MPI_ERR_OTHER, fn,
                                  "the socket %d is not connected to a process in MPI_Comm_join",
                                  fd);

@@ -1,8 +1,8 @@
 /* A spawned rank that dies: the parent spawns 2 children; child 1 exits without
- * MPI_Finalize after the first exchange (once the parent says so). The parent (MPI_ERRORS_RETURN) then waits for a
- * message child 1 never sends: it must get an error, not hang, and prints "ft-ok rank 0".
- * Judged by tests/mpi/ft/run.sh: one survivor line and ivcrun's status non-zero (it reports
- * the spawned job's failure). */
+ * MPI_Finalize after the first exchange (once the parent says so). The parent (MPI_ERRORS_RETURN)
+ * then waits for a message child 1 never sends: it must get an error, not hang, and prints "ft-ok
+ * rank 0". Judged by tests/mpi/ft/run.sh: one survivor line and ivcrun's status non-zero (it
+ * reports the spawned job's failure). */
 #include "../t_util.h"
 
 #include <unistd.h>

@@ -48,8 +48,9 @@ int main(int argc, char **argv)
     if (pid == 0) {
         close(sv[0]);
         /* A singleton: none of the launcher's variables. */
-        const char *vars[] = {"PMI_RANK", "PMI_SIZE", "PMI_FD", "IVC_JOB", "IVC_REGION",
-                              "IVC_VM", "IVC_DYN_FD", "IVC_SECTION_FD", "IVC_DOORBELL_FDS",
+        const char *vars[] = {"PMI_RANK",   "PMI_SIZE",          "PMI_FD",
+                              "IVC_JOB",    "IVC_REGION",        "IVC_VM",
+                              "IVC_DYN_FD", "IVC_SECTION_FD",    "IVC_DOORBELL_FDS",
                               "IVC_APPNUM", "IVC_UNIVERSE_SIZE", NULL};
         for (int i = 0; vars[i]; i++)
             unsetenv(vars[i]);
