@@ -313,8 +313,10 @@ int ivc_sock_chan_progress(void *chan)
         if (e->fd < 0)
             continue;
         if (e->err) {
+            /* A write found the peer gone: what it sent before it went (its BYE, above all)
+             * is read first, so that a peer that closed on purpose is no failure. */
+            n += ep_read(e) + 1;
             ep_fail(e, e->err);
-            n++;
             continue;
         }
         if (e->out_head)
