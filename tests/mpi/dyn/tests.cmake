@@ -36,3 +36,4 @@ set_target_properties(dyn_nolauncher PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJE
 add_test(NAME mpi.dyn_nolauncher COMMAND dyn_nolauncher)
 set_tests_properties(mpi.dyn_nolauncher PROPERTIES TIMEOUT 60 LABELS "mpi;plain")
 ivc_mpi_test(dyn_loop SOURCES mpi/dyn/loop.c NP 1 ARGS 10 TIMEOUT 120 CONFIGS vms plain)
+ivc_mpi_test(dyn_win  SOURCES mpi/dyn/win.c NP 2 CONFIGS vms plain)
