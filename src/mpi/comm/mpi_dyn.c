@@ -367,8 +367,14 @@ static int spawn_common(const char *fn, int count, char *cmds[], char **argvs[],
     if (rc == MPI_SUCCESS) {
         rc = make_inter(comm, root, rw, nr, rleader, tag, 1, intercomm);
         free(rw);
-        if (rc != MPI_SUCCESS)
+        if (rc == MPI_ERR_PROC_FAILED) {
+            rc = MPI_ERR_SPAWN; /* e.g. the program could not be run: ivcrun said why */
+            snprintf(why, sizeof(why),
+                     "the spawned processes did not start or ended before "
+                     "they connected (ivcrun's message says why)");
+        } else if (rc != MPI_SUCCESS) {
             snprintf(why, sizeof(why), "connecting to the spawned processes failed");
+        }
     }
     if (errcodes != MPI_ERRCODES_IGNORE)
         for (int i = 0; i < st[1]; i++)

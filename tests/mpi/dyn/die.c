@@ -2,7 +2,8 @@
  * MPI_Finalize after the first exchange (once the parent says so). The parent (MPI_ERRORS_RETURN)
  * then waits for a message child 1 never sends: it must get an error, not hang, and prints "ft-ok
  * rank 0". Judged by tests/mpi/ft/run.sh: one survivor line and ivcrun's status non-zero (it
- * reports the spawned job's failure). */
+ * reports the spawned job's failure). With argv[1] "badprog" the parent spawns a program that
+ * does not exist instead: MPI_ERR_SPAWN at every parent, no hang. */
 #include "../t_util.h"
 
 #include <unistd.h>
@@ -29,6 +30,21 @@ int main(int argc, char **argv)
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    if (argc > 1 && strcmp(argv[1], "badprog") == 0) {
+        /* A program that cannot be run: MPI_ERR_SPAWN, no hang. */
+        MPI_Comm bad;
+        int rc = MPI_Comm_spawn("/nonexistent/ivc-test-prog", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0,
+                                MPI_COMM_WORLD, &bad, MPI_ERRCODES_IGNORE);
+        int cls = -1;
+        MPI_Error_class(rc, &cls);
+        if (cls != MPI_ERR_SPAWN)
+            t_fail("spawning a missing program: expected MPI_ERR_SPAWN (%d), got %d",
+                   MPI_ERR_SPAWN, cls);
+        printf("ft-ok rank %d (MPI_ERR_SPAWN)\n", t_rank);
+        fflush(stdout);
+        MPI_Finalize();
+        return 0;
+    }
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
     if (n <= 0)

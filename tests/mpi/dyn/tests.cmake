@@ -37,3 +37,8 @@ add_test(NAME mpi.dyn_nolauncher COMMAND dyn_nolauncher)
 set_tests_properties(mpi.dyn_nolauncher PROPERTIES TIMEOUT 60 LABELS "mpi;plain")
 ivc_mpi_test(dyn_loop SOURCES mpi/dyn/loop.c NP 1 ARGS 10 TIMEOUT 120 CONFIGS vms plain)
 ivc_mpi_test(dyn_win  SOURCES mpi/dyn/win.c NP 2 CONFIGS vms plain)
+# A spawn of a program that cannot be run: MPI_ERR_SPAWN at every parent, no hang.
+add_test(NAME mpi.ft.dyn_badprog.plain
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/../ft/run.sh 2 nz $<TARGET_FILE:ivcrun>
+                 -n 2 --no-ns --timeout 90 $<TARGET_FILE:dyn_die> badprog)
+set_tests_properties(mpi.ft.dyn_badprog.plain PROPERTIES TIMEOUT 100 LABELS "mpi;ft;plain")
