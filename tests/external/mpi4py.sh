@@ -2,7 +2,8 @@
 # its own test suite run under ivcrun with 1, 2 and 3 ranks, one simulated VM per rank.
 # Its MPI-IO modules (test_file, test_io) and its dynamic-process modules (test_spawn,
 # test_dynproc, and the pools of mpi4py.futures and mpi4py.util.pool, which spawn their
-# workers) run like the rest, and so does testSymbolCoverage (every symbol of the standard).
+# workers) run like the rest, and so does testSymbolCoverage (every symbol of the standard);
+# then `python -m mpi4py.futures` runs a pool of spawned workers.
 # Excluded, and why:
 #   test_dynproc.TestDPM.testJoin  connects ranks 0 and 1 over TCP to the address of
 #       socket.gethostname(): simulated VMs have no network between them (and their host
@@ -59,5 +60,22 @@ for n in 1 2 3; do
     tail -4 "suite.$n.log"
     [ $rc -eq 0 ] || { echo "FAIL: $n rank(s): exit $rc (suite.$n.log)"; status=1; }
 done
+# mpi4py.futures: one rank whose pool of 3 workers is spawned (MPI_Comm_spawn), results checked.
+cat >"$work/tmp/pool.py" <<'EOF'
+from mpi4py.futures import MPIPoolExecutor
+if __name__ == "__main__":
+    with MPIPoolExecutor(max_workers=3) as ex:
+        r = list(ex.map(pow, range(10), [2] * 10))
+    assert r == [i * i for i in range(10)], r
+    print("futures pool ok")
+EOF
+echo "== mpi4py.futures pool of spawned workers"
+out=$(timeout 300 "$BUILD_DIR/bin/ivcrun" -n 1 "$vpy" -m mpi4py.futures "$work/tmp/pool.py" 2>&1)
+rc=$?
+echo "$out" | tail -3
+if [ $rc -ne 0 ] || ! echo "$out" | grep -q "futures pool ok"; then
+    echo "FAIL: mpi4py.futures pool: exit $rc"
+    status=1
+fi
 [ $status -eq 0 ] && echo PASS
 exit $status
