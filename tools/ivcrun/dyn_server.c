@@ -69,6 +69,9 @@ struct dyn_server {
     remote_t remotes[REMOTES_MAX];
 };
 
+static int dir_ready(dyn_server_t *d);
+static void listen_ready(dyn_server_t *d);
+
 /* ---- datagrams ---- */
 
 typedef struct msg {
@@ -434,7 +437,7 @@ static void port_meet(dyn_server_t *d, port_t *p, int is_accept, side_t *s)
 
 static int connect_remote(dyn_server_t *d, int pid)
 {
-    if (d->dir[0] == '\0')
+    if (dir_ready(d) != 0)
         return -1;
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%d.sock", d->dir, pid) >=
@@ -554,7 +557,7 @@ done:
 /* Names: one file per service in the name directory, holding the port name. */
 static int name_path(dyn_server_t *d, const char *service, char *out, size_t len)
 {
-    if (d->dir[0] == '\0' || *service == '\0' || strlen(service) > 200)
+    if (dir_ready(d) != 0 || *service == '\0' || strlen(service) > 200)
         return -1;
     /* Any byte is allowed in a service name: hex keeps the file name safe. */
     int at = snprintf(out, len, "%s/name-", d->dir);
@@ -616,6 +619,7 @@ static void on_rank(dyn_server_t *d, uint32_t r)
     if (!strcmp(word[0], "SPAWN")) {
         do_spawn(d, (int)r, word, nw);
     } else if (!strcmp(word[0], "OPEN")) {
+        listen_ready(d); /* other jobs may connect from now on */
         for (int i = 0; i < PORTS_MAX; i++) {
             if (!d->ports[i].open) {
                 d->ports[i] = (port_t){.open = 1, .id = d->next_port++};
@@ -656,8 +660,13 @@ static void on_rank(dyn_server_t *d, uint32_t r)
 
 /* ---- set-up and the monitor's hooks ---- */
 
-static void make_dir(dyn_server_t *d)
+/* The name directory (IVC_NAME_DIR, else /tmp/ivc-dyn-<uid>), made when first needed: a
+ * job that opens no port and names nothing leaves nothing behind. Returns 0, or -1 when it
+ * cannot be made or is not this user's (no names, no ports across jobs then). */
+static int dir_ready(dyn_server_t *d)
 {
+    if (d->dir[0] != '\0')
+        return 0;
     const char *base = getenv("IVC_NAME_DIR");
     char p[PATH_MAX];
     if (base != NULL && *base)
@@ -665,11 +674,20 @@ static void make_dir(dyn_server_t *d)
     else
         snprintf(p, sizeof(p), "/tmp/ivc-dyn-%u", (unsigned)getuid());
     if (mkdir(p, 0700) != 0 && errno != EEXIST)
-        return;
+        return -1;
     struct stat st;
     if (lstat(p, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
-        return; /* someone else's: no names, no ports across jobs */
+        return -1;
     snprintf(d->dir, sizeof(d->dir), "%s", p);
+    return 0;
+}
+
+/* The socket other ivcruns connect to for this job's ports (<pid>.sock in the name
+ * directory), made at the first MPI_Open_port. */
+static void listen_ready(dyn_server_t *d)
+{
+    if (d->listen_fd >= 0 || dir_ready(d) != 0)
+        return;
     struct sockaddr_un sa = {.sun_family = AF_UNIX};
     if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%d.sock", d->dir, (int)getpid()) >=
         sizeof(sa.sun_path))
@@ -712,7 +730,6 @@ dyn_server_t *dyn_server_create(job_t *job)
         }
         fcntl(d->fd[r][0], F_SETFL, fcntl(d->fd[r][0], F_GETFL) | O_NONBLOCK);
     }
-    make_dir(d);
     return d;
 }
 
