@@ -171,7 +171,7 @@ IVC_MPI_OPS(IVC_MPI_OP_EXTERN)
 
 #define MPI_STATUS_IGNORE   ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
-/* Arguments of the dynamic-process functions (not implemented: MPI_Comm_spawn...). */
+/* Arguments of the dynamic-process functions (src/mpi/comm/mpi_dyn.c). */
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL       ((char **)0)
 #define MPI_ARGVS_NULL      ((char ***)0)
@@ -188,6 +188,7 @@ IVC_MPI_OPS(IVC_MPI_OP_EXTERN)
 #define MPI_MAX_PROCESSOR_NAME         256
 #define MPI_MAX_ERROR_STRING           512
 #define MPI_MAX_OBJECT_NAME            128
+#define MPI_MAX_PORT_NAME              256
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 
 enum { MPI_THREAD_SINGLE = 0, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE };

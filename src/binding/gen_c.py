@@ -100,7 +100,7 @@ def chapter(name):
     return "Point-to-point communication"
 
 
-EXCLUDED_CHAPTERS = ("Process creation and management (dynamic)",)
+EXCLUDED_CHAPTERS = ()
 
 
 def c_text(expr):

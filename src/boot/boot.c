@@ -16,7 +16,8 @@
 const char *const ivc_boot_env_names[] = {"JOB",         "REGION",          "VM",
                                           "DEBUG",       "REGION_SIZE",     "DOORBELL_FDS",
                                           "DOORBELL_SOCKET", "DOORBELL_DEVICE", "SECTION_FD",
-                                          NULL};
+                                          "DYN_FD", "DYN_SPAWNED", "APPNUM", "UNIVERSE_SIZE",
+                                          "NAME_DIR", NULL};
 
 static int env_u64(const char *name, uint64_t max, uint64_t *out)
 {

@@ -17,6 +17,7 @@
 #include "../base/ivc_wait.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
@@ -328,6 +329,7 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
     c->chan_up.on_peer_failed = ivc_coord_on_peer_failed;
     up = &c->chan_up;
     c->vcs = calloc(c->boot.size, sizeof(*c->vcs));
+    c->nvcs = c->boot.size;
     c->self = ivc_self_chan_create(c->boot.rank, up);
     if (c->vcs == NULL || c->self == NULL)
         return -ENOMEM;
@@ -461,6 +463,43 @@ static int finalize_recheck(void *arg)
     return n > 0 || ivc_region_member_get(&ivc_coord.region, r) != IVC_MEMBER_JOINED;
 }
 
+/* A sleeping rank also wakes when a dynamic-process peer's socket has something. */
+static int sock_wake_fds(struct pollfd *fds, int max)
+{
+    return ivc_coord.sock != NULL ? ivc_sock_chan_fds(ivc_coord.sock, fds, max) : 0;
+}
+
+int ivc_coord_sock_add(int fd, int *id)
+{
+    ivc_coord_t *c = &ivc_coord;
+    /* Straight to the MPI layer: the region's failure records know only this job's ranks;
+     * the channel reports each peer once. */
+    if (c->sock == NULL && (c->sock = ivc_sock_chan_create(&c->mpi_up)) == NULL) {
+        close(fd);
+        return -ENOMEM;
+    }
+    ivc_vc_t *v = realloc(c->vcs, (c->nvcs + 1) * sizeof(*v));
+    if (v == NULL) {
+        close(fd);
+        return -ENOMEM;
+    }
+    c->vcs = v;
+    void *ep = ivc_sock_chan_add(c->sock, fd, (int)c->nvcs);
+    if (ep == NULL)
+        return -ENOMEM;
+    v[c->nvcs] = (ivc_vc_t){&ivc_sock_chan_ops, ep, IVC_VC_ACTIVE};
+    *id = (int)c->nvcs++;
+    ivc_door_extra_fds = sock_wake_fds;
+    return 0;
+}
+
+void ivc_coord_sock_bye(int id)
+{
+    ivc_coord_t *c = &ivc_coord;
+    if (id >= (int)c->boot.size && id < (int)c->nvcs)
+        ivc_sock_chan_bye(c->vcs[id].ep);
+}
+
 int ivc_coord_sleep(int (*recheck)(void *), void *arg)
 {
     return ivc_door_wait(recheck, arg);
@@ -470,6 +509,11 @@ int ivc_coord_finalize(void)
 {
     ivc_coord_t *c = &ivc_coord;
     int rc = 0;
+    if (c->sock != NULL) {
+        ivc_door_extra_fds = NULL;
+        ivc_sock_chan_destroy(c->sock, 5000);
+        c->sock = NULL;
+    }
     if (c->have_region) {
         if (c->migrate)
             ivc_coord_move_close();
@@ -561,6 +605,8 @@ int ivc_coord_progress(void)
         n += ivc_coord_fail_handle();
     if (c->shm != NULL)
         n += ivc_shm_chan_progress(c->shm);
+    if (c->sock != NULL)
+        n += ivc_sock_chan_progress(c->sock);
     /* Each network poll is a system call with TCP: while the network has been quiet for a
      * while, poll it only every NET_POLL_EVERY calls, so that shared-memory traffic in a
      * multi-host job keeps its latency; any network event restores polling every call. */

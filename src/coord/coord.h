@@ -25,6 +25,7 @@
 #include "../region/region.h"
 #include "../net/net_chan.h"
 #include "../shm/shm_chan.h"
+#include "sock_chan.h"
 #include "coord_move.h"
 
 #include <errno.h>
@@ -62,7 +63,9 @@ typedef struct ivc_coord {
     ivc_region_t region;
     int have_region;
     int created_region; /* this rank made the region file (and removes its name) */
-    ivc_vc_t *vcs;      /* one per global rank */
+    ivc_vc_t *vcs;      /* one per global rank, then one per dynamic-process peer */
+    uint32_t nvcs;      /* boot.size + dynamic-process peers added (ivc_coord_sock_add) */
+    ivc_sock_chan_t *sock; /* dynamic-process peers' sockets; NULL while none */
     uint32_t *local;    /* global ranks sharing this rank's region, ascending */
     uint32_t nlocal;
     uint32_t my_local;   /* this rank's index in local[] */
@@ -107,6 +110,16 @@ int ivc_coord_aborted(uint32_t *rank, int *code);
  * > 0 when something is there), and sleeps only if it found nothing, until a peer rings or
  * IVC_WAIT_TIMEOUT passes. Returns recheck's count (0 after a sleep a ring ended). */
 int ivc_coord_sleep(int (*recheck)(void *), void *arg);
+
+/* Dynamic processes: adds the peer of another job reached through the connected stream
+ * socket fd (taken over) as a new world id (>= boot.size), returned in *id. Its failure is
+ * reported like any peer's (on_peer_failed with -ECONNRESET when its socket closes without
+ * a goodbye). Returns 0 or -ENOMEM. */
+int ivc_coord_sock_add(int fd, int *id);
+
+/* Says goodbye to dynamic-process peer `id` (MPI_Comm_disconnect): its socket's end is then
+ * no failure. */
+void ivc_coord_sock_bye(int id);
 
 /* Progress of every channel; returns the number of events. */
 int ivc_coord_progress(void);

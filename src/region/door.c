@@ -258,19 +258,26 @@ static void door_drain(ivc_doors_t *d)
     }
 }
 
+int (*ivc_door_extra_fds)(struct pollfd *fds, int max);
+
+#define DOOR_EXTRA_MAX 64
+
 int ivc_door_sleep(void)
 {
     ivc_doors_t *d = &ivc_doors;
-    struct pollfd pfd = {d->my_fd, POLLIN, 0};
+    struct pollfd pfds[1 + DOOR_EXTRA_MAX] = {{d->my_fd, POLLIN, 0}};
+    int nx = ivc_door_extra_fds ? ivc_door_extra_fds(pfds + 1, DOOR_EXTRA_MAX) : 0;
     struct timespec ts = {(time_t)(d->timeout_ns / 1000000000ull),
                           (long)(d->timeout_ns % 1000000000ull)};
     d->sleeps++;
     /* MPI_THREAD_MULTIPLE: other threads may call MPI meanwhile (and ring us when they do). */
     uint32_t held = ivc_biglock_release_for_sleep();
-    int n = ppoll(&pfd, 1, &ts, NULL);
+    int n = ppoll(pfds, 1 + (nfds_t)nx, &ts, NULL);
     int err = errno;
     ivc_biglock_reacquire(held);
     errno = err;
+    if (n > 0 && pfds[0].revents == 0)
+        return 1; /* a socket woke it; the doorbell stays as it is */
     if (n > 0) {
         /* Rung. The count is read off later, by the next ivc_door_wait before its
          * re-check (door_drain), not here: the read is a system call on the way from the

@@ -107,6 +107,11 @@ void ivc_door_kick_all(void);
  * (ivc_door_wait reads them off before its next re-check). awake: W = 0. */
 void ivc_door_announce(void);
 int ivc_door_sleep(void);
+/* Other descriptors a sleep also wakes on (dynamic-process peers' sockets: their messages
+ * ring no doorbell); set by the coordinator, NULL while there are none. Fills fds[0..max)
+ * (struct pollfd) and returns how many. */
+struct pollfd;
+extern int (*ivc_door_extra_fds)(struct pollfd *fds, int max);
 void ivc_door_awake(void);
 
 /* The whole sleeper side: announce, n = recheck(arg) (> 0: something to do), sleep if

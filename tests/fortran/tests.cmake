@@ -82,6 +82,21 @@ foreach(t f77:f77_basic.f f90:f90_basic.f90 f08:f08_basic.f90 f90_more:f90_more.
   list(APPEND ivcf_progs ${ivcf_dir}/${prog})
   ivc_fortran_mpi_test(${name} 4 ${ivcf_dir}/${prog} vms hosts)
 endforeach()
+# Dynamic processes (spawn, spawn_multiple's 2-D argv, ports) from Fortran: 2 ranks, vms.
+foreach(t f90_dyn:f90_dyn.f90 f08_dyn:f08_dyn.f90)
+  string(REPLACE ":" ";" t ${t})
+  list(GET t 0 name)
+  list(GET t 1 src)
+  file(MAKE_DIRECTORY ${ivcf_dir}/${name}.mod)
+  string(REGEX REPLACE "\\.f(90)?$" "" prog ${src})
+  add_custom_command(OUTPUT ${ivcf_dir}/${prog}
+    COMMAND ${PROJECT_BINARY_DIR}/bin/mpifort -O1 -o ${ivcf_dir}/${prog}
+            ${CMAKE_CURRENT_LIST_DIR}/${src}
+    DEPENDS ${CMAKE_CURRENT_LIST_DIR}/${src} mpi mpifort ivc_fortran_alias
+    WORKING_DIRECTORY ${ivcf_dir}/${name}.mod VERBATIM)
+  list(APPEND ivcf_progs ${ivcf_dir}/${prog})
+  ivc_fortran_mpi_test(${name} 2 ${ivcf_dir}/${prog} vms)
+endforeach()
 add_custom_target(fortran_tests ALL DEPENDS ${ivcf_progs})
 
 add_test(NAME fortran.install COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/install_f08.sh)

@@ -107,7 +107,7 @@ int ivc_info_api(int verbose)
             printf("  missing: %-40s %s%s%s\n", f->name, c ? "" : " C", f->f90 && !f90 ? " f90" : "",
                    f->f08 && !f08 ? " f08" : "");
     }
-    printf("MPI-4.1 functions implemented, by chapter (dynamic processes left out):\n");
+    printf("MPI-4.1 functions implemented, by chapter:\n");
     printf("%-46s %11s %11s %11s\n", "chapter", "C", "mpif.h/mpi", "mpi_f08");
     for (int k = 0; k < nch; k++) {
         printf("%-46s %5d/%-5d %5d/%-5d %5d/%-5d\n", t[k].chapter, t[k].c_have, t[k].c_total,

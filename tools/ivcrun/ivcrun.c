@@ -7,6 +7,7 @@
 #include "job.h"
 #include "pmi_server.h"
 #include "sect_broker.h"
+#include "dyn_server.h"
 #include "monitor.h"
 #include "opts.h"
 #include "prog.h"
@@ -179,6 +180,12 @@ int main(int argc, char **argv)
         if (job.sect == NULL)
             goto out;
     }
+    /* Dynamic processes: every rank gets a socket to this launcher (dyn_server.h); a
+     * spawned job's ranks find their parents' sockets queued in theirs. */
+    if ((job.dyn = dyn_server_create(&job)) == NULL)
+        goto out;
+    if (opts.dyn_parent >= 0 && dyn_server_prime(job.dyn, opts.dyn_parent) != 0)
+        goto out;
     int start_failed = job_start(&job) != 0;
     /* The VMs' network before any rank can pass the first PMI barrier (served below). */
     if (!start_failed && (opts.hosts > 1 || opts.vm_net) && job.mode != JOB_MODE_PLAIN &&
@@ -192,6 +199,7 @@ int main(int argc, char **argv)
         pmi_server_close_rank_fds(job.pmi);
     if (job.sect != NULL)
         sect_broker_close_rank_fds(job.sect);
+    dyn_server_close_rank_fds(job.dyn);
     status = monitor_run(&job, sigfd, start_failed);
     close(sigfd);
 out:

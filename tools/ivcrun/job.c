@@ -7,6 +7,7 @@
 #include "pmi_server.h"
 #include "rank.h"
 #include "sect_broker.h"
+#include "dyn_server.h"
 #include "vm.h"
 #include "vm_init.h"
 
@@ -587,6 +588,7 @@ int job_start(job_t *job)
 
 void job_signal(job_t *job, int sig)
 {
+    dyn_server_signal(job->dyn, sig); /* spawned jobs: their ivcruns stop their ranks */
     if (job->mode != JOB_MODE_PLAIN) {
         for (uint32_t k = 0; k < job->opts->nvms; k++)
             if (job->vms[k].init > 0)
@@ -650,6 +652,8 @@ void job_fini(job_t *job)
     pmi_server_destroy(job->pmi);
     job->pmi = NULL;
     sect_broker_destroy(job->sect);
+    dyn_server_destroy(job->dyn);
+    job->dyn = NULL;
     job->sect = NULL;
     free(job->vm_host);
     job->vm_host = NULL;

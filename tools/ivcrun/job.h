@@ -75,6 +75,7 @@ typedef struct job {
     uint32_t *vm_host;      /* --migrate: the host each VM is on now; else NULL */
     uint64_t sec_size;      /* bytes of each rank's write-exclusive section; 0: none */
     struct sect_broker *sect; /* hands the sections out (sect_broker.h); NULL without */
+    struct dyn_server *dyn;   /* dynamic processes (dyn_server.h); NULL without */
 } job_t;
 
 /* Fills the rank and VM tables (block distribution: VM k gets a contiguous block, unless

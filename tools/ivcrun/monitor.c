@@ -1,6 +1,7 @@
 #include "monitor.h"
 
 #include "sect_broker.h"
+#include "dyn_server.h"
 
 #include "migrate.h"
 #include "output.h"
@@ -223,6 +224,14 @@ static void reap(monitor_t *m)
     int ws;
     pid_t pid;
     while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
+        int failed;
+        if (dyn_server_reaped(job->dyn, pid, ws, &failed)) {
+            /* A spawned job's failure: its parents learnt it through their sockets; the
+             * job goes on, and ivcrun's exit status says it. */
+            if (failed && m->deferred < 0)
+                m->deferred = 1;
+            continue;
+        }
         if (job->mode == JOB_MODE_PLAIN) {
             for (uint32_t r = 0; r < job->opts->nranks; r++)
                 if (job->ranks[r].pid == pid)
@@ -385,7 +394,7 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
     migrate_start(job, start);
     if (job->opts->timeout_s != 0)
         m.deadline = start + (uint64_t)job->opts->timeout_s * 1000;
-    size_t nfds = 1 + job->opts->nvms + 4 * (size_t)job->opts->nranks;
+    size_t nfds = 1 + job->opts->nvms + 5 * (size_t)job->opts->nranks + 64;
     struct pollfd *pfd = calloc(nfds, sizeof(*pfd));
     void **what = calloc(nfds, sizeof(*what));
     if (pfd == NULL || what == NULL || outputs_init(&m) != 0) {
@@ -398,7 +407,7 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
 
     for (;;) {
         check_vms(&m);
-        if (m.running == 0 && !vms_alive(job)) {
+        if (m.running == 0 && !vms_alive(job) && dyn_server_children(job->dyn) == 0) {
             if (open_outputs(&m) == 0)
                 break;
             if (m.drain_at == 0)
@@ -419,6 +428,9 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
         size_t first_sect = n;
         if (job->sect != NULL)
             n += sect_broker_pollfds(job->sect, pfd + n, nfds - n);
+        size_t first_dyn = n;
+        if (job->dyn != NULL)
+            n += dyn_server_pollfds(job->dyn, pfd + n, nfds - n);
         size_t first_out = n;
         for (size_t i = 0; i < m.nouts; i++) {
             if (m.outs[i].fd >= 0) {
@@ -449,9 +461,11 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
                  "rank %u called MPI_Abort with code %d", arank, acode);
         uint32_t srank;
         if (rc > 0 && job->sect != NULL &&
-            sect_broker_handle(job->sect, pfd + first_sect, first_out - first_sect, &srank))
+            sect_broker_handle(job->sect, pfd + first_sect, first_dyn - first_sect, &srank))
             fail(&m, 1, SIGTERM, "; stopping the other ranks",
                  "rank %u broke the section hand-over", job_global_rank(job, srank));
+        if (rc > 0 && job->dyn != NULL)
+            dyn_server_handle(job->dyn, pfd + first_dyn, first_out - first_dyn);
         if (rc > 0 && pfd[0].revents != 0)
             on_signal(&m, sigfd);
         on_timers(&m);

@@ -52,6 +52,10 @@ static void usage(FILE *f)
                "  --timeout SEC        stop the job after SEC seconds (exit status 124; default:\n"
                "                       MPIEXEC_TIMEOUT, as Hydra)\n"
                "  --keep-region        do not remove the region file when the job ends\n"
+               "  --universe-size N    the MPI_UNIVERSE_SIZE the ranks see (default: -n): how\n"
+               "                       many processes the program may expect to run, spawned\n"
+               "                       ones included (MPI_Comm_spawn starts new simulated VMs,\n"
+               "                       and does not refuse more)\n"
                "  --share DIR          make DIR (and what is under it) the same directory in\n"
                "                       every simulated VM, e.g. for MPI-IO files under /tmp;\n"
                "                       may be repeated; IVC_SHARE=DIR:DIR... adds more. The\n"
@@ -271,6 +275,16 @@ static int parse_one(int argc, char **argv, int *ip, ivcrun_opts_t *o, ivcrun_ap
     } else if (match_value("share", argc, argv, ip, &v)) {
         if ((rc = share_add(o, v, "--share")) != 0)
             return rc;
+    } else if (match_value("universe-size", argc, argv, ip, &v)) {
+        if (parse_uint(v, 1, MAX_RANKS, &n) != 0)
+            return bad("--universe-size needs a number of processes in 1..65536, got '%s'",
+                       v ? v : "");
+        o->universe = (uint32_t)n;
+    } else if (match_value("dyn-parent", argc, argv, ip, &v)) {
+        /* Internal: this ivcrun runs the children of a spawn (dyn_server.h). */
+        if (parse_uint(v, 0, 1u << 20, &n) != 0)
+            return bad("--dyn-parent needs a descriptor number, got '%s'", v ? v : "");
+        o->dyn_parent = (int)n;
     } else if (match_value("region-size", argc, argv, ip, &v)) {
         if (v == NULL || ivcrun_parse_size(v, &o->region_size) != 0)
             return bad("--region-size needs a size such as 64M, got '%s'", v ? v : "");
@@ -322,6 +336,7 @@ int ivcrun_opts_parse(int argc, char **argv, ivcrun_opts_t *o)
 {
     memset(o, 0, sizeof(*o));
     o->genv.prop = IVCRUN_ENV_ALL;
+    o->dyn_parent = -1;
     o->apps = calloc((size_t)argc + 1, sizeof(*o->apps));
     if (o->apps == NULL)
         return bad("out of memory");

@@ -56,6 +56,8 @@ typedef struct ivcrun_opts {
     int vm_net;            /* --net: the VMs of one host get eth0 on a bridge too */
     int no_cleanup;        /* --disable-auto-cleanup, --with-ft ulfm: a failed rank does not
                             * stop the others (fault-tolerant programs) */
+    uint32_t universe;     /* --universe-size N; 0: nranks (MPI_UNIVERSE_SIZE) */
+    int dyn_parent;        /* --dyn-parent FD (internal): the spawning ivcrun's socket; -1 */
     uint64_t region_size;  /* --region-size; 0: IVC_REGION_SIZE or the default for N ranks */
     uint32_t timeout_s;    /* --timeout SEC; 0: none */
     const char *join;      /* --join FILE: run part of a job whose region FILE exists */

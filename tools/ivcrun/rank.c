@@ -6,6 +6,7 @@
 #include "pmi_server.h"
 #include "prog.h"
 #include "sect_broker.h"
+#include "dyn_server.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -151,6 +152,18 @@ void rank_exec(const job_t *job, uint32_t rank)
         if (fd < 0 || set_env_u64("IVC_SECTION_FD", (uint64_t)fd) != 0)
             rc = -errno;
     }
+    if (rc == 0 && job->dyn != NULL) {
+        /* Dynamic processes (dyn_server.h): this rank's socket to ivcrun. */
+        what = "set up its dynamic-process socket";
+        int fd = dup(dyn_server_rank_fd(job->dyn, rank)); /* the copy survives exec */
+        uint32_t universe = job->opts->universe ? job->opts->universe : job->opts->world;
+        if (fd < 0 || set_env_u64("IVC_DYN_FD", (uint64_t)fd) != 0 ||
+            set_env_u64("IVC_UNIVERSE_SIZE", universe) != 0 ||
+            (job->opts->dyn_parent >= 0 && setenv("IVC_DYN_SPAWNED", "1", 1) != 0))
+            rc = -errno;
+    }
+    if (rc == 0 && set_env_u64("IVC_APPNUM", job_app_of(job, rank)) != 0)
+        rc = -errno;
     if (rc == 0) {
         what = "execute";
         rc = prog_exec(&job->progs[job_app_of(job, rank)], app->argv);

@@ -20,8 +20,8 @@ parameter's kind and direction in the description:
 
 Functions the description cannot convert (callbacks with user functions, handle
 conversions to Fortran, attribute values whose meaning differs) are written by hand in
-special.c and listed in HAND. Functions of chapters IVC leaves out (I/O, dynamic
-processes) get wrappers that answer MPI_ERR_UNSUPPORTED_OPERATION, and so does every
+special.c and listed in HAND. Functions of chapters not wrapped yet (ABI_NOT_YET: I/O)
+get wrappers that answer MPI_ERR_UNSUPPORTED_OPERATION, and so does every
 other name MPICH 4.0.2 exports (mpich_exports.txt) that has no wrapper: binaries load.
 
 Outputs (never edited by hand; rerun after changing this script):

@@ -529,18 +529,18 @@
     X("Point-to-point communication", "MPI_Waitall", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Waitany", 0, 0, 0, 1, 1) \
     X("Point-to-point communication", "MPI_Waitsome", 0, 0, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Close_port", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Comm_accept", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Comm_connect", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Comm_disconnect", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Comm_get_parent", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Comm_join", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Comm_spawn", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Comm_spawn_multiple", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Lookup_name", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Open_port", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Publish_name", 0, 1, 0, 1, 1) \
-    X("Process creation and management (dynamic)", "MPI_Unpublish_name", 0, 1, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Close_port", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Comm_accept", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Comm_connect", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Comm_disconnect", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Comm_get_parent", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Comm_join", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Comm_spawn", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Comm_spawn_multiple", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Lookup_name", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Open_port", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Publish_name", 0, 0, 0, 1, 1) \
+    X("Process creation and management (dynamic)", "MPI_Unpublish_name", 0, 0, 0, 1, 1) \
     X("Process initialization (MPI_Init, sessions)", "MPI_Abort", 0, 0, 0, 1, 1) \
     X("Process initialization (MPI_Init, sessions)", "MPI_Comm_create_from_group", 0, 0, 0, 1, 1) \
     X("Process initialization (MPI_Init, sessions)", "MPI_Finalize", 0, 0, 0, 1, 1) \

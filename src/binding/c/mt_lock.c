@@ -716,6 +716,26 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 }
 #pragma weak MPI_Cartdim_get = PMPI_Cartdim_get
 
+int ivcmt_PMPI_Close_port(const char *port_name);
+int PMPI_Close_port(const char *port_name)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Close_port(port_name);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Close_port = PMPI_Close_port
+
+int ivcmt_PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm);
+int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Comm_accept(port_name, info, root, comm, newcomm);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Comm_accept = PMPI_Comm_accept
+
 int ivcmt_PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
 {
@@ -755,6 +775,16 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     return rc;
 }
 #pragma weak MPI_Comm_compare = PMPI_Comm_compare
+
+int ivcmt_PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm);
+int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Comm_connect(port_name, info, root, comm, newcomm);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Comm_connect = PMPI_Comm_connect
 
 int ivcmt_PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
@@ -835,6 +865,16 @@ int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
     return rc;
 }
 #pragma weak MPI_Comm_detach_buffer_c = PMPI_Comm_detach_buffer_c
+
+int ivcmt_PMPI_Comm_disconnect(MPI_Comm *comm);
+int PMPI_Comm_disconnect(MPI_Comm *comm)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Comm_disconnect(comm);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
 
 int ivcmt_PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
@@ -926,6 +966,16 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 }
 #pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
 
+int ivcmt_PMPI_Comm_get_parent(MPI_Comm *parent);
+int PMPI_Comm_get_parent(MPI_Comm *parent)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Comm_get_parent(parent);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
+
 int ivcmt_PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
@@ -965,6 +1015,16 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
     return rc;
 }
 #pragma weak MPI_Comm_iflush_buffer = PMPI_Comm_iflush_buffer
+
+int ivcmt_PMPI_Comm_join(int fd, MPI_Comm *intercomm);
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Comm_join(fd, intercomm);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Comm_join = PMPI_Comm_join
 
 int ivcmt_PMPI_Comm_rank(MPI_Comm comm, int *rank);
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
@@ -1045,6 +1105,26 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     return rc;
 }
 #pragma weak MPI_Comm_size = PMPI_Comm_size
+
+int ivcmt_PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Comm_spawn = PMPI_Comm_spawn
+
+int ivcmt_PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char* *array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char* *array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info, root, comm, intercomm, array_of_errcodes);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
 
 int ivcmt_PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
@@ -3396,6 +3476,16 @@ int PMPI_Keyval_free(int *keyval)
 }
 #pragma weak MPI_Keyval_free = PMPI_Keyval_free
 
+int ivcmt_PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Lookup_name(service_name, info, port_name);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Lookup_name = PMPI_Lookup_name
+
 int ivcmt_PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
@@ -3666,6 +3756,16 @@ int PMPI_Op_free(MPI_Op *op)
 }
 #pragma weak MPI_Op_free = PMPI_Op_free
 
+int ivcmt_PMPI_Open_port(MPI_Info info, char *port_name);
+int PMPI_Open_port(MPI_Info info, char *port_name)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Open_port(info, port_name);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Open_port = PMPI_Open_port
+
 int ivcmt_PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm)
 {
@@ -3815,6 +3915,16 @@ int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Dataty
     return rc;
 }
 #pragma weak MPI_Psend_init = PMPI_Psend_init
+
+int ivcmt_PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Publish_name(service_name, info, port_name);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Publish_name = PMPI_Publish_name
 
 int ivcmt_PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
@@ -5935,6 +6045,16 @@ int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count in
     return rc;
 }
 #pragma weak MPI_Unpack_external_c = PMPI_Unpack_external_c
+
+int ivcmt_PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Unpublish_name(service_name, info, port_name);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Unpublish_name = PMPI_Unpublish_name
 
 int ivcmt_PMPI_Wait(MPI_Request *request, MPI_Status *status);
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)

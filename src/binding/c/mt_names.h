@@ -222,6 +222,12 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
 #define PMPI_Cartdim_get ivcmt_PMPI_Cartdim_get
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
 #define IVC_MT_ALIAS_Cartdim_get
+#define PMPI_Close_port ivcmt_PMPI_Close_port
+int PMPI_Close_port(const char *port_name);
+#define IVC_MT_ALIAS_Close_port
+#define PMPI_Comm_accept ivcmt_PMPI_Comm_accept
+int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm);
+#define IVC_MT_ALIAS_Comm_accept
 #define PMPI_Comm_attach_buffer ivcmt_PMPI_Comm_attach_buffer
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 #define IVC_MT_ALIAS_Comm_attach_buffer
@@ -234,6 +240,9 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
 #define PMPI_Comm_compare ivcmt_PMPI_Comm_compare
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 #define IVC_MT_ALIAS_Comm_compare
+#define PMPI_Comm_connect ivcmt_PMPI_Comm_connect
+int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm);
+#define IVC_MT_ALIAS_Comm_connect
 #define PMPI_Comm_create ivcmt_PMPI_Comm_create
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 #define IVC_MT_ALIAS_Comm_create
@@ -258,6 +267,9 @@ int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
 #define PMPI_Comm_detach_buffer_c ivcmt_PMPI_Comm_detach_buffer_c
 int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
 #define IVC_MT_ALIAS_Comm_detach_buffer_c
+#define PMPI_Comm_disconnect ivcmt_PMPI_Comm_disconnect
+int PMPI_Comm_disconnect(MPI_Comm *comm);
+#define IVC_MT_ALIAS_Comm_disconnect
 #define PMPI_Comm_dup ivcmt_PMPI_Comm_dup
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 #define IVC_MT_ALIAS_Comm_dup
@@ -285,6 +297,9 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 #define PMPI_Comm_get_name ivcmt_PMPI_Comm_get_name
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 #define IVC_MT_ALIAS_Comm_get_name
+#define PMPI_Comm_get_parent ivcmt_PMPI_Comm_get_parent
+int PMPI_Comm_get_parent(MPI_Comm *parent);
+#define IVC_MT_ALIAS_Comm_get_parent
 #define PMPI_Comm_group ivcmt_PMPI_Comm_group
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 #define IVC_MT_ALIAS_Comm_group
@@ -297,6 +312,9 @@ int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MP
 #define PMPI_Comm_iflush_buffer ivcmt_PMPI_Comm_iflush_buffer
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 #define IVC_MT_ALIAS_Comm_iflush_buffer
+#define PMPI_Comm_join ivcmt_PMPI_Comm_join
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm);
+#define IVC_MT_ALIAS_Comm_join
 #define PMPI_Comm_rank ivcmt_PMPI_Comm_rank
 int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 #define IVC_MT_ALIAS_Comm_rank
@@ -321,6 +339,12 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 #define PMPI_Comm_size ivcmt_PMPI_Comm_size
 int PMPI_Comm_size(MPI_Comm comm, int *size);
 #define IVC_MT_ALIAS_Comm_size
+#define PMPI_Comm_spawn ivcmt_PMPI_Comm_spawn
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
+#define IVC_MT_ALIAS_Comm_spawn
+#define PMPI_Comm_spawn_multiple ivcmt_PMPI_Comm_spawn_multiple
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char* *array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
+#define IVC_MT_ALIAS_Comm_spawn_multiple
 #define PMPI_Comm_split ivcmt_PMPI_Comm_split
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 #define IVC_MT_ALIAS_Comm_split
@@ -1026,6 +1050,9 @@ int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_f
 #define PMPI_Keyval_free ivcmt_PMPI_Keyval_free
 int PMPI_Keyval_free(int *keyval);
 #define IVC_MT_ALIAS_Keyval_free
+#define PMPI_Lookup_name ivcmt_PMPI_Lookup_name
+int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
+#define IVC_MT_ALIAS_Lookup_name
 #define PMPI_Mprobe ivcmt_PMPI_Mprobe
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
 #define IVC_MT_ALIAS_Mprobe
@@ -1107,6 +1134,9 @@ int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
 #define PMPI_Op_free ivcmt_PMPI_Op_free
 int PMPI_Op_free(MPI_Op *op);
 #define IVC_MT_ALIAS_Op_free
+#define PMPI_Open_port ivcmt_PMPI_Open_port
+int PMPI_Open_port(MPI_Info info, char *port_name);
+#define IVC_MT_ALIAS_Open_port
 #define PMPI_Pack ivcmt_PMPI_Pack
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
 #define IVC_MT_ALIAS_Pack
@@ -1153,6 +1183,9 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 #define PMPI_Psend_init ivcmt_PMPI_Psend_init
 int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
 #define IVC_MT_ALIAS_Psend_init
+#define PMPI_Publish_name ivcmt_PMPI_Publish_name
+int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name);
+#define IVC_MT_ALIAS_Publish_name
 #define PMPI_Put ivcmt_PMPI_Put
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
 #define IVC_MT_ALIAS_Put
@@ -1789,6 +1822,9 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
 #define PMPI_Unpack_external_c ivcmt_PMPI_Unpack_external_c
 int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype);
 #define IVC_MT_ALIAS_Unpack_external_c
+#define PMPI_Unpublish_name ivcmt_PMPI_Unpublish_name
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
+#define IVC_MT_ALIAS_Unpublish_name
 #define PMPI_Wait ivcmt_PMPI_Wait
 int PMPI_Wait(MPI_Request *request, MPI_Status *status);
 #define IVC_MT_ALIAS_Wait

@@ -515,3 +515,107 @@ void pmpi_grequest_start_(void *query_fn, void *free_fn, void *cancel_fn, MPI_Ai
     *ierror = rc;
 }
 ALIAS(mpi_grequest_start)
+
+/* ---- MPI_Comm_spawn and MPI_Comm_spawn_multiple ----
+ * Fortran passes argv as CHARACTER*(*) argv(*), ended by a blank entry, or MPI_ARGV_NULL;
+ * spawn_multiple's array_of_argv(count, *) holds command i's arguments in row i (column
+ * major: element (i, j) at (j * count + i) * len), or MPI_ARGVS_NULL. array_of_errcodes may
+ * be MPI_ERRCODES_IGNORE. */
+WEAK_C(int, MPI_Comm_spawn, (const char *, char **, int, MPI_Info, int, MPI_Comm, MPI_Comm *,
+                             int *));
+WEAK_C(int, MPI_Comm_spawn_multiple, (int, char **, char ***, const int *, const MPI_Info *, int,
+                                      MPI_Comm, MPI_Comm *, int *));
+extern MPI_Fint ivc_obj_f_errcodes_ignore_[];
+extern char ivc_obj_f_argv_null_[], ivc_obj_f_argvs_null_[];
+
+/* The NULL-terminated C argv of row `row` of a Fortran argv array with `rows` rows (1 for a
+ * plain argv); NULL for no memory. Entries are freed by argv_free. */
+static char **f_argv(const char *a, size_t len, int row, int rows)
+{
+    int n = 0;
+    while (len > 0 && n < 4096) {
+        const char *e = a + ((size_t)n * (size_t)rows + (size_t)row) * len;
+        size_t k = len;
+        while (k > 0 && e[k - 1] == ' ')
+            k--;
+        if (k == 0)
+            break;
+        n++;
+    }
+    char **v = calloc((size_t)n + 1, sizeof(char *));
+    for (int j = 0; v != NULL && j < n; j++)
+        v[j] = ivcf_cstr_trim(a + ((size_t)j * (size_t)rows + (size_t)row) * len, len);
+    return v;
+}
+
+static void argv_free(char **v)
+{
+    for (int j = 0; v != NULL && v[j] != NULL; j++)
+        free(v[j]);
+    free(v);
+}
+
+void pmpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                      MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                      MPI_Fint *ierror, size_t command_len, size_t argv_len);
+void pmpi_comm_spawn_(char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info,
+                      MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes,
+                      MPI_Fint *ierror, size_t command_len, size_t argv_len)
+{
+    NOT_THERE(MPI_Comm_spawn, ierror);
+    char *cmd = ivcf_cstr_trim(command, command_len);
+    char **av = argv == ivc_obj_f_argv_null_ ? MPI_ARGV_NULL : f_argv(argv, argv_len, 0, 1);
+    int *codes = errcodes == ivc_obj_f_errcodes_ignore_ ? MPI_ERRCODES_IGNORE : (int *)errcodes;
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = ivcf_MPI_Comm_spawn(cmd, av, *maxprocs, PMPI_Info_f2c(*info), *root,
+                                 PMPI_Comm_f2c(*comm), &c, codes);
+    if (rc == MPI_SUCCESS)
+        *intercomm = PMPI_Comm_c2f(c);
+    free(cmd);
+    if (av != MPI_ARGV_NULL)
+        argv_free(av);
+    *ierror = rc;
+}
+ALIAS(mpi_comm_spawn)
+
+void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, char *argvs, MPI_Fint *maxprocs,
+                               MPI_Fint *infos, MPI_Fint *root, MPI_Fint *comm,
+                               MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
+                               size_t commands_len, size_t argvs_len);
+void pmpi_comm_spawn_multiple_(MPI_Fint *count, char *commands, char *argvs, MPI_Fint *maxprocs,
+                               MPI_Fint *infos, MPI_Fint *root, MPI_Fint *comm,
+                               MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierror,
+                               size_t commands_len, size_t argvs_len)
+{
+    NOT_THERE(MPI_Comm_spawn_multiple, ierror);
+    int n = *count > 0 ? *count : 0;
+    char **cmds = calloc((size_t)n + 1, sizeof(char *));
+    char ***avs = argvs == ivc_obj_f_argvs_null_ ? MPI_ARGVS_NULL
+                                                 : calloc((size_t)n + 1, sizeof(char **));
+    MPI_Info *in = calloc((size_t)n + 1, sizeof(MPI_Info));
+    for (int i = 0; cmds != NULL && in != NULL && i < n; i++) {
+        cmds[i] = ivcf_cstr_trim(commands + (size_t)i * commands_len, commands_len);
+        if (avs != MPI_ARGVS_NULL && avs != NULL)
+            avs[i] = f_argv(argvs, argvs_len, i, n);
+        in[i] = PMPI_Info_f2c(infos[i]);
+    }
+    int *codes = errcodes == ivc_obj_f_errcodes_ignore_ ? MPI_ERRCODES_IGNORE : (int *)errcodes;
+    MPI_Comm c = MPI_COMM_NULL;
+    int rc = cmds == NULL || in == NULL || avs == NULL
+                 ? MPI_ERR_NO_MEM
+                 : ivcf_MPI_Comm_spawn_multiple(*count, cmds, avs, (const int *)maxprocs, in,
+                                                *root, PMPI_Comm_f2c(*comm), &c, codes);
+    if (rc == MPI_SUCCESS)
+        *intercomm = PMPI_Comm_c2f(c);
+    for (int i = 0; cmds != NULL && i < n; i++) {
+        free(cmds[i]);
+        if (avs != MPI_ARGVS_NULL && avs != NULL)
+            argv_free(avs[i]);
+    }
+    free(cmds);
+    if (avs != MPI_ARGVS_NULL)
+        free(avs);
+    free(in);
+    *ierror = rc;
+}
+ALIAS(mpi_comm_spawn_multiple)

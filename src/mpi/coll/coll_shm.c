@@ -315,7 +315,9 @@ ivc_coll_comm_t *ivc_coll_comm(MPI_Comm comm)
             return NULL;
         }
         for (int i = 0; i < comm->size; i++) {
-            cc->lidx[i] = ivc_coll.lidx[comm->world[i]];
+            /* World ids past the job's are dynamic-process peers: never co-located. */
+            int w = comm->world[i];
+            cc->lidx[i] = w >= 0 && w < ivc_mpi_world_size ? ivc_coll.lidx[w] : -1;
             if (cc->lidx[i] < 0)
                 cc->local = 0;
         }

@@ -58,7 +58,8 @@ static int hier_usable(MPI_Comm comm, ivc_coll_comm_t *cc)
     for (int r = 0; r < n; r++) {
         cnt[r] = 2;
         dsp[r] = 2 * r;
-        if (r < me && ivc_coll.lidx != NULL && ivc_coll.lidx[comm->world[r]] >= 0 && mine[0] == me)
+        if (r < me && ivc_coll.lidx != NULL && comm->world[r] < ivc_mpi_world_size &&
+            ivc_coll.lidx[comm->world[r]] >= 0 && mine[0] == me)
             mine[0] = r; /* the lowest-ranked member sharing this rank's region */
     }
     int rc = coll_p2p_allgatherv(mine, 2, MPI_INT, t, cnt, dsp, MPI_INT, comm);

@@ -69,6 +69,11 @@ void ivc_fort_attr_mark(int kind, void *h, int keyval, int fint);
 int ivc_fort_attr_value(int kind, void *h, int keyval, MPI_Aint *val);
 
 int ivc_mpi_comm_init(void);
+/* Dynamic processes (mpi_dyn.c): reads IVC_DYN_FD and, in a spawned process, connects to
+ * the parents (collective over MPI_COMM_WORLD). Returns MPI_SUCCESS or an error class. */
+int ivc_mpi_dyn_init(void);
+/* MPI_APPNUM (-1: not set) and MPI_UNIVERSE_SIZE, as the launcher gave them. */
+void ivc_mpi_comm_set_dyn_attrs(int appnum, int universe);
 void ivc_mpi_comm_finalize(void);
 
 /* Requests keep their communicator alive: MPI_Comm_free with operations pending only drops
@@ -168,6 +173,14 @@ int ivc_mpi_comm_info_set(MPI_Comm c, MPI_Info info, int replace);
  * The arrays stay the caller's. Returns MPI_SUCCESS or an error class (nothing raised). */
 int ivc_mpi_intercomm_from_worlds(const int *lw, int nl, int local_leader, const int *rw, int nr,
                                   int remote_leader, int tag, MPI_Errhandler errh, MPI_Comm *out);
+/* The same where the two groups number world ranks differently (dynamic processes: world
+ * ids past the job's size name another job's processes, numbered by each process as it
+ * meets them): `low` says whether this group's leader is the first of the leaders' pair
+ * (1) or the second (0), which the two sides must choose opposite (-1: by world rank, as
+ * ivc_mpi_intercomm_from_worlds). */
+int ivc_mpi_intercomm_from_worlds_x(const int *lw, int nl, int local_leader, const int *rw,
+                                    int nr, int remote_leader, int tag, int low,
+                                    MPI_Errhandler errh, MPI_Comm *out);
 /* Intercommunicator forms of the constructors (Comm_dup, Comm_split, Comm_create call them
  * for an intercommunicator). They raise on comm; return MPI_SUCCESS or the class raised. */
 int ivc_mpi_intercomm_dup(MPI_Comm comm, MPI_Comm *out);

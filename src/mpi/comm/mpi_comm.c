@@ -45,6 +45,13 @@ static agreement_t *agreements;
 static int tag_ub = INT_MAX, host_attr = MPI_PROC_NULL, io_attr = MPI_ANY_SOURCE, wtime_global;
 static int appnum_attr, universe_attr, lastcode_attr;
 
+void ivc_mpi_comm_set_dyn_attrs(int appnum, int universe)
+{
+    if (appnum >= 0)
+        appnum_attr = appnum;
+    universe_attr = universe;
+}
+
 static void id_take(int id)
 {
     free_ids[id / 64] &= ~(1ull << (id % 64));

@@ -60,7 +60,7 @@ static int leader_swap(link_t *l, const uint64_t *mask, const int *mine, int n, 
                                          l->peer, l->tag, l->bridge, 1, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (rn < 0 || rn > 4 * ivc_mpi_world_size + 16)
+    if (rn < 0 || rn > 4 * (int)ivc_coord.nvcs + 16)
         return MPI_ERR_INTERN; /* the other side is not running the same call */
     int *out = malloc((size_t)(mw + n) * sizeof(int));
     int *in = malloc((size_t)(mw + rn) * sizeof(int));
@@ -228,6 +228,14 @@ IVC_MPI_WEAK(Intercomm_create)
 int ivc_mpi_intercomm_from_worlds(const int *lw, int nl, int local_leader, const int *rw, int nr,
                                   int remote_leader, int tag, MPI_Errhandler errh, MPI_Comm *out)
 {
+    return ivc_mpi_intercomm_from_worlds_x(lw, nl, local_leader, rw, nr, remote_leader, tag, -1,
+                                           errh, out);
+}
+
+int ivc_mpi_intercomm_from_worlds_x(const int *lw, int nl, int local_leader, const int *rw,
+                                    int nr, int remote_leader, int tag, int low,
+                                    MPI_Errhandler errh, MPI_Comm *out)
+{
     int me = -1;
     for (int i = 0; i < nl; i++)
         if (lw[i] == ivc_mpi_world_rank)
@@ -248,7 +256,7 @@ int ivc_mpi_intercomm_from_worlds(const int *lw, int nl, int local_leader, const
     local.predefined = 1; /* requests neither retain nor free it */
     local.standin = 1;
     int pw[2] = {lw[local_leader], rw[remote_leader]};
-    if (pw[0] > pw[1]) {
+    if (low == 0 || (low < 0 && pw[0] > pw[1])) {
         pw[0] = rw[remote_leader];
         pw[1] = lw[local_leader];
     }

@@ -98,6 +98,9 @@ int ivc_mpi_runtime_start(void)
     main_thread = pthread_self();
     ivc_mpi_initialized = 1;
     runtime_refs = 1;
+    /* A spawned process connects to its parents (collective over MPI_COMM_WORLD). */
+    if (ivc_mpi_dyn_init() != MPI_SUCCESS)
+        ivc_mpi_die(MPI_ERR_SPAWN, "MPI initialization: connecting to the parent job failed");
     return MPI_SUCCESS;
 }
 

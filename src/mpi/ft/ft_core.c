@@ -15,6 +15,7 @@ uint32_t ivc_mpi_ft_state;
 static int *fail_err; /* world rank -> the error its failure was reported with, 0: alive */
 static int *order;    /* world ranks in the order their failures became known here */
 static int norder;
+static int fail_cap; /* entries of fail_err and order (dynamic-process peers grow them) */
 static uint8_t *retired; /* context id -> 1: freed after a failure or a revocation */
 
 /* Revocation notices for communicators this process has not made (yet). */
@@ -112,7 +113,15 @@ const char *ivc_mpi_ft_failure_text(int rank, char *buf, size_t len)
 {
     if (ivc_coord_peer_failed((uint32_t)rank))
         return ivc_coord_failure_text((uint32_t)rank, buf, len);
-    int err = fail_err != NULL ? fail_err[rank] : 0;
+    int err = fail_err != NULL && rank >= 0 && rank < fail_cap ? fail_err[rank] : 0;
+    if (rank >= ivc_mpi_world_size) { /* a dynamic-process peer (coord.h) */
+        snprintf(buf, len,
+                 "a process of another job (spawned, spawning or connected; peer id %d) %s "
+                 "(its socket to rank %d closed)",
+                 rank, err == -EPROTO ? "broke the protocol" : "ended without disconnecting",
+                 ivc_mpi_world_rank);
+        return buf;
+    }
     const char *how = err == -EPROTO       ? "broke the shared-memory protocol"
                       : err == -ECONNRESET ? "lost its network connection"
                                            : "died or stopped responding";
@@ -137,11 +146,20 @@ static int all_fatal(void)
 
 void ivc_mpi_ft_on_failure(int rank, int err)
 {
-    if (fail_err == NULL) {
-        fail_err = calloc((size_t)ivc_mpi_world_size, sizeof(int));
-        order = malloc((size_t)ivc_mpi_world_size * sizeof(int));
-        if (fail_err == NULL || order == NULL)
+    int npeers = (int)ivc_coord.nvcs; /* world ids past the job's: dynamic-process peers */
+    if (rank < 0 || rank >= npeers)
+        return;
+    if (fail_cap < npeers) {
+        int *f = realloc(fail_err, (size_t)npeers * sizeof(int));
+        if (f != NULL)
+            fail_err = f;
+        int *o = realloc(order, (size_t)npeers * sizeof(int));
+        if (o != NULL)
+            order = o;
+        if (f == NULL || o == NULL)
             ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory recording a failed peer");
+        memset(fail_err + fail_cap, 0, (size_t)(npeers - fail_cap) * sizeof(int));
+        fail_cap = npeers;
     }
     if (fail_err[rank] != 0)
         return;
@@ -384,6 +402,7 @@ int ivc_mpi_ft_comm_release(MPI_Comm c)
         free(retired);
         free(pend);
         fail_err = order = NULL;
+        fail_cap = 0;
         retired = NULL;
         pend = NULL;
         norder = npend = cappend = 0;

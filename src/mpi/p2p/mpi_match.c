@@ -34,6 +34,7 @@ static struct {
 } unexpected;
 
 static uint8_t *failed_peers; /* world rank -> 1 once its channel reported it failed */
+static int failed_cap;        /* entries of failed_peers (dynamic-process peers grow it) */
 
 static inline int envelope_matches(uint32_t ctx, int src, int tag, const ivc_env_t *env)
 {
@@ -175,19 +176,24 @@ void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m)
 
 int ivc_mpi_peer_failed(int world_rank)
 {
-    return failed_peers != NULL && world_rank >= 0 && world_rank < ivc_mpi_world_size &&
+    return failed_peers != NULL && world_rank >= 0 && world_rank < failed_cap &&
            failed_peers[world_rank];
 }
 
 /* Called once per failed rank (the channels and the coordinator may both report it). */
 void ivc_mpi_on_peer_failed(void *arg, int peer, int err)
 {
-    if (peer < 0 || peer >= ivc_mpi_world_size || peer == ivc_mpi_world_rank)
+    /* World ids past the job's size are dynamic-process peers (coord.h). */
+    int npeers = (int)ivc_coord.nvcs;
+    if (peer < 0 || peer >= npeers || peer == ivc_mpi_world_rank)
         return;
-    if (failed_peers == NULL) {
-        failed_peers = calloc((size_t)ivc_mpi_world_size, 1);
-        if (failed_peers == NULL)
+    if (failed_cap < npeers) {
+        uint8_t *f = realloc(failed_peers, (size_t)npeers);
+        if (f == NULL)
             ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory recording a failed peer");
+        memset(f + failed_cap, 0, (size_t)(npeers - failed_cap));
+        failed_peers = f;
+        failed_cap = npeers;
     }
     if (failed_peers[peer])
         return;
@@ -341,4 +347,5 @@ void ivc_mpi_match_finalize(void)
     posted.head = posted.tail = NULL;
     free(failed_peers);
     failed_peers = NULL;
+    failed_cap = 0;
 }

@@ -1122,6 +1122,26 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: ndims
     INTEGER :: ierror
   END SUBROUTINE pmpi_cartdim_get
+  SUBROUTINE pmpi_close_port(port_name, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: port_name
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_close_port
+  SUBROUTINE pmpi_comm_accept(port_name, info, root, comm, newcomm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: port_name
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newcomm
+    TYPE(*), DIMENSION(*) :: newcomm
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_comm_accept
   SUBROUTINE pmpi_comm_attach_buffer(comm, buffer, size, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1164,6 +1184,20 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: result
     INTEGER :: ierror
   END SUBROUTINE pmpi_comm_compare
+  SUBROUTINE pmpi_comm_connect(port_name, info, root, comm, newcomm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: port_name
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: newcomm
+    TYPE(*), DIMENSION(*) :: newcomm
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_comm_connect
   SUBROUTINE pmpi_comm_create(comm, group, newcomm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1253,6 +1287,13 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
   END SUBROUTINE ivcf_mpi_comm_detach_buffer_c_cptr
+  SUBROUTINE pmpi_comm_disconnect(comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_comm_disconnect
   SUBROUTINE pmpi_comm_dup(comm, newcomm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1335,6 +1376,13 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: resultlen
     INTEGER :: ierror
   END SUBROUTINE pmpi_comm_get_name
+  SUBROUTINE pmpi_comm_get_parent(parent, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: parent
+    TYPE(*), DIMENSION(*) :: parent
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_comm_get_parent
   SUBROUTINE pmpi_comm_group(comm, group, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1377,6 +1425,15 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_comm_iflush_buffer
+  SUBROUTINE pmpi_comm_join(fd, intercomm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fd
+    TYPE(*), DIMENSION(*) :: fd
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: intercomm
+    TYPE(*), DIMENSION(*) :: intercomm
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_comm_join
   SUBROUTINE pmpi_comm_rank(comm, rank, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1450,6 +1507,48 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
   END SUBROUTINE pmpi_comm_size
+  SUBROUTINE pmpi_comm_spawn(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: command
+    CHARACTER(LEN=*) :: argv(*)
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: maxprocs
+    TYPE(*), DIMENSION(*) :: maxprocs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: intercomm
+    TYPE(*), DIMENSION(*) :: intercomm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_errcodes
+    TYPE(*), DIMENSION(*) :: array_of_errcodes
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_comm_spawn
+  SUBROUTINE pmpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
+    TYPE(*), DIMENSION(*) :: count
+    CHARACTER(LEN=*) :: array_of_commands(*)
+    CHARACTER(LEN=*) :: array_of_argv(1, *)
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_maxprocs
+    TYPE(*), DIMENSION(*) :: array_of_maxprocs
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_info
+    TYPE(*), DIMENSION(*) :: array_of_info
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
+    TYPE(*), DIMENSION(*) :: root
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+    TYPE(*), DIMENSION(*) :: comm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: intercomm
+    TYPE(*), DIMENSION(*) :: intercomm
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: array_of_errcodes
+    TYPE(*), DIMENSION(*) :: array_of_errcodes
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_comm_spawn_multiple
   SUBROUTINE pmpi_comm_split(comm, color, key, newcomm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -5064,6 +5163,15 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE ivcf_mpi_issend_c
+  SUBROUTINE pmpi_lookup_name(service_name, info, port_name, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: service_name
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    CHARACTER(LEN=*) :: port_name
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_lookup_name
   SUBROUTINE pmpi_mprobe(source, tag, comm, message, status, ierror)
     IMPORT
     IMPLICIT NONE
@@ -5615,6 +5723,14 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: op
     INTEGER :: ierror
   END SUBROUTINE pmpi_op_free
+  SUBROUTINE pmpi_open_port(info, port_name, ierror)
+    IMPORT
+    IMPLICIT NONE
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    CHARACTER(LEN=*) :: port_name
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_open_port
   SUBROUTINE pmpi_pack(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -5850,6 +5966,15 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_psend_init
+  SUBROUTINE pmpi_publish_name(service_name, info, port_name, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: service_name
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    CHARACTER(LEN=*) :: port_name
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_publish_name
   SUBROUTINE pmpi_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
       target_count, target_datatype, win, ierror)
     IMPORT
@@ -8184,6 +8309,15 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: datatype
     INTEGER :: ierror
   END SUBROUTINE ivcf_mpi_unpack_external_c
+  SUBROUTINE pmpi_unpublish_name(service_name, info, port_name, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: service_name
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+    TYPE(*), DIMENSION(*) :: info
+    CHARACTER(LEN=*) :: port_name
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_unpublish_name
   SUBROUTINE pmpi_wait(request, status, ierror)
     IMPORT
     IMPLICIT NONE
@@ -8676,161 +8810,161 @@ INTERFACE
   END FUNCTION pmpi_wtime
 END INTERFACE
 PRIVATE :: pmpi_abort, pmpi_accumulate, pmpi_add_error_class, pmpi_add_error_code, &
-    pmpi_add_error_string, pmpi_allgather, pmpi_allgather_init, pmpi_allgatherv, &
-    pmpi_allgatherv_init, pmpi_alloc_mem, pmpi_allreduce, pmpi_allreduce_init, pmpi_alltoall, &
-    pmpi_alltoall_init, pmpi_alltoallv, pmpi_alltoallv_init, pmpi_alltoallw, pmpi_alltoallw_init, &
-    pmpi_barrier, pmpi_barrier_init
-PRIVATE :: pmpi_bcast, pmpi_bcast_init, pmpi_bsend, pmpi_bsend_init, pmpi_buffer_attach, &
-    ivcf_mpi_buffer_detach_cptr, pmpi_buffer_flush, pmpi_buffer_iflush, pmpi_cancel, &
-    pmpi_cart_coords, pmpi_cart_create, pmpi_cart_get, pmpi_cart_map, pmpi_cart_rank, &
-    pmpi_cart_shift, pmpi_cart_sub, pmpi_cartdim_get, pmpi_comm_attach_buffer, &
-    pmpi_comm_call_errhandler, pmpi_comm_compare
-PRIVATE :: pmpi_comm_create, pmpi_comm_create_errhandler, pmpi_comm_create_from_group, &
+    pmpi_add_error_string, pmpi_aint_add, pmpi_aint_diff, pmpi_allgather, pmpi_allgather_init, &
+    pmpi_allgatherv, pmpi_allgatherv_init, pmpi_alloc_mem, pmpi_allreduce, pmpi_allreduce_init, &
+    pmpi_alltoall, pmpi_alltoall_init, pmpi_alltoallv, pmpi_alltoallv_init, pmpi_alltoallw, &
+    pmpi_alltoallw_init
+PRIVATE :: pmpi_barrier, pmpi_barrier_init, pmpi_bcast, pmpi_bcast_init, pmpi_bsend, pmpi_bsend_init, &
+    pmpi_buffer_attach, ivcf_mpi_buffer_detach_cptr, pmpi_buffer_flush, pmpi_buffer_iflush, &
+    pmpi_cancel, pmpi_cart_coords, pmpi_cart_create, pmpi_cart_get, pmpi_cart_map, pmpi_cart_rank, &
+    pmpi_cart_shift, pmpi_cart_sub, pmpi_cartdim_get, pmpi_close_port
+PRIVATE :: pmpi_comm_accept, pmpi_comm_attach_buffer, pmpi_comm_call_errhandler, pmpi_comm_compare, &
+    pmpi_comm_connect, pmpi_comm_create, pmpi_comm_create_errhandler, pmpi_comm_create_from_group, &
     pmpi_comm_create_group, pmpi_comm_create_keyval, pmpi_comm_delete_attr, &
-    ivcf_mpi_comm_detach_buffer_cptr, pmpi_comm_dup, pmpi_comm_dup_with_info, pmpi_comm_flush_buffer, &
-    pmpi_comm_free, pmpi_comm_free_keyval, pmpi_comm_get_attr, pmpi_comm_get_errhandler, &
-    pmpi_comm_get_info, pmpi_comm_get_name, pmpi_comm_group, pmpi_comm_idup, &
-    pmpi_comm_idup_with_info, pmpi_comm_iflush_buffer
-PRIVATE :: pmpi_comm_rank, pmpi_comm_remote_group, pmpi_comm_remote_size, pmpi_comm_set_attr, &
+    ivcf_mpi_comm_detach_buffer_cptr, pmpi_comm_disconnect, pmpi_comm_dup, pmpi_comm_dup_with_info, &
+    pmpi_comm_flush_buffer, pmpi_comm_free, pmpi_comm_free_keyval, pmpi_comm_get_attr, &
+    pmpi_comm_get_errhandler
+PRIVATE :: pmpi_comm_get_info, pmpi_comm_get_name, pmpi_comm_get_parent, pmpi_comm_group, &
+    pmpi_comm_idup, pmpi_comm_idup_with_info, pmpi_comm_iflush_buffer, pmpi_comm_join, &
+    pmpi_comm_rank, pmpi_comm_remote_group, pmpi_comm_remote_size, pmpi_comm_set_attr, &
     pmpi_comm_set_errhandler, pmpi_comm_set_info, pmpi_comm_set_name, pmpi_comm_size, &
-    pmpi_comm_split, pmpi_comm_split_type, pmpi_comm_test_inter, pmpi_compare_and_swap, &
-    pmpi_dims_create, pmpi_dist_graph_create, pmpi_dist_graph_create_adjacent, &
-    pmpi_dist_graph_neighbors, pmpi_dist_graph_neighbors_count, pmpi_errhandler_free, &
-    pmpi_error_class, pmpi_error_string
-PRIVATE :: pmpi_exscan, pmpi_exscan_init, pmpi_f_sync_reg, pmpi_fetch_and_op, &
-    pmpi_file_call_errhandler, pmpi_file_close, pmpi_file_create_errhandler, pmpi_file_delete, &
-    pmpi_file_get_amode, pmpi_file_get_atomicity, pmpi_file_get_byte_offset, &
-    pmpi_file_get_errhandler, pmpi_file_get_group, pmpi_file_get_info, pmpi_file_get_position, &
-    pmpi_file_get_position_shared, pmpi_file_get_size, pmpi_file_get_type_extent, pmpi_file_get_view, &
-    pmpi_file_iread
-PRIVATE :: pmpi_file_iread_all, pmpi_file_iread_at, pmpi_file_iread_at_all, pmpi_file_iread_shared, &
-    pmpi_file_iwrite, pmpi_file_iwrite_all, pmpi_file_iwrite_at, pmpi_file_iwrite_at_all, &
-    pmpi_file_iwrite_shared, pmpi_file_open, pmpi_file_preallocate, pmpi_file_read, &
-    pmpi_file_read_all, pmpi_file_read_all_begin, pmpi_file_read_all_end, pmpi_file_read_at, &
-    pmpi_file_read_at_all, pmpi_file_read_at_all_begin, pmpi_file_read_at_all_end, &
-    pmpi_file_read_ordered
-PRIVATE :: pmpi_file_read_ordered_begin, pmpi_file_read_ordered_end, pmpi_file_read_shared, &
-    pmpi_file_seek, pmpi_file_seek_shared, pmpi_file_set_atomicity, pmpi_file_set_errhandler, &
-    pmpi_file_set_info, pmpi_file_set_size, pmpi_file_set_view, pmpi_file_sync, pmpi_file_write, &
-    pmpi_file_write_all, pmpi_file_write_all_begin, pmpi_file_write_all_end, pmpi_file_write_at, &
-    pmpi_file_write_at_all, pmpi_file_write_at_all_begin, pmpi_file_write_at_all_end, &
-    pmpi_file_write_ordered
-PRIVATE :: pmpi_file_write_ordered_begin, pmpi_file_write_ordered_end, pmpi_file_write_shared, &
+    pmpi_comm_spawn, pmpi_comm_spawn_multiple, pmpi_comm_split, pmpi_comm_split_type
+PRIVATE :: pmpi_comm_test_inter, pmpi_compare_and_swap, pmpi_dims_create, pmpi_dist_graph_create, &
+    pmpi_dist_graph_create_adjacent, pmpi_dist_graph_neighbors, pmpi_dist_graph_neighbors_count, &
+    pmpi_errhandler_free, pmpi_error_class, pmpi_error_string, pmpi_exscan, pmpi_exscan_init, &
+    pmpi_f_sync_reg, pmpi_fetch_and_op, pmpi_file_call_errhandler, pmpi_file_close, &
+    pmpi_file_create_errhandler, pmpi_file_delete, pmpi_file_get_amode, pmpi_file_get_atomicity
+PRIVATE :: pmpi_file_get_byte_offset, pmpi_file_get_errhandler, pmpi_file_get_group, &
+    pmpi_file_get_info, pmpi_file_get_position, pmpi_file_get_position_shared, pmpi_file_get_size, &
+    pmpi_file_get_type_extent, pmpi_file_get_view, pmpi_file_iread, pmpi_file_iread_all, &
+    pmpi_file_iread_at, pmpi_file_iread_at_all, pmpi_file_iread_shared, pmpi_file_iwrite, &
+    pmpi_file_iwrite_all, pmpi_file_iwrite_at, pmpi_file_iwrite_at_all, pmpi_file_iwrite_shared, &
+    pmpi_file_open
+PRIVATE :: pmpi_file_preallocate, pmpi_file_read, pmpi_file_read_all, pmpi_file_read_all_begin, &
+    pmpi_file_read_all_end, pmpi_file_read_at, pmpi_file_read_at_all, pmpi_file_read_at_all_begin, &
+    pmpi_file_read_at_all_end, pmpi_file_read_ordered, pmpi_file_read_ordered_begin, &
+    pmpi_file_read_ordered_end, pmpi_file_read_shared, pmpi_file_seek, pmpi_file_seek_shared, &
+    pmpi_file_set_atomicity, pmpi_file_set_errhandler, pmpi_file_set_info, pmpi_file_set_size, &
+    pmpi_file_set_view
+PRIVATE :: pmpi_file_sync, pmpi_file_write, pmpi_file_write_all, pmpi_file_write_all_begin, &
+    pmpi_file_write_all_end, pmpi_file_write_at, pmpi_file_write_at_all, &
+    pmpi_file_write_at_all_begin, pmpi_file_write_at_all_end, pmpi_file_write_ordered, &
+    pmpi_file_write_ordered_begin, pmpi_file_write_ordered_end, pmpi_file_write_shared, &
     pmpi_finalize, pmpi_finalized, pmpi_free_mem, pmpi_gather, pmpi_gather_init, pmpi_gatherv, &
-    pmpi_gatherv_init, pmpi_get, pmpi_get_accumulate, pmpi_get_address, pmpi_get_count, &
-    pmpi_get_elements, pmpi_get_elements_x, pmpi_get_hw_resource_info, pmpi_get_library_version, &
-    pmpi_get_processor_name, pmpi_get_version
-PRIVATE :: pmpi_graph_create, pmpi_graph_get, pmpi_graph_map, pmpi_graph_neighbors, &
-    pmpi_graph_neighbors_count, pmpi_graphdims_get, pmpi_grequest_complete, pmpi_grequest_start, &
-    pmpi_group_compare, pmpi_group_difference, pmpi_group_excl, pmpi_group_free, &
-    pmpi_group_from_session_pset, pmpi_group_incl, pmpi_group_intersection, pmpi_group_range_excl, &
-    pmpi_group_range_incl, pmpi_group_rank, pmpi_group_size, pmpi_group_translate_ranks
-PRIVATE :: pmpi_group_union, pmpi_iallgather, pmpi_iallgatherv, pmpi_iallreduce, pmpi_ialltoall, &
-    pmpi_ialltoallv, pmpi_ialltoallw, pmpi_ibarrier, pmpi_ibcast, pmpi_ibsend, pmpi_iexscan, &
-    pmpi_igather, pmpi_igatherv, pmpi_improbe, pmpi_imrecv, pmpi_ineighbor_allgather, &
-    pmpi_ineighbor_allgatherv, pmpi_ineighbor_alltoall, pmpi_ineighbor_alltoallv, &
-    pmpi_ineighbor_alltoallw
-PRIVATE :: pmpi_info_create, pmpi_info_create_env, pmpi_info_delete, pmpi_info_dup, pmpi_info_free, &
-    pmpi_info_get, pmpi_info_get_nkeys, pmpi_info_get_nthkey, pmpi_info_get_string, &
-    pmpi_info_get_valuelen, pmpi_info_set, pmpi_init, pmpi_init_thread, pmpi_initialized, &
-    pmpi_intercomm_create, pmpi_intercomm_create_from_groups, pmpi_intercomm_merge, pmpi_iprobe, &
-    pmpi_irecv, pmpi_ireduce
-PRIVATE :: pmpi_ireduce_scatter, pmpi_ireduce_scatter_block, pmpi_irsend, pmpi_is_thread_main, &
-    pmpi_iscan, pmpi_iscatter, pmpi_iscatterv, pmpi_isend, pmpi_isendrecv, pmpi_isendrecv_replace, &
-    pmpi_issend, pmpi_mprobe, pmpi_mrecv, pmpi_neighbor_allgather, pmpi_neighbor_allgather_init, &
-    pmpi_neighbor_allgatherv, pmpi_neighbor_allgatherv_init, pmpi_neighbor_alltoall, &
-    pmpi_neighbor_alltoall_init, pmpi_neighbor_alltoallv
-PRIVATE :: pmpi_neighbor_alltoallv_init, pmpi_neighbor_alltoallw, pmpi_neighbor_alltoallw_init, &
-    pmpi_op_commutative, pmpi_op_create, pmpi_op_free, pmpi_pack, pmpi_pack_external, &
-    pmpi_pack_external_size, pmpi_pack_size, pmpi_parrived, pmpi_pcontrol, pmpi_pready, &
-    pmpi_pready_list, pmpi_pready_range, pmpi_precv_init, pmpi_probe, pmpi_psend_init, pmpi_put, &
-    pmpi_query_thread
-PRIVATE :: pmpi_raccumulate, pmpi_recv, pmpi_recv_init, pmpi_reduce, pmpi_reduce_init, &
-    pmpi_reduce_local, pmpi_reduce_scatter, pmpi_reduce_scatter_block, &
-    pmpi_reduce_scatter_block_init, pmpi_reduce_scatter_init, pmpi_remove_error_class, &
-    pmpi_remove_error_code, pmpi_remove_error_string, pmpi_request_free, pmpi_request_get_status, &
-    pmpi_request_get_status_all, pmpi_request_get_status_any, pmpi_request_get_status_some, &
-    pmpi_rget, pmpi_rget_accumulate
-PRIVATE :: pmpi_rput, pmpi_rsend, pmpi_rsend_init, pmpi_scan, pmpi_scan_init, pmpi_scatter, &
-    pmpi_scatter_init, pmpi_scatterv, pmpi_scatterv_init, pmpi_send, pmpi_send_init, pmpi_sendrecv, &
+    pmpi_gatherv_init
+PRIVATE :: pmpi_get, pmpi_get_accumulate, pmpi_get_address, pmpi_get_count, pmpi_get_elements, &
+    pmpi_get_elements_x, pmpi_get_hw_resource_info, pmpi_get_library_version, &
+    pmpi_get_processor_name, pmpi_get_version, pmpi_graph_create, pmpi_graph_get, pmpi_graph_map, &
+    pmpi_graph_neighbors, pmpi_graph_neighbors_count, pmpi_graphdims_get, pmpi_grequest_complete, &
+    pmpi_grequest_start, pmpi_group_compare, pmpi_group_difference
+PRIVATE :: pmpi_group_excl, pmpi_group_free, pmpi_group_from_session_pset, pmpi_group_incl, &
+    pmpi_group_intersection, pmpi_group_range_excl, pmpi_group_range_incl, pmpi_group_rank, &
+    pmpi_group_size, pmpi_group_translate_ranks, pmpi_group_union, pmpi_iallgather, pmpi_iallgatherv, &
+    pmpi_iallreduce, pmpi_ialltoall, pmpi_ialltoallv, pmpi_ialltoallw, pmpi_ibarrier, pmpi_ibcast, &
+    pmpi_ibsend
+PRIVATE :: pmpi_iexscan, pmpi_igather, pmpi_igatherv, pmpi_improbe, pmpi_imrecv, &
+    pmpi_ineighbor_allgather, pmpi_ineighbor_allgatherv, pmpi_ineighbor_alltoall, &
+    pmpi_ineighbor_alltoallv, pmpi_ineighbor_alltoallw, pmpi_info_create, pmpi_info_create_env, &
+    pmpi_info_delete, pmpi_info_dup, pmpi_info_free, pmpi_info_get, pmpi_info_get_nkeys, &
+    pmpi_info_get_nthkey, pmpi_info_get_string, pmpi_info_get_valuelen
+PRIVATE :: pmpi_info_set, pmpi_init, pmpi_init_thread, pmpi_initialized, pmpi_intercomm_create, &
+    pmpi_intercomm_create_from_groups, pmpi_intercomm_merge, pmpi_iprobe, pmpi_irecv, pmpi_ireduce, &
+    pmpi_ireduce_scatter, pmpi_ireduce_scatter_block, pmpi_irsend, pmpi_is_thread_main, pmpi_iscan, &
+    pmpi_iscatter, pmpi_iscatterv, pmpi_isend, pmpi_isendrecv, pmpi_isendrecv_replace
+PRIVATE :: pmpi_issend, pmpi_lookup_name, pmpi_mprobe, pmpi_mrecv, pmpi_neighbor_allgather, &
+    pmpi_neighbor_allgather_init, pmpi_neighbor_allgatherv, pmpi_neighbor_allgatherv_init, &
+    pmpi_neighbor_alltoall, pmpi_neighbor_alltoall_init, pmpi_neighbor_alltoallv, &
+    pmpi_neighbor_alltoallv_init, pmpi_neighbor_alltoallw, pmpi_neighbor_alltoallw_init, &
+    pmpi_op_commutative, pmpi_op_create, pmpi_op_free, pmpi_open_port, pmpi_pack, pmpi_pack_external
+PRIVATE :: pmpi_pack_external_size, pmpi_pack_size, pmpi_parrived, pmpi_pcontrol, pmpi_pready, &
+    pmpi_pready_list, pmpi_pready_range, pmpi_precv_init, pmpi_probe, pmpi_psend_init, &
+    pmpi_publish_name, pmpi_put, pmpi_query_thread, pmpi_raccumulate, pmpi_recv, pmpi_recv_init, &
+    pmpi_reduce, pmpi_reduce_init, pmpi_reduce_local, pmpi_reduce_scatter
+PRIVATE :: pmpi_reduce_scatter_block, pmpi_reduce_scatter_block_init, pmpi_reduce_scatter_init, &
+    pmpi_remove_error_class, pmpi_remove_error_code, pmpi_remove_error_string, pmpi_request_free, &
+    pmpi_request_get_status, pmpi_request_get_status_all, pmpi_request_get_status_any, &
+    pmpi_request_get_status_some, pmpi_rget, pmpi_rget_accumulate, pmpi_rput, pmpi_rsend, &
+    pmpi_rsend_init, pmpi_scan, pmpi_scan_init, pmpi_scatter, pmpi_scatter_init
+PRIVATE :: pmpi_scatterv, pmpi_scatterv_init, pmpi_send, pmpi_send_init, pmpi_sendrecv, &
     pmpi_sendrecv_replace, pmpi_session_attach_buffer, pmpi_session_call_errhandler, &
     pmpi_session_create_errhandler, ivcf_mpi_session_detach_buffer_cptr, pmpi_session_finalize, &
-    pmpi_session_flush_buffer, pmpi_session_get_errhandler
-PRIVATE :: pmpi_session_get_info, pmpi_session_get_nth_pset, pmpi_session_get_num_psets, &
-    pmpi_session_get_pset_info, pmpi_session_iflush_buffer, pmpi_session_init, &
-    pmpi_session_set_errhandler, pmpi_ssend, pmpi_ssend_init, pmpi_start, pmpi_startall, &
-    pmpi_status_f082f, pmpi_status_f2f08, pmpi_status_get_error, pmpi_status_get_source, &
-    pmpi_status_get_tag, pmpi_status_set_cancelled, pmpi_status_set_elements, &
-    pmpi_status_set_elements_x, pmpi_status_set_error
-PRIVATE :: pmpi_status_set_source, pmpi_status_set_tag, pmpi_test, pmpi_test_cancelled, pmpi_testall, &
-    pmpi_testany, pmpi_testsome, pmpi_topo_test, pmpi_type_commit, pmpi_type_contiguous, &
-    pmpi_type_create_darray, pmpi_type_create_f90_complex, pmpi_type_create_f90_integer, &
-    pmpi_type_create_f90_real, pmpi_type_create_hindexed, pmpi_type_create_hindexed_block, &
-    pmpi_type_create_hvector, pmpi_type_create_indexed_block, pmpi_type_create_keyval, &
-    pmpi_type_create_resized
-PRIVATE :: pmpi_type_create_struct, pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, &
-    pmpi_type_free, pmpi_type_free_keyval, pmpi_type_get_attr, pmpi_type_get_contents, &
-    pmpi_type_get_envelope, pmpi_type_get_extent, pmpi_type_get_extent_x, pmpi_type_get_name, &
-    pmpi_type_get_true_extent, pmpi_type_get_true_extent_x, pmpi_type_get_value_index, &
-    pmpi_type_indexed, pmpi_type_match_size, pmpi_type_set_attr, pmpi_type_set_name, pmpi_type_size
-PRIVATE :: pmpi_type_size_x, pmpi_type_vector, pmpi_unpack, pmpi_unpack_external, pmpi_wait, &
-    pmpi_waitall, pmpi_waitany, pmpi_waitsome, pmpi_win_allocate, pmpi_win_allocate_shared, &
-    pmpi_win_attach, pmpi_win_call_errhandler, pmpi_win_complete, pmpi_win_create, &
-    pmpi_win_create_dynamic, pmpi_win_create_errhandler, pmpi_win_create_keyval, &
-    pmpi_win_delete_attr, pmpi_win_detach, pmpi_win_fence
-PRIVATE :: pmpi_win_flush, pmpi_win_flush_all, pmpi_win_flush_local, pmpi_win_flush_local_all, &
-    pmpi_win_free, pmpi_win_free_keyval, pmpi_win_get_attr, pmpi_win_get_errhandler, &
-    pmpi_win_get_group, pmpi_win_get_info, pmpi_win_get_name, pmpi_win_lock, pmpi_win_lock_all, &
-    pmpi_win_post, pmpi_win_set_attr, pmpi_win_set_errhandler, pmpi_win_set_info, pmpi_win_set_name, &
-    pmpi_win_shared_query, pmpi_win_start
-PRIVATE :: pmpi_win_sync, pmpi_win_test, pmpi_win_unlock, pmpi_win_unlock_all, pmpi_win_wait, &
-    ivcf_mpi_accumulate_c, ivcf_mpi_allgather_c, ivcf_mpi_allgather_init_c, ivcf_mpi_allgatherv_c, &
-    ivcf_mpi_allgatherv_init_c, ivcf_mpi_allreduce_c, ivcf_mpi_allreduce_init_c, ivcf_mpi_alltoall_c, &
-    ivcf_mpi_alltoall_init_c, ivcf_mpi_alltoallv_c, ivcf_mpi_alltoallv_init_c, ivcf_mpi_alltoallw_c, &
-    ivcf_mpi_alltoallw_init_c, ivcf_mpi_bcast_c, ivcf_mpi_bcast_init_c
-PRIVATE :: ivcf_mpi_bsend_c, ivcf_mpi_bsend_init_c, ivcf_mpi_buffer_attach_c, &
-    ivcf_mpi_buffer_detach_c_cptr, ivcf_mpi_comm_attach_buffer_c, ivcf_mpi_comm_detach_buffer_c_cptr, &
-    ivcf_mpi_exscan_c, ivcf_mpi_exscan_init_c, ivcf_mpi_file_iread_c, ivcf_mpi_file_iread_all_c, &
+    pmpi_session_flush_buffer, pmpi_session_get_errhandler, pmpi_session_get_info, &
+    pmpi_session_get_nth_pset, pmpi_session_get_num_psets, pmpi_session_get_pset_info, &
+    pmpi_session_iflush_buffer, pmpi_session_init, pmpi_session_set_errhandler
+PRIVATE :: pmpi_ssend, pmpi_ssend_init, pmpi_start, pmpi_startall, pmpi_status_f082f, &
+    pmpi_status_f2f08, pmpi_status_get_error, pmpi_status_get_source, pmpi_status_get_tag, &
+    pmpi_status_set_cancelled, pmpi_status_set_elements, pmpi_status_set_elements_x, &
+    pmpi_status_set_error, pmpi_status_set_source, pmpi_status_set_tag, pmpi_test, &
+    pmpi_test_cancelled, pmpi_testall, pmpi_testany, pmpi_testsome
+PRIVATE :: pmpi_topo_test, pmpi_type_commit, pmpi_type_contiguous, pmpi_type_create_darray, &
+    pmpi_type_create_f90_complex, pmpi_type_create_f90_integer, pmpi_type_create_f90_real, &
+    pmpi_type_create_hindexed, pmpi_type_create_hindexed_block, pmpi_type_create_hvector, &
+    pmpi_type_create_indexed_block, pmpi_type_create_keyval, pmpi_type_create_resized, &
+    pmpi_type_create_struct, pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, &
+    pmpi_type_free, pmpi_type_free_keyval, pmpi_type_get_attr
+PRIVATE :: pmpi_type_get_contents, pmpi_type_get_envelope, pmpi_type_get_extent, &
+    pmpi_type_get_extent_x, pmpi_type_get_name, pmpi_type_get_true_extent, &
+    pmpi_type_get_true_extent_x, pmpi_type_get_value_index, pmpi_type_indexed, pmpi_type_match_size, &
+    pmpi_type_set_attr, pmpi_type_set_name, pmpi_type_size, pmpi_type_size_x, pmpi_type_vector, &
+    pmpi_unpack, pmpi_unpack_external, pmpi_unpublish_name, pmpi_wait, pmpi_waitall
+PRIVATE :: pmpi_waitany, pmpi_waitsome, pmpi_win_allocate, pmpi_win_allocate_shared, pmpi_win_attach, &
+    pmpi_win_call_errhandler, pmpi_win_complete, pmpi_win_create, pmpi_win_create_dynamic, &
+    pmpi_win_create_errhandler, pmpi_win_create_keyval, pmpi_win_delete_attr, pmpi_win_detach, &
+    pmpi_win_fence, pmpi_win_flush, pmpi_win_flush_all, pmpi_win_flush_local, &
+    pmpi_win_flush_local_all, pmpi_win_free, pmpi_win_free_keyval
+PRIVATE :: pmpi_win_get_attr, pmpi_win_get_errhandler, pmpi_win_get_group, pmpi_win_get_info, &
+    pmpi_win_get_name, pmpi_win_lock, pmpi_win_lock_all, pmpi_win_post, pmpi_win_set_attr, &
+    pmpi_win_set_errhandler, pmpi_win_set_info, pmpi_win_set_name, pmpi_win_shared_query, &
+    pmpi_win_start, pmpi_win_sync, pmpi_win_test, pmpi_win_unlock, pmpi_win_unlock_all, &
+    pmpi_win_wait, pmpi_wtick
+PRIVATE :: pmpi_wtime, ivcf_mpi_accumulate_c, ivcf_mpi_allgather_c, ivcf_mpi_allgather_init_c, &
+    ivcf_mpi_allgatherv_c, ivcf_mpi_allgatherv_init_c, ivcf_mpi_allreduce_c, &
+    ivcf_mpi_allreduce_init_c, ivcf_mpi_alltoall_c, ivcf_mpi_alltoall_init_c, ivcf_mpi_alltoallv_c, &
+    ivcf_mpi_alltoallv_init_c, ivcf_mpi_alltoallw_c, ivcf_mpi_alltoallw_init_c, ivcf_mpi_bcast_c, &
+    ivcf_mpi_bcast_init_c, ivcf_mpi_bsend_c, ivcf_mpi_bsend_init_c, ivcf_mpi_buffer_attach_c, &
+    ivcf_mpi_buffer_detach_c_cptr
+PRIVATE :: ivcf_mpi_comm_attach_buffer_c, ivcf_mpi_comm_detach_buffer_c_cptr, ivcf_mpi_exscan_c, &
+    ivcf_mpi_exscan_init_c, ivcf_mpi_file_iread_c, ivcf_mpi_file_iread_all_c, &
     ivcf_mpi_file_iread_at_c, ivcf_mpi_file_iread_at_all_c, ivcf_mpi_file_iread_shared_c, &
     ivcf_mpi_file_iwrite_c, ivcf_mpi_file_iwrite_all_c, ivcf_mpi_file_iwrite_at_c, &
     ivcf_mpi_file_iwrite_at_all_c, ivcf_mpi_file_iwrite_shared_c, ivcf_mpi_file_read_c, &
-    ivcf_mpi_file_read_all_c
-PRIVATE :: ivcf_mpi_file_read_all_begin_c, ivcf_mpi_file_read_at_c, ivcf_mpi_file_read_at_all_c, &
-    ivcf_mpi_file_read_at_all_begin_c, ivcf_mpi_file_read_ordered_c, &
-    ivcf_mpi_file_read_ordered_begin_c, ivcf_mpi_file_read_shared_c, ivcf_mpi_file_write_c, &
-    ivcf_mpi_file_write_all_c, ivcf_mpi_file_write_all_begin_c, ivcf_mpi_file_write_at_c, &
-    ivcf_mpi_file_write_at_all_c, ivcf_mpi_file_write_at_all_begin_c, ivcf_mpi_file_write_ordered_c, &
+    ivcf_mpi_file_read_all_c, ivcf_mpi_file_read_all_begin_c, ivcf_mpi_file_read_at_c, &
+    ivcf_mpi_file_read_at_all_c, ivcf_mpi_file_read_at_all_begin_c
+PRIVATE :: ivcf_mpi_file_read_ordered_c, ivcf_mpi_file_read_ordered_begin_c, &
+    ivcf_mpi_file_read_shared_c, ivcf_mpi_file_write_c, ivcf_mpi_file_write_all_c, &
+    ivcf_mpi_file_write_all_begin_c, ivcf_mpi_file_write_at_c, ivcf_mpi_file_write_at_all_c, &
+    ivcf_mpi_file_write_at_all_begin_c, ivcf_mpi_file_write_ordered_c, &
     ivcf_mpi_file_write_ordered_begin_c, ivcf_mpi_file_write_shared_c, ivcf_mpi_gather_c, &
-    ivcf_mpi_gather_init_c, ivcf_mpi_gatherv_c, ivcf_mpi_gatherv_init_c
-PRIVATE :: ivcf_mpi_get_c, ivcf_mpi_get_accumulate_c, ivcf_mpi_get_count_c, ivcf_mpi_get_elements_c, &
-    ivcf_mpi_iallgather_c, ivcf_mpi_iallgatherv_c, ivcf_mpi_iallreduce_c, ivcf_mpi_ialltoall_c, &
-    ivcf_mpi_ialltoallv_c, ivcf_mpi_ialltoallw_c, ivcf_mpi_ibcast_c, ivcf_mpi_ibsend_c, &
-    ivcf_mpi_iexscan_c, ivcf_mpi_igather_c, ivcf_mpi_igatherv_c, ivcf_mpi_imrecv_c, &
-    ivcf_mpi_ineighbor_allgather_c, ivcf_mpi_ineighbor_allgatherv_c, ivcf_mpi_ineighbor_alltoall_c, &
-    ivcf_mpi_ineighbor_alltoallv_c
-PRIVATE :: ivcf_mpi_ineighbor_alltoallw_c, ivcf_mpi_irecv_c, ivcf_mpi_ireduce_c, &
-    ivcf_mpi_ireduce_scatter_c, ivcf_mpi_ireduce_scatter_block_c, ivcf_mpi_irsend_c, &
-    ivcf_mpi_iscan_c, ivcf_mpi_iscatter_c, ivcf_mpi_iscatterv_c, ivcf_mpi_isend_c, &
-    ivcf_mpi_isendrecv_c, ivcf_mpi_isendrecv_replace_c, ivcf_mpi_issend_c, ivcf_mpi_mrecv_c, &
-    ivcf_mpi_neighbor_allgather_c, ivcf_mpi_neighbor_allgather_init_c, &
-    ivcf_mpi_neighbor_allgatherv_c, ivcf_mpi_neighbor_allgatherv_init_c, &
-    ivcf_mpi_neighbor_alltoall_c, ivcf_mpi_neighbor_alltoall_init_c
-PRIVATE :: ivcf_mpi_neighbor_alltoallv_c, ivcf_mpi_neighbor_alltoallv_init_c, &
-    ivcf_mpi_neighbor_alltoallw_c, ivcf_mpi_neighbor_alltoallw_init_c, ivcf_mpi_pack_c, &
-    ivcf_mpi_pack_external_c, ivcf_mpi_pack_external_size_c, ivcf_mpi_pack_size_c, ivcf_mpi_put_c, &
-    ivcf_mpi_raccumulate_c, ivcf_mpi_recv_c, ivcf_mpi_recv_init_c, ivcf_mpi_reduce_c, &
-    ivcf_mpi_reduce_init_c, ivcf_mpi_reduce_local_c, ivcf_mpi_reduce_scatter_c, &
-    ivcf_mpi_reduce_scatter_block_c, ivcf_mpi_reduce_scatter_block_init_c, &
-    ivcf_mpi_reduce_scatter_init_c, ivcf_mpi_rget_c
-PRIVATE :: ivcf_mpi_rget_accumulate_c, ivcf_mpi_rput_c, ivcf_mpi_rsend_c, ivcf_mpi_rsend_init_c, &
-    ivcf_mpi_scan_c, ivcf_mpi_scan_init_c, ivcf_mpi_scatter_c, ivcf_mpi_scatter_init_c, &
+    ivcf_mpi_gather_init_c, ivcf_mpi_gatherv_c, ivcf_mpi_gatherv_init_c, ivcf_mpi_get_c, &
+    ivcf_mpi_get_accumulate_c, ivcf_mpi_get_count_c, ivcf_mpi_get_elements_c
+PRIVATE :: ivcf_mpi_iallgather_c, ivcf_mpi_iallgatherv_c, ivcf_mpi_iallreduce_c, &
+    ivcf_mpi_ialltoall_c, ivcf_mpi_ialltoallv_c, ivcf_mpi_ialltoallw_c, ivcf_mpi_ibcast_c, &
+    ivcf_mpi_ibsend_c, ivcf_mpi_iexscan_c, ivcf_mpi_igather_c, ivcf_mpi_igatherv_c, &
+    ivcf_mpi_imrecv_c, ivcf_mpi_ineighbor_allgather_c, ivcf_mpi_ineighbor_allgatherv_c, &
+    ivcf_mpi_ineighbor_alltoall_c, ivcf_mpi_ineighbor_alltoallv_c, ivcf_mpi_ineighbor_alltoallw_c, &
+    ivcf_mpi_irecv_c, ivcf_mpi_ireduce_c, ivcf_mpi_ireduce_scatter_c
+PRIVATE :: ivcf_mpi_ireduce_scatter_block_c, ivcf_mpi_irsend_c, ivcf_mpi_iscan_c, &
+    ivcf_mpi_iscatter_c, ivcf_mpi_iscatterv_c, ivcf_mpi_isend_c, ivcf_mpi_isendrecv_c, &
+    ivcf_mpi_isendrecv_replace_c, ivcf_mpi_issend_c, ivcf_mpi_mrecv_c, ivcf_mpi_neighbor_allgather_c, &
+    ivcf_mpi_neighbor_allgather_init_c, ivcf_mpi_neighbor_allgatherv_c, &
+    ivcf_mpi_neighbor_allgatherv_init_c, ivcf_mpi_neighbor_alltoall_c, &
+    ivcf_mpi_neighbor_alltoall_init_c, ivcf_mpi_neighbor_alltoallv_c, &
+    ivcf_mpi_neighbor_alltoallv_init_c, ivcf_mpi_neighbor_alltoallw_c, &
+    ivcf_mpi_neighbor_alltoallw_init_c
+PRIVATE :: ivcf_mpi_pack_c, ivcf_mpi_pack_external_c, ivcf_mpi_pack_external_size_c, &
+    ivcf_mpi_pack_size_c, ivcf_mpi_put_c, ivcf_mpi_raccumulate_c, ivcf_mpi_recv_c, &
+    ivcf_mpi_recv_init_c, ivcf_mpi_reduce_c, ivcf_mpi_reduce_init_c, ivcf_mpi_reduce_local_c, &
+    ivcf_mpi_reduce_scatter_c, ivcf_mpi_reduce_scatter_block_c, ivcf_mpi_reduce_scatter_block_init_c, &
+    ivcf_mpi_reduce_scatter_init_c, ivcf_mpi_rget_c, ivcf_mpi_rget_accumulate_c, ivcf_mpi_rput_c, &
+    ivcf_mpi_rsend_c, ivcf_mpi_rsend_init_c
+PRIVATE :: ivcf_mpi_scan_c, ivcf_mpi_scan_init_c, ivcf_mpi_scatter_c, ivcf_mpi_scatter_init_c, &
     ivcf_mpi_scatterv_c, ivcf_mpi_scatterv_init_c, ivcf_mpi_send_c, ivcf_mpi_send_init_c, &
     ivcf_mpi_sendrecv_c, ivcf_mpi_sendrecv_replace_c, ivcf_mpi_session_attach_buffer_c, &
     ivcf_mpi_session_detach_buffer_c_cptr, ivcf_mpi_ssend_c, ivcf_mpi_ssend_init_c, &
-    ivcf_mpi_status_set_elements_c, ivcf_mpi_type_contiguous_c
-PRIVATE :: ivcf_mpi_type_create_darray_c, ivcf_mpi_type_create_hindexed_c, &
-    ivcf_mpi_type_create_hindexed_block_c, ivcf_mpi_type_create_hvector_c, &
-    ivcf_mpi_type_create_indexed_block_c, ivcf_mpi_type_create_struct_c, &
+    ivcf_mpi_status_set_elements_c, ivcf_mpi_type_contiguous_c, ivcf_mpi_type_create_darray_c, &
+    ivcf_mpi_type_create_hindexed_c, ivcf_mpi_type_create_hindexed_block_c, &
+    ivcf_mpi_type_create_hvector_c
+PRIVATE :: ivcf_mpi_type_create_indexed_block_c, ivcf_mpi_type_create_struct_c, &
     ivcf_mpi_type_create_subarray_c, ivcf_mpi_type_indexed_c, ivcf_mpi_type_size_c, &
     ivcf_mpi_type_vector_c, ivcf_mpi_unpack_c, ivcf_mpi_unpack_external_c, ivcf_mpi_win_allocate_c, &
     ivcf_mpi_win_allocate_shared_c, ivcf_mpi_win_create_c, ivcf_mpi_win_shared_query_c
@@ -9008,6 +9142,12 @@ END INTERFACE MPI_Cart_sub
 INTERFACE MPI_Cartdim_get
   MODULE PROCEDURE MPI_Cartdim_get_f08
 END INTERFACE MPI_Cartdim_get
+INTERFACE MPI_Close_port
+  MODULE PROCEDURE MPI_Close_port_f08
+END INTERFACE MPI_Close_port
+INTERFACE MPI_Comm_accept
+  MODULE PROCEDURE MPI_Comm_accept_f08
+END INTERFACE MPI_Comm_accept
 INTERFACE MPI_Comm_attach_buffer
   MODULE PROCEDURE MPI_Comm_attach_buffer_f08
 END INTERFACE MPI_Comm_attach_buffer
@@ -9020,6 +9160,9 @@ END INTERFACE MPI_Comm_call_errhandler
 INTERFACE MPI_Comm_compare
   MODULE PROCEDURE MPI_Comm_compare_f08
 END INTERFACE MPI_Comm_compare
+INTERFACE MPI_Comm_connect
+  MODULE PROCEDURE MPI_Comm_connect_f08
+END INTERFACE MPI_Comm_connect
 INTERFACE MPI_Comm_create
   MODULE PROCEDURE MPI_Comm_create_f08
 END INTERFACE MPI_Comm_create
@@ -9044,6 +9187,9 @@ END INTERFACE MPI_Comm_detach_buffer
 INTERFACE MPI_Comm_detach_buffer
   MODULE PROCEDURE MPI_Comm_detach_buffer_f08c
 END INTERFACE MPI_Comm_detach_buffer
+INTERFACE MPI_Comm_disconnect
+  MODULE PROCEDURE MPI_Comm_disconnect_f08
+END INTERFACE MPI_Comm_disconnect
 INTERFACE MPI_Comm_dup
   MODULE PROCEDURE MPI_Comm_dup_f08
 END INTERFACE MPI_Comm_dup
@@ -9071,6 +9217,9 @@ END INTERFACE MPI_Comm_get_info
 INTERFACE MPI_Comm_get_name
   MODULE PROCEDURE MPI_Comm_get_name_f08
 END INTERFACE MPI_Comm_get_name
+INTERFACE MPI_Comm_get_parent
+  MODULE PROCEDURE MPI_Comm_get_parent_f08
+END INTERFACE MPI_Comm_get_parent
 INTERFACE MPI_Comm_group
   MODULE PROCEDURE MPI_Comm_group_f08
 END INTERFACE MPI_Comm_group
@@ -9083,6 +9232,9 @@ END INTERFACE MPI_Comm_idup_with_info
 INTERFACE MPI_Comm_iflush_buffer
   MODULE PROCEDURE MPI_Comm_iflush_buffer_f08
 END INTERFACE MPI_Comm_iflush_buffer
+INTERFACE MPI_Comm_join
+  MODULE PROCEDURE MPI_Comm_join_f08
+END INTERFACE MPI_Comm_join
 INTERFACE MPI_Comm_rank
   MODULE PROCEDURE MPI_Comm_rank_f08
 END INTERFACE MPI_Comm_rank
@@ -9107,6 +9259,12 @@ END INTERFACE MPI_Comm_set_name
 INTERFACE MPI_Comm_size
   MODULE PROCEDURE MPI_Comm_size_f08
 END INTERFACE MPI_Comm_size
+INTERFACE MPI_Comm_spawn
+  MODULE PROCEDURE MPI_Comm_spawn_f08
+END INTERFACE MPI_Comm_spawn
+INTERFACE MPI_Comm_spawn_multiple
+  MODULE PROCEDURE MPI_Comm_spawn_multiple_f08
+END INTERFACE MPI_Comm_spawn_multiple
 INTERFACE MPI_Comm_split
   MODULE PROCEDURE MPI_Comm_split_f08
 END INTERFACE MPI_Comm_split
@@ -9797,6 +9955,9 @@ END INTERFACE MPI_Issend
 INTERFACE MPI_Issend
   MODULE PROCEDURE MPI_Issend_f08c
 END INTERFACE MPI_Issend
+INTERFACE MPI_Lookup_name
+  MODULE PROCEDURE MPI_Lookup_name_f08
+END INTERFACE MPI_Lookup_name
 INTERFACE MPI_Mprobe
   MODULE PROCEDURE MPI_Mprobe_f08
 END INTERFACE MPI_Mprobe
@@ -9875,6 +10036,9 @@ END INTERFACE MPI_Op_create
 INTERFACE MPI_Op_free
   MODULE PROCEDURE MPI_Op_free_f08
 END INTERFACE MPI_Op_free
+INTERFACE MPI_Open_port
+  MODULE PROCEDURE MPI_Open_port_f08
+END INTERFACE MPI_Open_port
 INTERFACE MPI_Pack
   MODULE PROCEDURE MPI_Pack_f08
 END INTERFACE MPI_Pack
@@ -9923,6 +10087,9 @@ END INTERFACE MPI_Probe
 INTERFACE MPI_Psend_init
   MODULE PROCEDURE MPI_Psend_init_f08
 END INTERFACE MPI_Psend_init
+INTERFACE MPI_Publish_name
+  MODULE PROCEDURE MPI_Publish_name_f08
+END INTERFACE MPI_Publish_name
 INTERFACE MPI_Put
   MODULE PROCEDURE MPI_Put_f08
 END INTERFACE MPI_Put
@@ -10373,6 +10540,9 @@ END INTERFACE MPI_Unpack_external
 INTERFACE MPI_Unpack_external
   MODULE PROCEDURE MPI_Unpack_external_f08c
 END INTERFACE MPI_Unpack_external
+INTERFACE MPI_Unpublish_name
+  MODULE PROCEDURE MPI_Unpublish_name_f08
+END INTERFACE MPI_Unpublish_name
 INTERFACE MPI_Wait
   MODULE PROCEDURE MPI_Wait_f08
 END INTERFACE MPI_Wait
@@ -11398,6 +11568,24 @@ SUBROUTINE MPI_Cartdim_get_f08(comm, ndims, ierror)
   CALL pmpi_cartdim_get(comm%MPI_VAL, ndims, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Cartdim_get_f08
+SUBROUTINE MPI_Close_port_f08(port_name, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: port_name
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_close_port(port_name, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Close_port_f08
+SUBROUTINE MPI_Comm_accept_f08(port_name, info, root, comm, newcomm, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: port_name
+  TYPE(MPI_Info), INTENT(IN) :: info
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_comm_accept(port_name, info%MPI_VAL, root, comm%MPI_VAL, newcomm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Comm_accept_f08
 SUBROUTINE MPI_Comm_attach_buffer_f08(comm, buffer, size, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
@@ -11435,6 +11623,17 @@ SUBROUTINE MPI_Comm_compare_f08(comm1, comm2, result, ierror)
   CALL pmpi_comm_compare(comm1%MPI_VAL, comm2%MPI_VAL, result, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Comm_compare_f08
+SUBROUTINE MPI_Comm_connect_f08(port_name, info, root, comm, newcomm, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: port_name
+  TYPE(MPI_Info), INTENT(IN) :: info
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Comm), INTENT(OUT) :: newcomm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_comm_connect(port_name, info%MPI_VAL, root, comm%MPI_VAL, newcomm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Comm_connect_f08
 SUBROUTINE MPI_Comm_create_f08(comm, group, newcomm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Group), INTENT(IN) :: group
@@ -11512,6 +11711,13 @@ SUBROUTINE MPI_Comm_detach_buffer_f08c(comm, buffer_addr, size, ierror)
   CALL ivcf_mpi_comm_detach_buffer_c_cptr(comm%MPI_VAL, buffer_addr, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Comm_detach_buffer_f08c
+SUBROUTINE MPI_Comm_disconnect_f08(comm, ierror)
+  TYPE(MPI_Comm), INTENT(INOUT) :: comm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_comm_disconnect(comm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Comm_disconnect_f08
 SUBROUTINE MPI_Comm_dup_f08(comm, newcomm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Comm), INTENT(OUT) :: newcomm
@@ -11585,6 +11791,13 @@ SUBROUTINE MPI_Comm_get_name_f08(comm, comm_name, resultlen, ierror)
   CALL pmpi_comm_get_name(comm%MPI_VAL, comm_name, resultlen, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Comm_get_name_f08
+SUBROUTINE MPI_Comm_get_parent_f08(parent, ierror)
+  TYPE(MPI_Comm), INTENT(OUT) :: parent
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_comm_get_parent(parent%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Comm_get_parent_f08
 SUBROUTINE MPI_Comm_group_f08(comm, group, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Group), INTENT(OUT) :: group
@@ -11621,6 +11834,14 @@ SUBROUTINE MPI_Comm_iflush_buffer_f08(comm, request, ierror)
   CALL pmpi_comm_iflush_buffer(comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Comm_iflush_buffer_f08
+SUBROUTINE MPI_Comm_join_f08(fd, intercomm, ierror)
+  INTEGER, INTENT(IN) :: fd
+  TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_comm_join(fd, intercomm%MPI_VAL, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Comm_join_f08
 SUBROUTINE MPI_Comm_rank_f08(comm, rank, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, INTENT(OUT) :: rank
@@ -11686,6 +11907,39 @@ SUBROUTINE MPI_Comm_size_f08(comm, size, ierror)
   CALL pmpi_comm_size(comm%MPI_VAL, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Comm_size_f08
+SUBROUTINE MPI_Comm_spawn_f08(command, argv, maxprocs, info, root, comm, intercomm, &
+    array_of_errcodes, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: command
+  CHARACTER(LEN=*), INTENT(IN) :: argv(*)
+  INTEGER, INTENT(IN) :: maxprocs
+  TYPE(MPI_Info), INTENT(IN) :: info
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+  INTEGER :: array_of_errcodes(*)
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_comm_spawn(command, argv, maxprocs, info%MPI_VAL, root, comm%MPI_VAL, intercomm%MPI_VAL, &
+      array_of_errcodes, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Comm_spawn_f08
+SUBROUTINE MPI_Comm_spawn_multiple_f08(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+    array_of_info, root, comm, intercomm, array_of_errcodes, ierror)
+  INTEGER, INTENT(IN) :: count
+  CHARACTER(LEN=*), INTENT(IN) :: array_of_commands(*)
+  CHARACTER(LEN=*), INTENT(IN) :: array_of_argv(count, *)
+  INTEGER, INTENT(IN) :: array_of_maxprocs(*)
+  TYPE(MPI_Info), INTENT(IN) :: array_of_info(*)
+  INTEGER, INTENT(IN) :: root
+  TYPE(MPI_Comm), INTENT(IN) :: comm
+  TYPE(MPI_Comm), INTENT(OUT) :: intercomm
+  INTEGER :: array_of_errcodes(*)
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, &
+      array_of_info, root, comm%MPI_VAL, intercomm%MPI_VAL, array_of_errcodes, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Comm_spawn_multiple_f08
 SUBROUTINE MPI_Comm_split_f08(comm, color, key, newcomm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, INTENT(IN) :: color
@@ -14627,6 +14881,15 @@ SUBROUTINE MPI_Issend_f08c(buf, count, datatype, dest, tag, comm, request, ierro
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Issend_f08c
+SUBROUTINE MPI_Lookup_name_f08(service_name, info, port_name, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: service_name
+  TYPE(MPI_Info), INTENT(IN) :: info
+  CHARACTER(LEN=MPI_MAX_PORT_NAME), INTENT(OUT) :: port_name
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_lookup_name(service_name, info%MPI_VAL, port_name, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Lookup_name_f08
 SUBROUTINE MPI_Mprobe_f08(source, tag, comm, message, status, ierror)
   INTEGER, INTENT(IN) :: source
   INTEGER, INTENT(IN) :: tag
@@ -15066,6 +15329,14 @@ SUBROUTINE MPI_Op_free_f08(op, ierror)
   CALL pmpi_op_free(op%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Op_free_f08
+SUBROUTINE MPI_Open_port_f08(info, port_name, ierror)
+  TYPE(MPI_Info), INTENT(IN) :: info
+  CHARACTER(LEN=MPI_MAX_PORT_NAME), INTENT(OUT) :: port_name
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_open_port(info%MPI_VAL, port_name, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Open_port_f08
 SUBROUTINE MPI_Pack_f08(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
   TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
@@ -15257,6 +15528,15 @@ SUBROUTINE MPI_Psend_init_f08(buf, partitions, count, datatype, dest, tag, comm,
       info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Psend_init_f08
+SUBROUTINE MPI_Publish_name_f08(service_name, info, port_name, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: service_name
+  TYPE(MPI_Info), INTENT(IN) :: info
+  CHARACTER(LEN=*), INTENT(IN) :: port_name
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_publish_name(service_name, info%MPI_VAL, port_name, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Publish_name_f08
 SUBROUTINE MPI_Put_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
     target_count, target_datatype, win, ierror)
   !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
@@ -17149,6 +17429,15 @@ SUBROUTINE MPI_Unpack_external_f08c(datarep, inbuf, insize, position, outbuf, ou
       datatype%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Unpack_external_f08c
+SUBROUTINE MPI_Unpublish_name_f08(service_name, info, port_name, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: service_name
+  TYPE(MPI_Info), INTENT(IN) :: info
+  CHARACTER(LEN=*), INTENT(IN) :: port_name
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_unpublish_name(service_name, info%MPI_VAL, port_name, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Unpublish_name_f08
 SUBROUTINE MPI_Wait_f08(request, status, ierror)
   TYPE(MPI_Request), INTENT(INOUT) :: request
   TYPE(MPI_Status) :: status

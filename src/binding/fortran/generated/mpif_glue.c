@@ -896,6 +896,40 @@ void pmpi_cartdim_get_(void *comm, void *ndims, void *ierror)
 }
 IVCF_ALIAS(mpi_cartdim_get)
 
+/* MPI_Close_port */
+extern int ivcf_c_MPI_Close_port(void *) __asm__("PMPI_Close_port") __attribute__((weak));
+void pmpi_close_port_(char *port_name, void *ierror, size_t port_name_len);
+void pmpi_close_port_(char *port_name, void *ierror, size_t port_name_len)
+{
+    if (ivcf_c_MPI_Close_port == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_port_name = ivcf_cstr(port_name, port_name_len);
+    int rc = ivcf_c_MPI_Close_port(c_port_name);
+    free(c_port_name);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_close_port)
+
+/* MPI_Comm_accept */
+extern int ivcf_c_MPI_Comm_accept(void *, void *, int, void *, void *) __asm__("PMPI_Comm_accept") __attribute__((weak));
+void pmpi_comm_accept_(char *port_name, void *info, void *root, void *comm, void *newcomm, void *ierror, size_t port_name_len);
+void pmpi_comm_accept_(char *port_name, void *info, void *root, void *comm, void *newcomm, void *ierror, size_t port_name_len)
+{
+    if (ivcf_c_MPI_Comm_accept == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_port_name = ivcf_cstr(port_name, port_name_len);
+    void *c_newcomm = NULL;
+    int rc = ivcf_c_MPI_Comm_accept(c_port_name, PMPI_Info_f2c(*(MPI_Fint *)info), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_newcomm);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newcomm = PMPI_Comm_c2f(c_newcomm);
+    free(c_port_name);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_comm_accept)
+
 /* MPI_Comm_attach_buffer */
 extern int ivcf_c_MPI_Comm_attach_buffer(void *, void *, int) __asm__("PMPI_Comm_attach_buffer") __attribute__((weak));
 void pmpi_comm_attach_buffer_(void *comm, void *buffer, void *size, void *ierror);
@@ -950,6 +984,24 @@ void pmpi_comm_compare_(void *comm1, void *comm2, void *result, void *ierror)
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_comm_compare)
+
+/* MPI_Comm_connect */
+extern int ivcf_c_MPI_Comm_connect(void *, void *, int, void *, void *) __asm__("PMPI_Comm_connect") __attribute__((weak));
+void pmpi_comm_connect_(char *port_name, void *info, void *root, void *comm, void *newcomm, void *ierror, size_t port_name_len);
+void pmpi_comm_connect_(char *port_name, void *info, void *root, void *comm, void *newcomm, void *ierror, size_t port_name_len)
+{
+    if (ivcf_c_MPI_Comm_connect == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_port_name = ivcf_cstr(port_name, port_name_len);
+    void *c_newcomm = NULL;
+    int rc = ivcf_c_MPI_Comm_connect(c_port_name, PMPI_Info_f2c(*(MPI_Fint *)info), *(MPI_Fint *)root, PMPI_Comm_f2c(*(MPI_Fint *)comm), &c_newcomm);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)newcomm = PMPI_Comm_c2f(c_newcomm);
+    free(c_port_name);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_comm_connect)
 
 /* MPI_Comm_create */
 extern int ivcf_c_MPI_Comm_create(void *, void *, void *) __asm__("PMPI_Comm_create") __attribute__((weak));
@@ -1054,6 +1106,22 @@ void ivcf_mpi_comm_detach_buffer_c_cptr_(void *comm, void *buffer_addr, void *si
     int rc = ivcf_c_MPI_Comm_detach_buffer_c(PMPI_Comm_f2c(*(MPI_Fint *)comm), buffer_addr, size);
     *(MPI_Fint *)ierror = rc;
 }
+
+/* MPI_Comm_disconnect */
+extern int ivcf_c_MPI_Comm_disconnect(void *) __asm__("PMPI_Comm_disconnect") __attribute__((weak));
+void pmpi_comm_disconnect_(void *comm, void *ierror);
+void pmpi_comm_disconnect_(void *comm, void *ierror)
+{
+    if (ivcf_c_MPI_Comm_disconnect == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_comm = PMPI_Comm_f2c(*(MPI_Fint *)comm);
+    int rc = ivcf_c_MPI_Comm_disconnect(&c_comm);
+    *(MPI_Fint *)comm = PMPI_Comm_c2f(c_comm);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_comm_disconnect)
 
 /* MPI_Comm_dup */
 extern int ivcf_c_MPI_Comm_dup(void *, void *) __asm__("PMPI_Comm_dup") __attribute__((weak));
@@ -1180,6 +1248,22 @@ void pmpi_comm_get_name_(void *comm, char *comm_name, void *resultlen, void *ier
 }
 IVCF_ALIAS(mpi_comm_get_name)
 
+/* MPI_Comm_get_parent */
+extern int ivcf_c_MPI_Comm_get_parent(void *) __asm__("PMPI_Comm_get_parent") __attribute__((weak));
+void pmpi_comm_get_parent_(void *parent, void *ierror);
+void pmpi_comm_get_parent_(void *parent, void *ierror)
+{
+    if (ivcf_c_MPI_Comm_get_parent == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_parent = NULL;
+    int rc = ivcf_c_MPI_Comm_get_parent(&c_parent);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)parent = PMPI_Comm_c2f(c_parent);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_comm_get_parent)
+
 /* MPI_Comm_group */
 extern int ivcf_c_MPI_Comm_group(void *, void *) __asm__("PMPI_Comm_group") __attribute__((weak));
 void pmpi_comm_group_(void *comm, void *group, void *ierror);
@@ -1247,6 +1331,22 @@ void pmpi_comm_iflush_buffer_(void *comm, void *request, void *ierror)
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_comm_iflush_buffer)
+
+/* MPI_Comm_join */
+extern int ivcf_c_MPI_Comm_join(int, void *) __asm__("PMPI_Comm_join") __attribute__((weak));
+void pmpi_comm_join_(void *fd, void *intercomm, void *ierror);
+void pmpi_comm_join_(void *fd, void *intercomm, void *ierror)
+{
+    if (ivcf_c_MPI_Comm_join == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    void *c_intercomm = NULL;
+    int rc = ivcf_c_MPI_Comm_join(*(MPI_Fint *)fd, &c_intercomm);
+    if (rc == MPI_SUCCESS) *(MPI_Fint *)intercomm = PMPI_Comm_c2f(c_intercomm);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_comm_join)
 
 /* MPI_Comm_rank */
 extern int ivcf_c_MPI_Comm_rank(void *, void *) __asm__("PMPI_Comm_rank") __attribute__((weak));
@@ -4856,6 +4956,25 @@ void pmpi_keyval_free_(void *keyval, void *ierror)
 }
 IVCF_ALIAS(mpi_keyval_free)
 
+/* MPI_Lookup_name */
+extern int ivcf_c_MPI_Lookup_name(void *, void *, void *) __asm__("PMPI_Lookup_name") __attribute__((weak));
+void pmpi_lookup_name_(char *service_name, void *info, char *port_name, void *ierror, size_t service_name_len, size_t port_name_len);
+void pmpi_lookup_name_(char *service_name, void *info, char *port_name, void *ierror, size_t service_name_len, size_t port_name_len)
+{
+    if (ivcf_c_MPI_Lookup_name == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_service_name = ivcf_cstr(service_name, service_name_len);
+    char *c_port_name = ivcf_cbuf(port_name_len);
+    int rc = ivcf_c_MPI_Lookup_name(c_service_name, PMPI_Info_f2c(*(MPI_Fint *)info), c_port_name);
+    if (rc == MPI_SUCCESS) ivcf_fstr(port_name, port_name_len, c_port_name);
+    free(c_service_name);
+    free(c_port_name);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_lookup_name)
+
 /* MPI_Mprobe */
 extern int ivcf_c_MPI_Mprobe(int, int, void *, void *, void *) __asm__("PMPI_Mprobe") __attribute__((weak));
 void pmpi_mprobe_(void *source, void *tag, void *comm, void *message, void *status, void *ierror);
@@ -5263,6 +5382,23 @@ void pmpi_op_free_(void *op, void *ierror)
 }
 IVCF_ALIAS(mpi_op_free)
 
+/* MPI_Open_port */
+extern int ivcf_c_MPI_Open_port(void *, void *) __asm__("PMPI_Open_port") __attribute__((weak));
+void pmpi_open_port_(void *info, char *port_name, void *ierror, size_t port_name_len);
+void pmpi_open_port_(void *info, char *port_name, void *ierror, size_t port_name_len)
+{
+    if (ivcf_c_MPI_Open_port == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_port_name = ivcf_cbuf(port_name_len);
+    int rc = ivcf_c_MPI_Open_port(PMPI_Info_f2c(*(MPI_Fint *)info), c_port_name);
+    if (rc == MPI_SUCCESS) ivcf_fstr(port_name, port_name_len, c_port_name);
+    free(c_port_name);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_open_port)
+
 /* MPI_Pack */
 extern int ivcf_c_MPI_Pack(void *, int, void *, void *, int, void *, void *) __asm__("PMPI_Pack") __attribute__((weak));
 void pmpi_pack_(void *inbuf, void *incount, void *datatype, void *outbuf, void *outsize, void *position, void *comm, void *ierror);
@@ -5497,6 +5633,24 @@ void pmpi_psend_init_(void *buf, void *partitions, void *count, void *datatype, 
     *(MPI_Fint *)ierror = rc;
 }
 IVCF_ALIAS(mpi_psend_init)
+
+/* MPI_Publish_name */
+extern int ivcf_c_MPI_Publish_name(void *, void *, void *) __asm__("PMPI_Publish_name") __attribute__((weak));
+void pmpi_publish_name_(char *service_name, void *info, char *port_name, void *ierror, size_t service_name_len, size_t port_name_len);
+void pmpi_publish_name_(char *service_name, void *info, char *port_name, void *ierror, size_t service_name_len, size_t port_name_len)
+{
+    if (ivcf_c_MPI_Publish_name == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_service_name = ivcf_cstr(service_name, service_name_len);
+    char *c_port_name = ivcf_cstr(port_name, port_name_len);
+    int rc = ivcf_c_MPI_Publish_name(c_service_name, PMPI_Info_f2c(*(MPI_Fint *)info), c_port_name);
+    free(c_service_name);
+    free(c_port_name);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_publish_name)
 
 /* MPI_Put */
 extern int ivcf_c_MPI_Put(void *, int, void *, int, MPI_Aint, int, void *, void *) __asm__("PMPI_Put") __attribute__((weak));
@@ -7768,6 +7922,24 @@ void ivcf_mpi_unpack_external_c_(char *datarep, void *inbuf, void *insize, void 
     free(c_datarep);
     *(MPI_Fint *)ierror = rc;
 }
+
+/* MPI_Unpublish_name */
+extern int ivcf_c_MPI_Unpublish_name(void *, void *, void *) __asm__("PMPI_Unpublish_name") __attribute__((weak));
+void pmpi_unpublish_name_(char *service_name, void *info, char *port_name, void *ierror, size_t service_name_len, size_t port_name_len);
+void pmpi_unpublish_name_(char *service_name, void *info, char *port_name, void *ierror, size_t service_name_len, size_t port_name_len)
+{
+    if (ivcf_c_MPI_Unpublish_name == NULL) {
+        *(MPI_Fint *)ierror = MPI_ERR_UNSUPPORTED_OPERATION;
+        return;
+    }
+    char *c_service_name = ivcf_cstr(service_name, service_name_len);
+    char *c_port_name = ivcf_cstr(port_name, port_name_len);
+    int rc = ivcf_c_MPI_Unpublish_name(c_service_name, PMPI_Info_f2c(*(MPI_Fint *)info), c_port_name);
+    free(c_service_name);
+    free(c_port_name);
+    *(MPI_Fint *)ierror = rc;
+}
+IVCF_ALIAS(mpi_unpublish_name)
 
 /* MPI_Wait */
 extern int ivcf_c_MPI_Wait(void *, void *) __asm__("PMPI_Wait") __attribute__((weak));
