@@ -265,6 +265,86 @@ int PMPI_Get_version(int *version, int *subversion)
 }
 IVC_MPI_WEAK(Get_version)
 
+/* ---- MPI-5.0's ABI queries (the standard's ABI chapter) ----
+ * IVC's own library (libivcmpi) has IVC's ABI, not the standard one: MPI_Abi_get_version
+ * answers -1.-1 as the standard says a library without it does (lib/abi/std/libmpi_abi.so
+ * answers 1.0, src/abi/std). The info objects name the sizes of IVC's integer types.
+ * Each returns MPI_SUCCESS, MPI_ERR_ARG for a NULL output, or the class of a failed
+ * MPI_Info call. */
+int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
+{
+    NULL_OUT(abi_major, "MPI_Abi_get_version");
+    NULL_OUT(abi_minor, "MPI_Abi_get_version");
+    *abi_major = -1;
+    *abi_minor = -1;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Abi_get_version)
+
+static int abi_info(MPI_Info *info, const char *const *kv, int n)
+{
+    MPI_Info i = MPI_INFO_NULL;
+    int rc = PMPI_Info_create(&i);
+    for (int k = 0; rc == MPI_SUCCESS && k < n; k++)
+        rc = PMPI_Info_set(i, kv[2 * k], kv[2 * k + 1]);
+    if (rc != MPI_SUCCESS) {
+        if (i != MPI_INFO_NULL)
+            PMPI_Info_free(&i);
+        return rc;
+    }
+    *info = i;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Abi_get_info(MPI_Info *info)
+{
+    NULL_OUT(info, "MPI_Abi_get_info");
+    _Static_assert(sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8 && sizeof(MPI_Offset) == 8,
+                   "the sizes named below");
+    static const char *const kv[] = {"mpi_aint_size", "8", "mpi_count_size", "8",
+                                     "mpi_offset_size", "8"};
+    return abi_info(info, kv, 3);
+}
+IVC_MPI_WEAK(Abi_get_info)
+
+/* The Fortran ABI of libivcmpifort: default INTEGER, REAL and LOGICAL are 4 bytes,
+ * DOUBLE PRECISION 8, .TRUE. is 1 and .FALSE. 0 (gfortran's). */
+int PMPI_Abi_get_fortran_info(MPI_Info *info)
+{
+    NULL_OUT(info, "MPI_Abi_get_fortran_info");
+    static const char *const kv[] = {"mpi_logical_size",          "4", "mpi_integer_size", "4",
+                                     "mpi_real_size",             "4",
+                                     "mpi_double_precision_size", "8"};
+    return abi_info(info, kv, 4);
+}
+IVC_MPI_WEAK(Abi_get_fortran_info)
+
+/* IVC's Fortran bindings are built with the library and fix their ABI at build time: there
+ * is nothing to set (MPI_ERR_ABI), and the booleans are gfortran's, not "set" (is_set 0). */
+int PMPI_Abi_set_fortran_info(MPI_Info info)
+{
+    (void)info;
+    return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ABI, "MPI_Abi_set_fortran_info", "the Fortran ABI is fixed when IVC is built");
+}
+IVC_MPI_WEAK(Abi_set_fortran_info)
+
+int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false,
+                                  int *is_set)
+{
+    (void)logical_size, (void)logical_true, (void)logical_false;
+    NULL_OUT(is_set, "MPI_Abi_get_fortran_booleans");
+    *is_set = 0;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Abi_get_fortran_booleans)
+
+int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false)
+{
+    (void)logical_size, (void)logical_true, (void)logical_false;
+    return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ABI, "MPI_Abi_set_fortran_booleans", "the Fortran ABI is fixed when IVC is built");
+}
+IVC_MPI_WEAK(Abi_set_fortran_booleans)
+
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
     NULL_OUT(version, "MPI_Get_library_version");
