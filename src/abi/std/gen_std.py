@@ -16,6 +16,7 @@ Outputs (never edited by hand; rerun after changing this script or gen_mpich.py)
 Usage: python3 src/abi/std/gen_std.py   (needs pympistandard 0.2.0)
 """
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,6 +55,9 @@ def gen_proto():
         if name in predefined:
             continue
         ret, name, params = gen_c.split_proto(text)
+        # Arrays as pointers, the same type: compilers then take the standard's small-integer
+        # sentinels (MPI_UNWEIGHTED is (int *)10) without -Wstringop warnings.
+        params = [re.sub(r"^(.*?)\s*\b(\w+)\[\]$", r"\1 *\2", q) for q in params]
         plist = ", ".join(params) if params else "void"
         lines.append(f"{ret} {name}({plist});")
         lines.append(f"{ret} P{name}({plist});")
