@@ -206,6 +206,18 @@ int main(int argc, char **argv)
     OK(MPI_Error_class(rc, &cls));
     CHECK_INT(cls, 6);
 
+    /* ---- MPI_BUFFER_AUTOMATIC (2): attached, then handed back by the detach ---- */
+    OK(MPI_Buffer_attach(MPI_BUFFER_AUTOMATIC, 0));
+    OK(MPI_Bsend(&rank, 1, MPI_INT, 0, 31, MPI_COMM_SELF));
+    int self = -1;
+    OK(MPI_Recv(&self, 1, MPI_INT, 0, 31, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+    CHECK_INT(self, rank);
+    void *detached = NULL;
+    int dsz = -1;
+    OK(MPI_Buffer_detach(&detached, &dsz));
+    CHECK(detached == MPI_BUFFER_AUTOMATIC && (intptr_t)detached == 2, "detached %p",
+          detached);
+
     /* ---- MPI_IN_PLACE (1) and a user op ---- */
     int v[2] = {rank, 2 * rank};
     OK(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_SUM, dup));

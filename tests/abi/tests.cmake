@@ -30,8 +30,9 @@ add_test(NAME abi.exports COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/exports.sh)
 add_test(NAME abi.netpipe COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/netpipe.sh)
 add_test(NAME abi.mpi4py_wheel COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpi4py_wheel.sh)
 add_test(NAME abi.mpi4py_suite COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpi4py_suite.sh)
-set_tests_properties(abi.launcher abi.exports abi.netpipe abi.mpi4py_wheel abi.mpi4py_suite PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
+add_test(NAME abi.mpi4py_std COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpi4py_std.sh)
+set_tests_properties(abi.launcher abi.exports abi.netpipe abi.mpi4py_wheel abi.mpi4py_suite abi.mpi4py_std PROPERTIES TIMEOUT 1800 SKIP_RETURN_CODE 77
   LABELS abi ENVIRONMENT "BUILD_DIR=${PROJECT_BINARY_DIR};SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 # The wheel runs Python, which is not built with the sanitizers: like the other outside
 # suites (label external), only in the plain pass.
-set_tests_properties(abi.mpi4py_wheel abi.mpi4py_suite PROPERTIES LABELS "abi;external")
+set_tests_properties(abi.mpi4py_wheel abi.mpi4py_suite abi.mpi4py_std PROPERTIES LABELS "abi;external")

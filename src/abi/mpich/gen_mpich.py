@@ -165,6 +165,8 @@ CONV_SCALAR = {
 }
 CONV_ARRAY_IN = {"DISTRIB_ENUM": "abi_distrib_in", "DTYPE_DISTRIBUTION": "abi_darg_in"}
 CONV_POINTER = {"BUFFER": "abi_buf", "WEIGHT": "abi_weights"}
+# Outputs through a pointer the ABI may number otherwise: a function called after the call.
+CONV_POST = {"C_BUFFER2": "abi_detached_out"}  # MPI_Buffer_detach & co.: MPI_BUFFER_AUTOMATIC
 
 
 def array_len(func, p, params, dp, comm_var):
@@ -329,6 +331,10 @@ def wrapper(name, text, desc):
             frees.append(f"    abi_scratch_free({n}_i, {n}_s);")
         elif kind in P.convert and kind in CONV_POINTER and (p["nptr"] or p["array"]):
             args.append(f"{CONV_POINTER[kind]}({n})")
+        elif kind in P.convert and kind in CONV_POST and p["nptr"]:
+            args.append(n)
+            post.append(f"    if (rc == MPI_SUCCESS)")
+            post.append(f"        {CONV_POST[kind]}({n});")
         elif kind in ("ERROR_CODE", "ERROR_CLASS") and base == "int" and not p["array"] \
                 and (name, n) not in NOT_ERROR:
             if p["nptr"] == 0:

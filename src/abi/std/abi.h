@@ -90,6 +90,13 @@ static inline void abi_status_in(const abi_Status *d, MPI_Status *s)
     ((__typeof__(p))((const void *)(p) == ABI_IN_PLACE           ? MPI_IN_PLACE                   \
                      : (const void *)(p) == ABI_BUFFER_AUTOMATIC ? MPI_BUFFER_AUTOMATIC           \
                                                                  : (void *)(p)))
+/* A detached buffer's address (MPI_Buffer_detach & co.): IVC's MPI_BUFFER_AUTOMATIC back
+ * to the ABI's. */
+static inline void abi_detached_out(void *buffer_addr)
+{
+    if (buffer_addr != NULL && *(void **)buffer_addr == MPI_BUFFER_AUTOMATIC)
+        *(void **)buffer_addr = ABI_BUFFER_AUTOMATIC;
+}
 /* ---- graph weights: MPI_UNWEIGHTED 10, MPI_WEIGHTS_EMPTY 11 (IVC: addresses) ---- */
 #define abi_weights(p)                                                                             \
     ((__typeof__(p))((const void *)(p) == ABI_UNWEIGHTED      ? MPI_UNWEIGHTED                    \

@@ -308,14 +308,25 @@ int PMPI_Abi_get_info(MPI_Info *info)
 IVC_MPI_WEAK(Abi_get_info)
 
 /* The Fortran ABI of libivcmpifort: default INTEGER, REAL and LOGICAL are 4 bytes,
- * DOUBLE PRECISION 8, .TRUE. is 1 and .FALSE. 0 (gfortran's). */
+ * DOUBLE PRECISION 8 (gfortran's); mpi_<type>_supported says which fixed-size Fortran
+ * datatypes IVC has (IVC_MPI_F_DATATYPES: INTEGER1-8, REAL4-8, COMPLEX8-16, DOUBLE_COMPLEX). */
 int PMPI_Abi_get_fortran_info(MPI_Info *info)
 {
     NULL_OUT(info, "MPI_Abi_get_fortran_info");
-    static const char *const kv[] = {"mpi_logical_size",          "4", "mpi_integer_size", "4",
-                                     "mpi_real_size",             "4",
-                                     "mpi_double_precision_size", "8"};
-    return abi_info(info, kv, 4);
+    static const char *const kv[] = {
+        "mpi_logical_size",            "4",     "mpi_integer_size",          "4",
+        "mpi_real_size",               "4",     "mpi_double_precision_size", "8",
+        "mpi_logical1_supported",      "false", "mpi_logical2_supported",    "false",
+        "mpi_logical4_supported",      "false", "mpi_logical8_supported",    "false",
+        "mpi_logical16_supported",     "false", "mpi_integer1_supported",    "true",
+        "mpi_integer2_supported",      "true",  "mpi_integer4_supported",    "true",
+        "mpi_integer8_supported",      "true",  "mpi_integer16_supported",   "false",
+        "mpi_real2_supported",         "false", "mpi_real4_supported",       "true",
+        "mpi_real8_supported",         "true",  "mpi_real16_supported",      "false",
+        "mpi_complex4_supported",      "false", "mpi_complex8_supported",    "true",
+        "mpi_complex16_supported",     "true",  "mpi_complex32_supported",   "false",
+        "mpi_double_complex_supported", "true"};
+    return abi_info(info, kv, (int)(sizeof(kv) / sizeof(kv[0]) / 2));
 }
 IVC_MPI_WEAK(Abi_get_fortran_info)
 

@@ -765,6 +765,8 @@ int abi_PBuffer_detach(void *buffer_addr, int *size)
     if (IVCN_PMPI_Buffer_detach == NULL)
         return abi_unsupported("MPI_Buffer_detach", NULL);
     int rc = IVCN_PMPI_Buffer_detach(buffer_addr, size);
+    if (rc == MPI_SUCCESS)
+        abi_detached_out(buffer_addr);
     return abi_err_out(rc);
 }
 
@@ -775,6 +777,8 @@ int abi_PBuffer_detach_c(void *buffer_addr, abi_Count *size)
     if (IVCN_PMPI_Buffer_detach_c == NULL)
         return abi_unsupported("MPI_Buffer_detach_c", NULL);
     int rc = IVCN_PMPI_Buffer_detach_c(buffer_addr, (void *)size);
+    if (rc == MPI_SUCCESS)
+        abi_detached_out(buffer_addr);
     return abi_err_out(rc);
 }
 
@@ -1067,6 +1071,8 @@ int abi_PComm_detach_buffer(abi_Comm comm, void *buffer_addr, int *size)
         return abi_unsupported("MPI_Comm_detach_buffer", NULL);
     MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
     int rc = IVCN_PMPI_Comm_detach_buffer(comm_i, buffer_addr, size);
+    if (rc == MPI_SUCCESS)
+        abi_detached_out(buffer_addr);
     return abi_err_out(rc);
 }
 
@@ -1078,6 +1084,8 @@ int abi_PComm_detach_buffer_c(abi_Comm comm, void *buffer_addr, abi_Count *size)
         return abi_unsupported("MPI_Comm_detach_buffer_c", NULL);
     MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
     int rc = IVCN_PMPI_Comm_detach_buffer_c(comm_i, buffer_addr, (void *)size);
+    if (rc == MPI_SUCCESS)
+        abi_detached_out(buffer_addr);
     return abi_err_out(rc);
 }
 
@@ -6350,6 +6358,8 @@ int abi_PSession_detach_buffer(abi_Session session, void *buffer_addr, int *size
         return abi_unsupported("MPI_Session_detach_buffer", NULL);
     MPI_Session session_i = abi_in(ABI_K_SESSION, session);
     int rc = IVCN_PMPI_Session_detach_buffer(session_i, buffer_addr, size);
+    if (rc == MPI_SUCCESS)
+        abi_detached_out(buffer_addr);
     return abi_err_out(rc);
 }
 
@@ -6361,6 +6371,8 @@ int abi_PSession_detach_buffer_c(abi_Session session, void *buffer_addr, abi_Cou
         return abi_unsupported("MPI_Session_detach_buffer_c", NULL);
     MPI_Session session_i = abi_in(ABI_K_SESSION, session);
     int rc = IVCN_PMPI_Session_detach_buffer_c(session_i, buffer_addr, (void *)size);
+    if (rc == MPI_SUCCESS)
+        abi_detached_out(buffer_addr);
     return abi_err_out(rc);
 }
 
