@@ -27,6 +27,9 @@ foreach(t p2p:2 datatypes:2 callbacks:2 coll:4 rma:2 threads:2 std_abi:2 std_abi
 endforeach()
 add_test(NAME abi.launcher COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/launcher.sh)
 add_test(NAME abi.exports COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/exports.sh)
+add_test(NAME abi.std.exports COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/exports_std.sh)
+set_tests_properties(abi.std.exports PROPERTIES TIMEOUT 120 LABELS abi
+  ENVIRONMENT "BUILD_DIR=${PROJECT_BINARY_DIR};SOURCE_DIR=${PROJECT_SOURCE_DIR}")
 add_test(NAME abi.netpipe COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/netpipe.sh)
 add_test(NAME abi.mpi4py_wheel COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpi4py_wheel.sh)
 add_test(NAME abi.mpi4py_suite COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpi4py_suite.sh)
