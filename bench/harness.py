@@ -20,6 +20,13 @@ a message.
   ivc-spin, ivc-yield, ivc-block   the ivc configuration with IVC_WAIT=spin / yield / block
              (waiting ranks spin; spin then yield; spin then sleep on their doorbells);
              run only by the benchmarks that name them (barrier2/4/8, wake, blockcpu)
+  ivc-abi    the ivc configuration with the benchmark built by IVC's `mpicc -mpi-abi`: the
+             MPI-5 standard ABI (mpi_abi.h, libmpi_abi.so.0), ivcrun choosing IVC's
+             lib/abi/std for it: the cost of that ABI's conversion layer
+  ivc-mpich  the ivc configuration with the mpich build (mpicc.mpich): ivcrun runs it on
+             IVC's MPICH-ABI library (lib/abi/mpich)
+             (ivc-abi and ivc-mpich: point-to-point and collective benchmarks, reported in
+             a table of their own against ivc)
   ivc-net    IVC between two simulated hosts: the IVC build launched exactly as mpich-tcp
              (Hydra's PMI-1, same namespaces, same veth, UCX_TLS=tcp,self), each rank told
              a region of its own, so the pair is reached only through IVC's network channel
@@ -55,7 +62,9 @@ CONFIGS = ["ivc", "mpich-shm", "mpich-tcp", "ompi-shm"]
 NET_CONFIGS = ["ivc-net"]
 # IVC with another waiting policy (IVC_WAIT), for the benchmarks that list them.
 WAIT_CONFIGS = ["ivc-spin", "ivc-yield", "ivc-block"]
-ALL_CONFIGS = CONFIGS + WAIT_CONFIGS + NET_CONFIGS
+# IVC serving binaries built for another ABI (src/abi), against IVC's own build.
+ABI_CONFIGS = ["ivc-abi", "ivc-mpich"]
+ALL_CONFIGS = CONFIGS + WAIT_CONFIGS + NET_CONFIGS + ABI_CONFIGS
 P2P_BENCHES = ("lat", "bw", "bibw", "mr")
 TCP_CONFIGS = ("mpich-tcp", "ivc-net")
 
@@ -421,7 +430,7 @@ def clean_env(strip_mpi):
 
 def launch_argv(config, exe, args, opts, wrap, np=2):
     pre = [wrap] if wrap else []
-    if config == "ivc" or config in WAIT_CONFIGS:
+    if config == "ivc" or config in WAIT_CONFIGS or config in ABI_CONFIGS:
         return ([os.path.join(opts.ivc_prefix, "bin", "ivcrun"), "-n", str(np), "--vms",
                  str(np)] + shlex.split(opts.ivc_launch_args) + pre + [exe] + args)
     if config == "mpich-shm":
@@ -630,6 +639,17 @@ def print_table(bench, best, configs, reps):
     if bench.startswith("barrier"):
         log("-- barriers per second (1e6 / latency): " + ", ".join(
             "%s %.3g" % (c, 1e6 / best[c][0]) for c in configs if best.get(c, {}).get(0)))
+    abis = [c for c in ABI_CONFIGS if best.get(c)]
+    if abis:
+        log("-- %s built for another ABI, run on IVC's library of that ABI, against ivc "
+            "(ivc-abi: mpicc -mpi-abi, the MPI-5 standard ABI; ivc-mpich: mpicc.mpich)" % bench)
+        log("%-10s%14s" % ("Size", "ivc") + "".join("%14s" % c for c in abis) +
+            "".join("%14s" % (c[4:] + "/ivc") for c in abis))
+        for s in sizes:
+            nat = best.get("ivc", {}).get(s)
+            vals = [best.get(c, {}).get(s) for c in abis]
+            log("%-10d%14s" % (s, fmt_val(nat, unit)) + "".join("%14s" % fmt_val(v, unit) for v in vals) +
+                "".join("%14s" % fmt_ratio(v, nat) for v in vals))
     if best.get("ivc-net"):
         log("-- %s between two simulated hosts (same veth): IVC network channel vs MPICH"
             % bench)
@@ -802,7 +822,8 @@ def write_csv(path, best_all, extra_all):
 STYLE = {"ivc": ("tab:red", "o"), "mpich-shm": ("tab:blue", "s"),
          "mpich-tcp": ("tab:green", "^"), "ompi-shm": ("tab:purple", "D"),
          "ivc-net": ("tab:orange", "v"), "ivc-spin": ("tab:pink", "x"),
-         "ivc-yield": ("tab:brown", "+"), "ivc-block": ("tab:gray", "*")}
+         "ivc-yield": ("tab:brown", "+"), "ivc-block": ("tab:gray", "*"),
+         "ivc-abi": ("tab:olive", "D"), "ivc-mpich": ("tab:cyan", "x")}
 
 
 def read_results(csv_path):
@@ -964,8 +985,9 @@ def parse_args():
                     "best value per size is kept (default 3)")
     ap.add_argument("--quick", action="store_true",
                     help="fewer sizes and iterations (whole run well under 2 minutes)")
-    ap.add_argument("--only", default=",".join(ALL_CONFIGS),
-                    help="comma-separated subset of %s" % ",".join(ALL_CONFIGS))
+    ap.add_argument("--only", default=",".join(c for c in ALL_CONFIGS if c not in ABI_CONFIGS),
+                    help="comma-separated subset of %s (default: all but %s, which are asked "
+                         "for by name)" % (",".join(ALL_CONFIGS), ",".join(ABI_CONFIGS)))
     ap.add_argument("--bench", default=",".join(BENCH_ORDER),
                     help="comma-separated subset of %s" % ",".join(BENCH_ORDER))
     ap.add_argument("--pin", choices=["none", "cores"], default="none",
@@ -1013,7 +1035,7 @@ def start_competitors(n):
 
 
 def check_prereqs(opts, configs):
-    if any(c.startswith("mpich") for c in configs):
+    if any(c.startswith("mpich") or c == "ivc-mpich" for c in configs):
         missing = [t for t in ("mpicc.mpich", "mpiexec.mpich") if not shutil.which(t)]
         if missing:
             raise Fatal("MPICH not found (%s missing): apt-get install mpich libmpich-dev"
@@ -1094,9 +1116,12 @@ def main():
         exes["ivc"] = exes["ivc-net"] = d
         for c in WAIT_CONFIGS:
             exes[c] = d
-    if any(c.startswith("mpich") for c in configs):
+    if "ivc-abi" in configs:
+        exes["ivc-abi"] = build(os.path.join(opts.ivc_prefix, "bin", "mpicc"), "ivc-abi", benches,
+                                out_dir, ["-mpi-abi"] + cflags)
+    if any(c.startswith("mpich") or c == "ivc-mpich" for c in configs):
         d = build("mpicc.mpich", "mpich", benches, out_dir, cflags)
-        exes["mpich-shm"] = exes["mpich-tcp"] = d
+        exes["mpich-shm"] = exes["mpich-tcp"] = exes["ivc-mpich"] = d
     if "ompi-shm" in configs:
         exes["ompi-shm"] = build("mpicc.openmpi", "ompi", benches, out_dir, cflags)
     log("built %s in %s" % (", ".join(benches), os.path.join(out_dir, "build")))
@@ -1144,7 +1169,8 @@ def main():
         args += shlex.split(opts.bench_args)
         args += BENCHES[b].get("args", [])  # last: rma.c takes its mode as a plain word
         bconfigs = [c for c in configs if c in spec.get("configs", CONFIGS) or
-                    (c in NET_CONFIGS and b in P2P_BENCHES)]
+                    (c in NET_CONFIGS and b in P2P_BENCHES) or
+                    (c in ABI_CONFIGS and (b in P2P_BENCHES or b in COLLS))]
         per_conf = {c: [] for c in bconfigs}
         per_conf_extra = {c: [] for c in bconfigs}
         for rep in range(1, opts.reps + 1):

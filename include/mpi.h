@@ -289,6 +289,7 @@ enum {
     MPI_T_ERR_INVALID_NAME,
     MPI_T_ERR_INVALID,
     MPI_T_ERR_NOT_SUPPORTED,
+    MPI_ERR_ABI, /* MPI-5.0: the MPI_Abi_ functions */
     MPI_ERR_LASTCODE
 };
 

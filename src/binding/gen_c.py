@@ -3,8 +3,9 @@
 
 Input: the Python package `pympistandard` (PyPI, 0.2.0), the MPI standard's own list of
 procedures, callbacks and predefined functions with every parameter's kind and direction.
-Its data describe MPI 5.0; IVC implements MPI-4.1, so the 5.0 additions (the ABI queries
-and the integer handle conversions) are left out here, in one place (MPI50_ONLY).
+Its data describe MPI 5.0; IVC implements MPI-4.1, and of the 5.0 additions (MPI50_ONLY) only
+the ABI queries and the integer handle conversions: mpi_proto.h declares them in a section of
+their own, the API table (MPI-4.1's coverage) leaves them out.
 
 Outputs (checked in, never edited by hand; rerun after changing this script):
   include/mpi_proto.h          MPI_ and PMPI_ prototypes of every MPI-4.1 C function IVC
@@ -124,8 +125,9 @@ def split_proto(text):
     return ret.strip(), name, params
 
 
-def procedures():
-    """(name, prototype text, pympistandard procedure, is_large) for every C function."""
+def procedures(mpi50=False):
+    """(name, prototype text, pympistandard procedure, is_large) for every C function of
+    MPI-4.1, and with mpi50 the MPI-5.0 additions (MPI50_ONLY) as well."""
     out = []
     for key, p in sorted(std.PROCEDURES.items()):
         attrs = std.PROCEDURES[key]
@@ -137,7 +139,7 @@ def procedures():
         if not text.startswith(("int ", "double ", "MPI_")):
             continue
         ret, name, _ = split_proto(text)
-        if MPI50_ONLY.match(name):
+        if MPI50_ONLY.match(name) and not mpi50:
             continue
         out.append((name, text, p, False))
         if p.has_embiggenment():
@@ -146,7 +148,7 @@ def procedures():
     return out
 
 
-def gen_proto(procs):
+def gen_proto(procs, procs50=()):
     lines = [f"/* {BANNER}", " *",
              " * The C interface of MPI-4.1 that IVC declares: every function outside the",
              " * dynamic-process chapter, as MPI_ and PMPI_ twins. Included by mpi.h after its",
@@ -177,6 +179,13 @@ def gen_proto(procs):
             plist = ", ".join(params) if params else "void"
             lines.append(f"{ret} {name}({plist});")
             lines.append(f"{ret} P{name}({plist});")
+    lines += ["", "/* MPI-5.0 additions IVC has: the ABI chapter's queries (the standard ABI itself is",
+              " * lib/abi/std/libmpi_abi.so, src/abi/std) and the handle conversions to int */"]
+    for name, text, p, big in procs50:
+        ret, name, params = split_proto(text)
+        plist = ", ".join(params) if params else "void"
+        lines.append(f"{ret} {name}({plist});")
+        lines.append(f"{ret} P{name}({plist});")
     lines += ["", "#endif", ""]
     return "\n".join(lines)
 
@@ -337,7 +346,8 @@ def gen_large(procs):
 def main():
     std.use_api_version(1)
     procs = procedures()
-    write(os.path.join(ROOT, "include", "mpi_proto.h"), gen_proto(procs))
+    procs50 = [q for q in procedures(mpi50=True) if MPI50_ONLY.match(q[0])]
+    write(os.path.join(ROOT, "include", "mpi_proto.h"), gen_proto(procs, procs50))
     write(os.path.join(ROOT, "src", "binding", "c", "api_table.h"), gen_table(procs))
     text, n = gen_large(procs)
     write(os.path.join(ROOT, "src", "binding", "c", "large_count.c"), text)

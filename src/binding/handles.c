@@ -187,12 +187,18 @@ static void *f2c(int kind, MPI_Fint f)
 }
 
 /* One pair per handle kind. Each returns the other language's handle; never fails (an
- * unknown Fortran index gives the null handle, which MPI calls reject). */
+ * unknown Fortran index gives the null handle, which MPI calls reject). MPI-5.0's
+ * MPI_<Kind>_toint / MPI_<Kind>_fromint are the same conversion with int for MPI_Fint (the
+ * standard makes the integer of toint usable by f2c and the reverse). */
 #define HANDLE_CONV(Kind, Type, tab)                                                               \
     MPI_Fint PMPI_##Kind##_c2f(Type h) { return c2f(tab, (void *)h); }                             \
     Type PMPI_##Kind##_f2c(MPI_Fint f) { return (Type)f2c(tab, f); }                               \
+    int PMPI_##Kind##_toint(Type h) { return (int)c2f(tab, (void *)h); }                           \
+    Type PMPI_##Kind##_fromint(int i) { return (Type)f2c(tab, (MPI_Fint)i); }                      \
     IVC_WEAK(Kind##_c2f)                                                                           \
-    IVC_WEAK(Kind##_f2c)
+    IVC_WEAK(Kind##_f2c)                                                                           \
+    IVC_WEAK(Kind##_toint)                                                                         \
+    IVC_WEAK(Kind##_fromint)
 
 HANDLE_CONV(Comm, MPI_Comm, H_COMM)
 HANDLE_CONV(Type, MPI_Datatype, H_TYPE)

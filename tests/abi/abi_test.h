@@ -1,6 +1,7 @@
-/* Helpers of the MPICH-ABI tests: these programs are compiled with Debian's mpicc.mpich
- * against MPICH's mpi.h, so they use nothing of IVC's headers. A failed check prints what
- * was expected and what came, then aborts the job (exit 1). */
+/* Helpers of the ABI tests: these programs are compiled with Debian's mpicc.mpich against
+ * MPICH's mpi.h, or with IVC's `mpicc -mpi-abi` against the MPI-5 standard ABI's mpi_abi.h,
+ * so they use nothing of IVC's own headers. A failed check prints what was expected and what
+ * came, then aborts the job (exit 1). */
 #ifndef ABI_TEST_H
 #define ABI_TEST_H
 
@@ -9,6 +10,13 @@
 #include <stdlib.h>
 
 static int abi_rank_;
+
+/* A value each ABI fixes, checked as a number: MPI_ERR_TRUNCATE. */
+#ifdef MPI_ABI_VERSION
+#define ABI_TEST_ERR_TRUNCATE 15 /* the MPI-5.0 standard ABI */
+#else
+#define ABI_TEST_ERR_TRUNCATE 14 /* MPICH's */
+#endif
 
 #define CHECK(cond, ...)                                                                           \
     do {                                                                                           \
@@ -32,7 +40,7 @@ static void abi_test_init(int *argc, char ***argv)
 {
     MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &abi_rank_);
-    /* The program was built for MPICH: its library must be IVC's. */
+    /* The program was built for MPICH or the standard ABI: its library must be IVC's. */
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
     MPI_Get_library_version(lib, &len);

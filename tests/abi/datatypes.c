@@ -7,6 +7,8 @@
 
 #include "abi_test.h"
 
+#include <stdint.h>
+
 typedef struct {
     int id;
     double x[2];
@@ -68,7 +70,8 @@ int main(int argc, char **argv)
     MPI_Aint got_addrs[3];
     OK(MPI_Type_get_contents(st, 4, 3, 3, got_ints, got_addrs, got_types));
     CHECK(got_types[0] == MPI_INT && got_types[1] == MPI_DOUBLE && got_types[2] == MPI_CHAR,
-          "types 0x%x 0x%x 0x%x", got_types[0], got_types[1], got_types[2]);
+          "types 0x%llx 0x%llx 0x%llx", (long long)(intptr_t)got_types[0],
+          (long long)(intptr_t)got_types[1], (long long)(intptr_t)got_types[2]);
     OK(MPI_Type_get_envelope(item, &ni, &na, &nd, &comb));
     CHECK_INT(comb, MPI_COMBINER_RESIZED);
     item_t in[4], out[4];

@@ -1,5 +1,7 @@
 #!/bin/bash
-# run.sh NAME NP: compiles tests/abi/NAME.c with Debian's mpicc.mpich (MPICH's mpi.h and
+# run.sh NAME NP [std]: with std, compiles tests/abi/NAME.c with IVC's own `mpicc -mpi-abi`
+# (the MPI-5 standard ABI: mpi_abi.h, libmpi_abi.so.0), checks that the binary needs
+# libmpi_abi.so.0 and that ivcrun chooses lib/abi/std for it. Otherwise: compiles tests/abi/NAME.c with Debian's mpicc.mpich (MPICH's mpi.h and
 # libmpich.so.12, nothing of IVC's), or NAME.f90 with mpif90.mpich (MPICH's Fortran modules
 # and libmpichfort.so.12, which then runs over IVC's C library), checks that the binary needs
 # MPICH's library, and runs
@@ -8,7 +10,7 @@
 # Exit 77 (skip) without mpicc.mpich, unless IVCTEST_REQUIRE_ABI=1.
 set -u
 : "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
-name=$1 np=$2
+name=$1 np=$2 abi=${3:-mpich}
 . "$SOURCE_DIR/tests/abi/sanitize.sh"
 fail() {
     echo "FAIL: $*"
@@ -16,7 +18,9 @@ fail() {
 }
 src=$SOURCE_DIR/tests/abi/$name.c cc=mpicc.mpich
 [ -f "$src" ] || src=$SOURCE_DIR/tests/abi/$name.f90 cc=mpif90.mpich
-if ! command -v $cc >/dev/null || { [ $cc = mpif90.mpich ] && ! command -v gfortran >/dev/null; }; then
+if [ "$abi" = std ]; then
+    cc="$BUILD_DIR/bin/mpicc -mpi-abi"
+elif ! command -v $cc >/dev/null || { [ $cc = mpif90.mpich ] && ! command -v gfortran >/dev/null; }; then
     [ "${IVCTEST_REQUIRE_ABI:-0}" = 1 ] && fail "no $cc (libmpich-dev, gfortran), IVCTEST_REQUIRE_ABI=1"
     echo "SKIP: no $cc (Debian's libmpich-dev, gfortran)"
     exit 77
@@ -24,17 +28,24 @@ fi
 dir=$BUILD_DIR/tests/abi
 mkdir -p "$dir" || exit 1
 exe=$dir/$name
+[ "$abi" = std ] && exe=$dir/$name.std
 if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$SOURCE_DIR/tests/abi/abi_test.h" -nt "$exe" ]; then
-    (cd "$dir" && $cc -O1 -g -Wall -o "$exe.tmp" "$src") && mv "$exe.tmp" "$exe" ||
+    (cd "$dir" && $cc -O1 -g -Wall -o "$exe.tmp.$$" "$src") && mv "$exe.tmp.$$" "$exe" ||
         fail "$cc $(basename "$src")"
 fi
 needed=$(readelf -d "$exe" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
-case " $needed " in *" libmpich.so.12 "* | *" libmpi.so.12 "* | *" libmpichfort.so.12 "*) ;;
-*) fail "$exe does not need MPICH's library: $needed" ;; esac
+if [ "$abi" = std ]; then
+    case " $needed " in *" libmpi_abi.so.0 "*) ;; *) fail "$exe does not need libmpi_abi.so.0: $needed" ;; esac
+    chose="built for the MPI-5 standard ABI"
+else
+    case " $needed " in *" libmpich.so.12 "* | *" libmpi.so.12 "* | *" libmpichfort.so.12 "*) ;;
+    *) fail "$exe does not need MPICH's library: $needed" ;; esac
+    chose="built for MPICH's ABI"
+fi
 out=$("${abi_run[@]}" "$BUILD_DIR/bin/ivcrun" -v -n "$np" --vms "$np" "$exe" 2>&1)
 rc=$?
 echo "$out"
 [ $rc -eq 0 ] || fail "$name exited with $rc"
-case "$out" in *"built for MPICH's ABI"*) ;; *) fail "ivcrun -v did not say it chose the MPICH ABI" ;; esac
+case "$out" in *"$chose"*) ;; *) fail "ivcrun -v did not say it chose the $abi ABI" ;; esac
 case "$out" in *"$name ok"*) ;; *) fail "expected '$name ok'" ;; esac
 echo PASS

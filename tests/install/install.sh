@@ -26,6 +26,22 @@ out=$("$P/bin/mpirun" -n 2 --vms 2 "$scratch/demo" 2>&1) || fail "mpirun failed:
 case "$out" in *"rank 0 runs on vm0"*"rank 1 runs on vm1"*"all data checked, ok"*) ;;
 *) fail "unexpected demo output: $out" ;; esac
 
+# The MPI-5 standard ABI: mpicc -mpi-abi builds against the installed mpi_abi.h and
+# libmpi_abi.so.0, and ivcrun runs the program on that library; ivc-info lists the ABIs.
+for f in include/abi/mpi_abi.h include/abi/mpi_abi_proto.h include/abi/mpi.h \
+         lib/abi/std/libmpi_abi.so.0 lib/abi/std/libmpi_abi.so lib/abi/mpich/libmpi.so.12; do
+    [ -e "$P/$f" ] || fail "expected $P/$f after install"
+done
+"$P/bin/mpicc" -mpi-abi -O2 -o "$scratch/demo_abi" "$SOURCE_DIR/examples/vm_demo.c" ||
+    fail "mpicc -mpi-abi failed"
+ldd "$scratch/demo_abi" | grep -q "libmpi_abi.so.0 => $P/lib/abi/std/libmpi_abi.so.0" ||
+    fail "demo_abi does not link $P/lib/abi/std/libmpi_abi.so.0: $(ldd "$scratch/demo_abi")"
+out=$("$P/bin/mpirun" -n 2 --vms 2 "$scratch/demo_abi" 2>&1) || fail "mpirun (standard ABI) failed: $out"
+case "$out" in *"all data checked, ok"*) ;; *) fail "unexpected demo_abi output: $out" ;; esac
+info=$("$P/bin/ivc-info" | sed -n '/^ABIs:/,/^$/p')
+case "$info" in *"MPICH"*"$P/lib/abi/mpich"*"standard ABI"*"$P/lib/abi/std"*) ;;
+*) fail "ivc-info does not list the installed ABIs: $info" ;; esac
+
 # -show prints the command instead of running it.
 show=$("$P/bin/mpicc" -show -c x.c)
 case "$show" in *"-I$P/include"*"-c x.c"*) ;; *) fail "mpicc -show -c: got '$show'" ;; esac

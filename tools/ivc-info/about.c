@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The value of one tunable row as coord prints it ("IVC_NAME=value   # help ..."), with its
  * source inserted before the comment: "environment" when IVC_NAME is set (and non-empty,
@@ -62,6 +63,31 @@ static int print_tunables(FILE *f)
     return rc == 0 ? 0 : 1;
 }
 
+/* The ABIs this installation serves: IVC's own, and each library of src/abi found in
+ * <libdir>/abi beside the library (ivcrun picks one by a program's DT_NEEDED). */
+static void print_abis(FILE *f, const char *libpath)
+{
+    static const struct {
+        const char *file, *what;
+    } abis[] = {
+        {"abi/mpich/libmpi.so.12", "MPICH's (libmpi.so.12: mpicc.mpich binaries, mpi4py's wheel)"},
+        {"abi/std/libmpi_abi.so.0", "the MPI-5 standard ABI 1.0 (libmpi_abi.so.0: mpicc -mpi-abi)"},
+    };
+    char dir[PATH_MAX + 64], lib[PATH_MAX + 128];
+    snprintf(dir, sizeof dir, "%s", libpath);
+    char *slash = strrchr(dir, '/');
+    if (slash != NULL)
+        *slash = '\0';
+    fprintf(f, "ABIs:             IVC's own (libivcmpi: mpicc)");
+    for (size_t i = 0; i < sizeof abis / sizeof abis[0]; i++) {
+        snprintf(lib, sizeof lib, "%s/%s", dir, abis[i].file);
+        if (access(lib, R_OK) == 0)
+            fprintf(f, ";\n                  %s in %.*s", abis[i].what,
+                    (int)(strrchr(lib, '/') - lib), lib);
+    }
+    fprintf(f, "\n");
+}
+
 int ivc_info_about(FILE *f)
 {
     char path[PATH_MAX + 64], fpath[PATH_MAX + 64];
@@ -101,6 +127,8 @@ int ivc_info_about(FILE *f)
 #endif
     fprintf(f, "wrappers:         mpicc, mpicxx%s; pkg-config: mpi, mpi-c, mpi-cxx%s, ivc\n",
             fort ? ", mpifort" : "", fort ? ", mpi-fort" : "");
+    if (mpi != NULL)
+        print_abis(f, path);
     if (fort != NULL)
         dlclose(fort);
     if (mpi != NULL)

@@ -39,29 +39,50 @@ static void on_needed(void *arg, int kind, const char *text)
     }
 }
 
-/* <prefix>/lib/abi/mpich, from ivcrun's own place (<prefix>/bin/ivcrun: the build tree
- * mirrors the install layout), if it holds libmpi.so.12. */
+/* <prefix>/lib/abi/<name>, from ivcrun's own place (<prefix>/bin/ivcrun: the build tree
+ * mirrors the install layout), if it holds lib (the library a binary of that ABI needs). */
+static const char *abi_dir(char dir[PATH_MAX], const char *name, const char *lib)
+{
+    char exe[PATH_MAX], path[PATH_MAX + 64];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *bin = dirname(exe);
+    snprintf(path, sizeof(path), "%s/../lib/abi/%s", bin, name);
+    char real[PATH_MAX];
+    if (realpath(path, real) == NULL)
+        return NULL;
+    snprintf(path, sizeof(path), "%s/%s", real, lib);
+    if (access(path, R_OK) != 0)
+        return NULL;
+    snprintf(dir, PATH_MAX, "%s", real);
+    return dir;
+}
+
 static const char *mpich_dir(void)
 {
     static char dir[PATH_MAX];
+    static const char *found;
     static int done;
     if (!done) {
         done = 1;
-        char exe[PATH_MAX], lib[PATH_MAX + 32];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-        if (n > 0) {
-            exe[n] = '\0';
-            char *bin = dirname(exe);
-            snprintf(dir, sizeof(dir), "%s/../lib/abi/mpich", bin);
-            snprintf(lib, sizeof(lib), "%s/libmpi.so.12", dir);
-            char real[PATH_MAX];
-            if (realpath(dir, real) != NULL && access(lib, R_OK) == 0)
-                snprintf(dir, sizeof(dir), "%s", real);
-            else
-                dir[0] = '\0';
-        }
+        found = abi_dir(dir, "mpich", "libmpi.so.12");
     }
-    return dir[0] ? dir : NULL;
+    return found;
+}
+
+/* <prefix>/lib/abi/std: the MPI-5 standard ABI (libmpi_abi.so.0). */
+static const char *std_dir(void)
+{
+    static char dir[PATH_MAX];
+    static const char *found;
+    static int done;
+    if (!done) {
+        done = 1;
+        found = abi_dir(dir, "std", "libmpi_abi.so.0");
+    }
+    return found;
 }
 
 int abi_choose(job_t *job)
@@ -91,11 +112,20 @@ int abi_choose(job_t *job)
                     p->path, f.lib);
             return -ENOTSUP;
         case ABI_STANDARD:
-            fprintf(stderr,
-                    "ivcrun: %s needs %s, the MPI-5 standard ABI, which this IVC does not "
-                    "serve yet: build it with IVC's mpicc or MPICH's mpicc.mpich\n",
-                    p->path, f.lib);
-            return -ENOTSUP;
+            p->abi_libdir = std_dir();
+            if (p->abi_libdir == NULL) {
+                fprintf(stderr,
+                        "ivcrun: %s was built for the MPI-5 standard ABI (%s), but this IVC "
+                        "has no lib/abi/std beside bin/ivcrun to run it with\n",
+                        p->path, f.lib);
+                return -ENOTSUP;
+            }
+            if (job->opts->verbose)
+                fprintf(stderr,
+                        "ivcrun: %s was built for the MPI-5 standard ABI (%s): its ranks run "
+                        "on IVC's standard-ABI library, %s first on LD_LIBRARY_PATH\n",
+                        p->path, f.lib, p->abi_libdir);
+            break;
         case ABI_MPICH:
         case ABI_NONE:
             p->abi_libdir = mpich_dir();

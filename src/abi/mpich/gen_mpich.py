@@ -80,6 +80,26 @@ HAND_MPIX = {"MPIX_Comm_agree", "MPIX_Comm_failure_ack", "MPIX_Comm_failure_get_
 NOT_ERROR = {("MPI_Abort", "errorcode")}
 
 
+class Profile:
+    """What differs between the ABIs this generator serves. MPICH's (this file) shares its
+    sentinel addresses, tags and most integer constants with IVC; the MPI-5 standard ABI
+    (src/abi/std/gen_std.py) numbers nearly every constant otherwise, and `convert` names the
+    parameter kinds of the description whose values its wrappers convert (std/abi.h has the
+    functions)."""
+    name = "mpich"
+    outdir = os.path.join(HERE, "generated")
+    wrappers = "mpich_wrappers.c"
+    hand = HAND | HAND_REMOVED
+    hand_extra = HAND_MPIX
+    mpi50 = False  # the MPI-5.0 functions (toint/fromint, the ABI queries)
+    exports = os.path.join(HERE, "mpich_exports.txt")  # more names to give a definition
+    convert = set()
+    banner = BANNER
+
+
+P = Profile
+
+
 def parse_param(decl):
     """'const MPI_Datatype array_of_types[]' -> dict(base, const, nptr, array, name)."""
     d = decl.strip()
@@ -105,6 +125,11 @@ def abi_type(text):
     return text
 
 
+def abi_t(base):
+    """The ABI's type of an MPI type name."""
+    return re.sub(r"\bMPI_(\w+)", r"abi_\1", base)
+
+
 def abi_decl(p):
     d = p["decl"]
     return re.sub(r"\bMPI_(\w+)", r"abi_\1", d) if p["base"].startswith("MPI_") else d
@@ -119,6 +144,29 @@ NTRAMP = 128
 
 class Skip(Exception):
     pass
+
+
+# Conversions of integer constants by parameter kind, for a profile whose `convert` names
+# the kind: scalar (function for an input, for an output through a pointer), input arrays,
+# and pointers whose value may be a sentinel.
+CONV_SCALAR = {
+    "TAG": ("abi_tag", "abi_tag"),
+    "THREAD_LEVEL": ("abi_thread_level_in", "abi_thread_level_out"),
+    "COMM_COMPARISON": (None, "abi_comparison_out"),
+    "GROUP_COMPARISON": (None, "abi_comparison_out"),
+    "TOPOLOGY_TYPE": (None, "abi_topology_out"),
+    "LOCK_TYPE": ("abi_lock_type_in", None),
+    "ASSERT": ("abi_assert_in", None),
+    "ORDER": ("abi_order_in", None),
+    "TOOL_VAR_VERBOSITY": (None, "abi_verbosity_out"),
+    "BIND_TYPE": (None, "abi_bind_out"),
+    "VARIABLE_SCOPE": (None, "abi_scope_out"),
+    "PVAR_CLASS": ("abi_pvar_class_in", "abi_pvar_class_out"),
+}
+CONV_ARRAY_IN = {"DISTRIB_ENUM": "abi_distrib_in", "DTYPE_DISTRIBUTION": "abi_darg_in"}
+CONV_POINTER = {"BUFFER": "abi_buf", "WEIGHT": "abi_weights"}
+# Outputs through a pointer the ABI may number otherwise: a function called after the call.
+CONV_POST = {"C_BUFFER2": "abi_detached_out"}  # MPI_Buffer_detach & co.: MPI_BUFFER_AUTOMATIC
 
 
 def array_len(func, p, params, dp, comm_var):
@@ -157,13 +205,14 @@ def wrapper(name, text, desc):
     # The communicator, for the length of per-peer arrays (MPI_Alltoallw's datatypes).
     comm_var = next((f"{p['name']}_i" for p in params if p["base"] == "MPI_Comm"
                      and p["nptr"] == 0 and not p["array"]), None)
-    m = re.match(r"^MPI_(\w+)_(c2f|f2c)$", name)
+    m = re.match(r"^MPI_(\w+)_(c2f|f2c|toint|fromint)$", name)
     if m and m.group(1) != "Status":
-        # MPICH's Fortran handle is its C handle (its mpi.h makes these macros).
+        # The Fortran (and MPI-5 integer) handle is the C handle's value: MPICH's handles
+        # are ints (its mpi.h makes these macros), the standard ABI's fit one (std/abi.h).
         arg = params[0]["name"]
         return "\n".join([f"/* {name} */", f"ABI_EXPORT({abi_ret}, {short}, ({abi_params}))",
                           f"{abi_ret} abi_P{short}({abi_params})", "{",
-                          f"    return ({abi_ret}){arg};", "}"])
+                          f"    return ({abi_ret})(intptr_t){arg};", "}"])
     for p, dp in zip(params, dparams):
         n, base, kind, dirn = p["name"], p["base"], dp["kind"], dp["param_direction"]
         if base in ("MPI_File",) or "function" in base or kind in ("FUNCTION", "POLYFUNCTION"):
@@ -177,7 +226,7 @@ def wrapper(name, text, desc):
                 decls.append(f"    {base} {n}_i = NULL;")
                 args.append(f"{n} ? &{n}_i : NULL")
                 post.append(f"    if (rc == MPI_SUCCESS && {n} != NULL)")
-                post.append(f"        *{n} = abi_out({K}, {n}_i);")
+                post.append(f"        *{n} = ({abi_t(base)})abi_out({K}, {n}_i);")
             elif p["nptr"] == 1 and not p["array"]:
                 decls.append(f"    {base} {n}_i = {n} ? abi_in({K}, *{n}) : NULL, {n}_b = {n}_i;")
                 args.append(f"{n} ? &{n}_i : NULL")
@@ -196,7 +245,7 @@ def wrapper(name, text, desc):
                 args.append(f"{n}_i")
                 if dirn == "out":
                     post.append(f"    for (int k = 0; rc == MPI_SUCCESS && k < {n}_n; k++)")
-                    post.append(f"        {n}[k] = abi_out({K}, {n}_i[k]);")
+                    post.append(f"        {n}[k] = ({abi_t(base)})abi_out({K}, {n}_i[k]);")
                 elif dirn == "inout":
                     post.append(f"    for (int k = 0; k < {n}_n; k++)")
                     post.append(f"        {n}[k] = abi_inout_back({K}, {n}[k], abi_in({K}, {n}[k]), {n}_i[k]);")
@@ -206,7 +255,7 @@ def wrapper(name, text, desc):
         elif base == "MPI_Status":
             if p["array"] or n == "array_of_statuses":
                 ln = array_len(name, p, params, dp, comm_var)
-                decls.append(f"    MPI_Status {n}_s[ABI_STACK_N], *{n}_i = (MPI_Status *)(void *){n};")
+                decls.append(f"    MPI_Status {n}_s[ABI_STACK_N], *{n}_i = ABI_STATUS_PASS({n});")
                 decls.append(f"    int {n}_n = 0;")
                 pre.append(f"    if ({n} != NULL && {n} != ABI_STATUS_IGNORE) {{")
                 pre.append(f"        {n}_n = {ln};")
@@ -221,7 +270,7 @@ def wrapper(name, text, desc):
                 frees.append(f"        abi_scratch_free({n}_i, {n}_s);")
             else:
                 cst = "const " if p["const"] else ""
-                decls.append(f"    MPI_Status {n}_s, *{n}_i = (MPI_Status *)(void *){n};")
+                decls.append(f"    MPI_Status {n}_s, *{n}_i = ABI_STATUS_PASS({n});")
                 pre.append(f"    if ({n} != NULL && {n} != ABI_STATUS_IGNORE) {{")
                 pre.append(f"        abi_status_in({n}, &{n}_s);")
                 pre.append(f"        {n}_i = &{n}_s;")
@@ -233,12 +282,12 @@ def wrapper(name, text, desc):
         elif base == "MPI_F08_status" or base == "MPI_Fint":
             raise Skip(f"{name}: Fortran status")
         elif kind == "RANK_NNI" and base == "int" and p["nptr"] == 0 and not p["array"]:
-            args.append(f"abi_rank({n})")  # RMA targets and MPI_Win_shared_query may be MPI_PROC_NULL
+            args.append(f"abi_rank_in({n})")  # RMA targets and MPI_Win_shared_query may be MPI_PROC_NULL
         elif kind == "RANK" and base == "int" and p["array"] > 1:
             args.append(n)  # MPI_Group_range_incl's triplets: ranks of the group, never MPI_PROC_NULL
         elif kind == "RANK" and base == "int":
             if p["nptr"] == 0 and not p["array"]:
-                args.append(f"abi_rank({n})")
+                args.append(f"abi_rank_in({n})")
             elif p["array"] and dirn == "in" and dp.get("length") in ("*", None, ""):
                 args.append(n)  # ranks with no length given are never MPI_PROC_NULL
             elif p["array"] and dirn == "in":
@@ -247,7 +296,7 @@ def wrapper(name, text, desc):
                 pre.append(f"    if ({n} != NULL) {{")
                 pre.append(f"        {n}_i = abi_scratch({n}_n, sizeof(int), {n}_s);")
                 pre.append(f"        for (int k = 0; k < {n}_n; k++)")
-                pre.append(f"            {n}_i[k] = abi_rank({n}[k]);")
+                pre.append(f"            {n}_i[k] = abi_rank_in({n}[k]);")
                 pre.append("    }")
                 args.append(f"{n}_i")
                 frees.append(f"    abi_scratch_free({n}_i, {n}_s);")
@@ -255,11 +304,37 @@ def wrapper(name, text, desc):
                 ln = array_len(name, p, params, dp, comm_var)
                 args.append(n)
                 post.append(f"    for (int k = 0; rc == MPI_SUCCESS && {n} != NULL && k < {ln}; k++)")
-                post.append(f"        {n}[k] = abi_rank({n}[k]);")
+                post.append(f"        {n}[k] = abi_rank_out({n}[k]);")
             else:
                 args.append(n)
                 post.append(f"    if (rc == MPI_SUCCESS && {n} != NULL)")
-                post.append(f"        *{n} = abi_rank(*{n});")
+                post.append(f"        *{n} = abi_rank_out(*{n});")
+        elif kind in P.convert and kind in CONV_SCALAR and base == "int" and not p["array"]:
+            fin, fout = CONV_SCALAR[kind]
+            if p["nptr"] == 0 and fin:
+                args.append(f"{fin}({n})")
+            elif p["nptr"] == 1 and fout:
+                args.append(n)
+                post.append(f"    if (rc == MPI_SUCCESS && {n} != NULL)")
+                post.append(f"        *{n} = {fout}(*{n});")
+            else:
+                raise Skip(f"{name}: {kind} {p['decl']}")
+        elif kind in P.convert and kind in CONV_ARRAY_IN and base == "int" and p["array"] == 1:
+            ln = array_len(name, p, params, dp, comm_var)
+            decls.append(f"    int {n}_s[ABI_STACK_N], *{n}_i = NULL, {n}_n = {n} != NULL ? {ln} : 0;")
+            pre.append(f"    if ({n} != NULL) {{")
+            pre.append(f"        {n}_i = abi_scratch({n}_n, sizeof(int), {n}_s);")
+            pre.append(f"        for (int k = 0; k < {n}_n; k++)")
+            pre.append(f"            {n}_i[k] = {CONV_ARRAY_IN[kind]}({n}[k]);")
+            pre.append("    }")
+            args.append(f"{n}_i")
+            frees.append(f"    abi_scratch_free({n}_i, {n}_s);")
+        elif kind in P.convert and kind in CONV_POINTER and (p["nptr"] or p["array"]):
+            args.append(f"{CONV_POINTER[kind]}({n})")
+        elif kind in P.convert and kind in CONV_POST and p["nptr"]:
+            args.append(n)
+            post.append(f"    if (rc == MPI_SUCCESS)")
+            post.append(f"        {CONV_POST[kind]}({n});")
         elif kind in ("ERROR_CODE", "ERROR_CLASS") and base == "int" and not p["array"] \
                 and (name, n) not in NOT_ERROR:
             if p["nptr"] == 0:
@@ -340,16 +415,18 @@ def main():
     by_name = {v["name"]: v for v in data.values()}
     predefined = {gen_c.split_proto(gen_c.c_text(pf.express.iso_c))[1]
                   for pf in std.PREDEFINED_FUNCTIONS.values()}
-    procs = gen_c.procedures()
-    mpich = [l.strip() for l in open(os.path.join(HERE, "mpich_exports.txt"))
-             if l.strip() and not l.startswith("#")]
+    procs = gen_c.procedures(mpi50=P.mpi50)
+    mpich = [l.strip() for l in open(P.exports)
+             if l.strip() and not l.startswith("#")] if P.exports else []
 
-    out = [f"/* {BANNER}", " *",
-           " * One wrapper per C function of the standard: MPICH's types in, IVC's call, MPICH's",
-           " * types out (abi.h). Functions IVC lacks answer MPI_ERR_UNSUPPORTED_OPERATION. */",
-           '#include "../abi.h"', '#include "ivcn.h"', "", "#include <stddef.h>", ""]
-    ivcn = [f"/* {BANNER}", " *",
-            " * IVC's own functions, linked into libmpi.so.12 under the names IVCN_PMPI_X (the",
+    out = [f"/* {P.banner}", " *",
+           f" * One wrapper per C function of the standard: the {P.name} ABI's types in, IVC's call,",
+           " * the ABI's types out (../abi.h). Functions IVC lacks answer",
+           " * MPI_ERR_UNSUPPORTED_OPERATION. */",
+           '#include "../abi.h"', '#include "ivcn.h"', "", "#include <stddef.h>",
+           "#include <stdint.h>", ""]
+    ivcn = [f"/* {P.banner}", " *",
+            " * IVC's own functions, linked into the ABI's library under the names IVCN_PMPI_X (the",
             " * build renames them, src/abi/CMakeLists.txt). Weak: a function IVC lacks is NULL. */",
             "#ifndef IVC_ABI_IVCN_H", "#define IVC_ABI_IVCN_H", "#include <mpi.h>",
             "#include <mpi-ext.h>", ""]
@@ -361,7 +438,7 @@ def main():
         desc = by_name.get(base)
         excluded = (gen_c.chapter(name) in gen_c.EXCLUDED_CHAPTERS or
                     gen_c.chapter(name) in ABI_NOT_YET)
-        if name in HAND or name in HAND_REMOVED:
+        if name in P.hand:
             if not excluded:
                 ivcn.append(f"extern __typeof__(P{name}) IVCN_P{name} __attribute__((weak));")
             done.append(name)
@@ -383,8 +460,8 @@ def main():
         out.append(w)
         out.append("")
         done.append(name)
-    done += sorted(HAND_REMOVED)
-    for name in sorted(HAND_MPIX):
+    done += sorted(n for n in P.hand if n not in done)
+    for name in sorted(P.hand_extra):
         ivcn.append(f"extern __typeof__(P{name}) IVCN_P{name} __attribute__((weak));") \
             if name.startswith("MPIX_Comm") else None
         done.append(name)
@@ -401,23 +478,23 @@ def main():
                 f"int abi_{prefix}_{short}(void)", "{",
                 f"    return abi_unsupported(\"{name}\", NULL);", "}", ""]
     ivcn += ["", "#endif", ""]
-    tramp = [f"/* {BANNER}", " *",
+    tramp = [f"/* {P.banner}", " *",
              " * Slot numbers for the callback trampolines of special.c: a C function pointer",
              " * carries no context, so each user function IVC may call (MPI_Op_create, the",
              " * error handlers) gets its own trampoline, which knows its slot. */",
              "#define ABI_TRAMPOLINES(M) \\"]
     tramp += [f"    M({i}) \\" for i in range(NTRAMP)]
     tramp += ["", f"#define ABI_NTRAMP {NTRAMP}", ""]
-    write(os.path.join(HERE, "generated", "trampolines.h"), "\n".join(tramp))
-    os.makedirs(os.path.join(HERE, "generated"), exist_ok=True)
-    write(os.path.join(HERE, "generated", "mpich_wrappers.c"), "\n".join(out))
-    write(os.path.join(HERE, "generated", "ivcn.h"), "\n".join(ivcn))
-    write(os.path.join(HERE, "generated", "exports.txt"),
+    os.makedirs(P.outdir, exist_ok=True)
+    write(os.path.join(P.outdir, "trampolines.h"), "\n".join(tramp))
+    write(os.path.join(P.outdir, P.wrappers), "\n".join(out))
+    write(os.path.join(P.outdir, "ivcn.h"), "\n".join(ivcn))
+    write(os.path.join(P.outdir, "exports.txt"),
           "\n".join(sorted(set(done) | set(stubs) | set(extra))) + "\n")
     missing = [n for n in mpich if n not in set(done) | set(stubs) | set(extra)]
-    hand = sum(1 for n in done if n in HAND or n in HAND_REMOVED or n in HAND_MPIX)
-    print(f"gen_mpich: {len(done) - hand} generated wrappers, {hand} by hand (special.c), "
-          f"{len(stubs)} unsupported, {len(extra)} MPICH-only stubs; MPICH names missing: {missing}")
+    hand = sum(1 for n in done if n in P.hand or n in P.hand_extra)
+    print(f"gen {P.name}: {len(done) - hand} generated wrappers, {hand} by hand, "
+          f"{len(stubs)} unsupported, {len(extra)} {P.name}-only stubs; names missing: {missing}")
     for s in skipped:
         print("  stub:", s, file=sys.stderr)
 

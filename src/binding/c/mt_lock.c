@@ -96,6 +96,66 @@ int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm)
 }
 #pragma weak MPIX_Comm_shrink = PMPIX_Comm_shrink
 
+int ivcmt_PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
+int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Abi_get_fortran_booleans(logical_size, logical_true, logical_false, is_set);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Abi_get_fortran_booleans = PMPI_Abi_get_fortran_booleans
+
+int ivcmt_PMPI_Abi_get_fortran_info(MPI_Info *info);
+int PMPI_Abi_get_fortran_info(MPI_Info *info)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Abi_get_fortran_info(info);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Abi_get_fortran_info = PMPI_Abi_get_fortran_info
+
+int ivcmt_PMPI_Abi_get_info(MPI_Info *info);
+int PMPI_Abi_get_info(MPI_Info *info)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Abi_get_info(info);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Abi_get_info = PMPI_Abi_get_info
+
+int ivcmt_PMPI_Abi_get_version(int *abi_major, int *abi_minor);
+int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Abi_get_version(abi_major, abi_minor);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Abi_get_version = PMPI_Abi_get_version
+
+int ivcmt_PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
+int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Abi_set_fortran_booleans(logical_size, logical_true, logical_false);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Abi_set_fortran_booleans = PMPI_Abi_set_fortran_booleans
+
+int ivcmt_PMPI_Abi_set_fortran_info(MPI_Info info);
+int PMPI_Abi_set_fortran_info(MPI_Info info)
+{
+    int taken = ivc_biglock_enter();
+    int rc = ivcmt_PMPI_Abi_set_fortran_info(info);
+    ivc_biglock_exit(taken);
+    return rc;
+}
+#pragma weak MPI_Abi_set_fortran_info = PMPI_Abi_set_fortran_info
+
 int ivcmt_PMPI_Abort(MPI_Comm comm, int errorcode);
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {

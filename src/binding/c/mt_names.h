@@ -36,6 +36,24 @@ int PMPIX_Comm_revoke(MPI_Comm comm);
 #define PMPIX_Comm_shrink ivcmt_PMPIX_Comm_shrink
 int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm *newcomm);
 #define IVC_MT_ALIAS_X_Comm_shrink
+#define PMPI_Abi_get_fortran_booleans ivcmt_PMPI_Abi_get_fortran_booleans
+int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
+#define IVC_MT_ALIAS_Abi_get_fortran_booleans
+#define PMPI_Abi_get_fortran_info ivcmt_PMPI_Abi_get_fortran_info
+int PMPI_Abi_get_fortran_info(MPI_Info *info);
+#define IVC_MT_ALIAS_Abi_get_fortran_info
+#define PMPI_Abi_get_info ivcmt_PMPI_Abi_get_info
+int PMPI_Abi_get_info(MPI_Info *info);
+#define IVC_MT_ALIAS_Abi_get_info
+#define PMPI_Abi_get_version ivcmt_PMPI_Abi_get_version
+int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
+#define IVC_MT_ALIAS_Abi_get_version
+#define PMPI_Abi_set_fortran_booleans ivcmt_PMPI_Abi_set_fortran_booleans
+int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
+#define IVC_MT_ALIAS_Abi_set_fortran_booleans
+#define PMPI_Abi_set_fortran_info ivcmt_PMPI_Abi_set_fortran_info
+int PMPI_Abi_set_fortran_info(MPI_Info info);
+#define IVC_MT_ALIAS_Abi_set_fortran_info
 #define PMPI_Abort ivcmt_PMPI_Abort
 int PMPI_Abort(MPI_Comm comm, int errorcode);
 #define IVC_MT_ALIAS_Abort

@@ -110,6 +110,7 @@ static const char *const class_text[MPI_ERR_LASTCODE] = {
     [MPI_T_ERR_INVALID_NAME] = "MPI_T: no variable, category or event of that name",
     [MPI_T_ERR_INVALID] = "MPI_T: invalid use of the interface or bad parameter",
     [MPI_T_ERR_NOT_SUPPORTED] = "MPI_T: not supported",
+    [MPI_ERR_ABI] = "ABI: the request cannot be met by this library's ABI",
 };
 
 /* ---- classes and codes added by the program ---- */

@@ -268,6 +268,97 @@ int PMPI_Get_version(int *version, int *subversion)
 }
 IVC_MPI_WEAK(Get_version)
 
+/* ---- MPI-5.0's ABI queries (the standard's ABI chapter) ----
+ * IVC's own library (libivcmpi) has IVC's ABI, not the standard one: MPI_Abi_get_version
+ * answers -1.-1 as the standard says a library without it does (lib/abi/std/libmpi_abi.so
+ * answers 1.0, src/abi/std). The info objects name the sizes of IVC's integer types.
+ * Each returns MPI_SUCCESS, MPI_ERR_ARG for a NULL output, or the class of a failed
+ * MPI_Info call. */
+int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
+{
+    NULL_OUT(abi_major, "MPI_Abi_get_version");
+    NULL_OUT(abi_minor, "MPI_Abi_get_version");
+    *abi_major = -1;
+    *abi_minor = -1;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Abi_get_version)
+
+static int abi_info(MPI_Info *info, const char *const *kv, int n)
+{
+    MPI_Info i = MPI_INFO_NULL;
+    int rc = PMPI_Info_create(&i);
+    for (int k = 0; rc == MPI_SUCCESS && k < n; k++)
+        rc = PMPI_Info_set(i, kv[2 * k], kv[2 * k + 1]);
+    if (rc != MPI_SUCCESS) {
+        if (i != MPI_INFO_NULL)
+            PMPI_Info_free(&i);
+        return rc;
+    }
+    *info = i;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Abi_get_info(MPI_Info *info)
+{
+    NULL_OUT(info, "MPI_Abi_get_info");
+    _Static_assert(sizeof(MPI_Aint) == 8 && sizeof(MPI_Count) == 8 && sizeof(MPI_Offset) == 8,
+                   "the sizes named below");
+    static const char *const kv[] = {"mpi_aint_size", "8", "mpi_count_size", "8",
+                                     "mpi_offset_size", "8"};
+    return abi_info(info, kv, 3);
+}
+IVC_MPI_WEAK(Abi_get_info)
+
+/* The Fortran ABI of libivcmpifort: default INTEGER, REAL and LOGICAL are 4 bytes,
+ * DOUBLE PRECISION 8 (gfortran's); mpi_<type>_supported says which fixed-size Fortran
+ * datatypes IVC has (IVC_MPI_F_DATATYPES: INTEGER1-8, REAL4-8, COMPLEX8-16, DOUBLE_COMPLEX). */
+int PMPI_Abi_get_fortran_info(MPI_Info *info)
+{
+    NULL_OUT(info, "MPI_Abi_get_fortran_info");
+    static const char *const kv[] = {
+        "mpi_logical_size",            "4",     "mpi_integer_size",          "4",
+        "mpi_real_size",               "4",     "mpi_double_precision_size", "8",
+        "mpi_logical1_supported",      "false", "mpi_logical2_supported",    "false",
+        "mpi_logical4_supported",      "false", "mpi_logical8_supported",    "false",
+        "mpi_logical16_supported",     "false", "mpi_integer1_supported",    "true",
+        "mpi_integer2_supported",      "true",  "mpi_integer4_supported",    "true",
+        "mpi_integer8_supported",      "true",  "mpi_integer16_supported",   "false",
+        "mpi_real2_supported",         "false", "mpi_real4_supported",       "true",
+        "mpi_real8_supported",         "true",  "mpi_real16_supported",      "false",
+        "mpi_complex4_supported",      "false", "mpi_complex8_supported",    "true",
+        "mpi_complex16_supported",     "true",  "mpi_complex32_supported",   "false",
+        "mpi_double_complex_supported", "true"};
+    return abi_info(info, kv, (int)(sizeof(kv) / sizeof(kv[0]) / 2));
+}
+IVC_MPI_WEAK(Abi_get_fortran_info)
+
+/* IVC's Fortran bindings are built with the library and fix their ABI at build time: there
+ * is nothing to set (MPI_ERR_ABI), and the booleans are gfortran's, not "set" (is_set 0). */
+int PMPI_Abi_set_fortran_info(MPI_Info info)
+{
+    (void)info;
+    return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ABI, "MPI_Abi_set_fortran_info", "the Fortran ABI is fixed when IVC is built");
+}
+IVC_MPI_WEAK(Abi_set_fortran_info)
+
+int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false,
+                                  int *is_set)
+{
+    (void)logical_size, (void)logical_true, (void)logical_false;
+    NULL_OUT(is_set, "MPI_Abi_get_fortran_booleans");
+    *is_set = 0;
+    return MPI_SUCCESS;
+}
+IVC_MPI_WEAK(Abi_get_fortran_booleans)
+
+int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false)
+{
+    (void)logical_size, (void)logical_true, (void)logical_false;
+    return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ABI, "MPI_Abi_set_fortran_booleans", "the Fortran ABI is fixed when IVC is built");
+}
+IVC_MPI_WEAK(Abi_set_fortran_booleans)
+
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
     NULL_OUT(version, "MPI_Get_library_version");

@@ -1,7 +1,7 @@
-/* pingpong.c: the cost of the MPICH-ABI conversion, from one source built twice (IVC's mpicc
- * and MPICH's mpicc.mpich, both run on IVC: cost.sh).
+/* pingpong.c: the cost of the ABI conversion layers, from one source built three times (IVC's
+ * mpicc, MPICH's mpicc.mpich and IVC's mpicc -mpi-abi, all run on IVC: cost.sh).
  *
- * Per size (0, 1, 8 bytes and 1 MiB): rank 0 times batches of round trips of a blocking
+ * Per size (0, 1, 8 bytes, 64 KiB and 1 MiB): rank 0 times batches of round trips of a blocking
  * ping-pong with rank 1 (200 per batch, 10 for 1 MiB; 100 batches) and reports the median
  * and the minimum over batches of the one-way latency (round trip / 2). Batches, not single
  * round trips, for a clock read far less often than the operation; median and minimum, not
@@ -26,11 +26,11 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int rank, self = argc > 1 && !strcmp(argv[1], "-s");
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    size_t sizes[] = {0, 1, 8, 1 << 20};
+    size_t sizes[] = {0, 1, 8, 1 << 16, 1 << 20};
     char *buf = malloc(1 << 20), *rbuf = malloc(1 << 20);
     memset(buf, 1, 1 << 20);
-    for (int s = 0; s < 4; s++) {
-        int n = 100, batch = sizes[s] >= (1u << 20) ? 10 : 200;
+    for (int s = 0; s < 5; s++) {
+        int n = 100, batch = sizes[s] >= (1u << 20) ? 10 : sizes[s] >= (1u << 16) ? 50 : 200;
         double *t = malloc(sizeof(double) * (size_t)n);
         int count = (int)sizes[s];
         MPI_Barrier(MPI_COMM_WORLD);

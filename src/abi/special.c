@@ -1,4 +1,6 @@
-/* The MPICH-ABI wrappers the API description cannot write (gen_mpich.py's HAND lists):
+/* The wrappers the API description cannot write (gen_mpich.py's HAND lists), for every ABI:
+ * compiled once per ABI with that ABI's profile header (mpich/abi.h, std/abi.h; ABI_MPICH
+ * marks what only MPICH's ABI has):
  * user functions IVC calls back (reduction operations, error handlers, attribute copy and
  * delete, generalized requests), attribute values whose meaning differs, the removed MPI-1
  * functions MPICH still exports, Fortran status conversions and the MPIX_ names.
@@ -38,7 +40,7 @@ static struct {
 
 static void op_call(int i, void *in, void *inout, void *len, MPI_Datatype *dt)
 {
-    abi_Datatype d = abi_find(ABI_K_DATATYPE, *dt);
+    abi_Datatype d = (abi_Datatype)abi_find(ABI_K_DATATYPE, *dt);
     ((abi_User_function *)op_slot[i].fn)(in, inout, len, &d);
 }
 #define OP_DEF(i)                                                                                  \
@@ -81,7 +83,7 @@ static int op_create(void *fn, int commute, abi_Op *op, int big)
         return abi_err_out(rc);
     }
     op_slot[i].op = op_i;
-    *op = abi_out(ABI_K_OP, op_i);
+    *op = (abi_Op)abi_out(ABI_K_OP, op_i);
     return MPI_SUCCESS;
 }
 
@@ -125,9 +127,9 @@ static struct {
 
 static void eh_call(int i, void **obj, int *code)
 {
-    int h = abi_find(eh_slot[i].kind, *obj);
+    abi_h h = abi_find(eh_slot[i].kind, *obj);
     int e = abi_err_out(*code);
-    ((void (*)(int *, int *, ...))eh_slot[i].fn)(&h, &e);
+    ((void (*)(abi_h *, int *, ...))eh_slot[i].fn)(&h, &e);
 }
 #define EH_DEF(i)                                                                                  \
     static void eh_t##i(void **obj, int *code, ...)                                                \
@@ -159,7 +161,7 @@ static int eh_create(void *fn, int kind, abi_Errhandler *errhandler)
         eh_slot[i].fn = NULL;
         return abi_err_out(rc);
     }
-    *errhandler = abi_out(ABI_K_ERRHANDLER, eh);
+    *errhandler = (abi_Errhandler)abi_out(ABI_K_ERRHANDLER, eh);
     return MPI_SUCCESS;
 }
 
@@ -207,7 +209,7 @@ int abi_PErrhandler_get(abi_Comm comm, abi_Errhandler *errhandler)
     MPI_Errhandler eh = NULL;
     int rc = IVCN_PMPI_Comm_get_errhandler(abi_in(ABI_K_COMM, comm), &eh);
     if (rc == MPI_SUCCESS)
-        *errhandler = abi_out(ABI_K_ERRHANDLER, eh);
+        *errhandler = (abi_Errhandler)abi_out(ABI_K_ERRHANDLER, eh);
     return abi_err_out(rc);
 }
 
@@ -226,9 +228,16 @@ static int kv_copy(void *obj, int keyval, void *extra, void *in, void *out, int 
         *flag = 0;
         return MPI_SUCCESS;
     }
-    int h = abi_find(k->kind, obj);
-    int rc = ((abi_Comm_copy_attr_function *)k->copy)(h, abi_keyval_out(keyval), k->extra, in, out,
-                                                      flag);
+#ifdef ABI_DUP_FN
+    if (k->copy == ABI_DUP_FN) { /* the ABI's MPI_COMM_DUP_FN & co. are a constant */
+        *(void **)out = in;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+#endif
+    abi_h h = abi_find(k->kind, obj);
+    int rc = ((abi_Comm_copy_attr_function *)k->copy)((abi_Comm)h, abi_keyval_out(keyval), k->extra,
+                                                      in, out, flag);
     return rc == 0 ? MPI_SUCCESS : abi_err_in(rc);
 }
 
@@ -237,8 +246,9 @@ static int kv_delete(void *obj, int keyval, void *val, void *extra)
     kv_t *k = extra;
     if (k->del == NULL)
         return MPI_SUCCESS;
-    int h = abi_find(k->kind, obj);
-    int rc = ((abi_Comm_delete_attr_function *)k->del)(h, abi_keyval_out(keyval), val, k->extra);
+    abi_h h = abi_find(k->kind, obj);
+    int rc = ((abi_Comm_delete_attr_function *)k->del)((abi_Comm)h, abi_keyval_out(keyval), val,
+                                                       k->extra);
     return rc == 0 ? MPI_SUCCESS : abi_err_in(rc);
 }
 
@@ -303,6 +313,7 @@ int abi_PWin_create_keyval(abi_Win_copy_attr_function *copy, abi_Win_delete_attr
     return kv_create((void *)copy, (void *)del, keyval, extra_state, ABI_K_WIN);
 }
 
+#ifdef ABI_MPICH
 /* MPICH's MPI_DUP_FN / MPI_COMM_DUP_FN / MPI_TYPE_DUP_FN / MPI_WIN_DUP_FN: its header
  * names this function; kv_copy calls it like any copy function. */
 int MPIR_Dup_fn(abi_Comm comm, int keyval, void *extra, void *in, void *out, int *flag)
@@ -314,6 +325,7 @@ int MPIR_Dup_fn(abi_Comm comm, int keyval, void *extra, void *in, void *out, int
     *flag = 1;
     return 0;
 }
+#endif
 
 /* Predefined attributes whose values are MPI constants that differ: MPI_HOST (a rank or
  * MPI_PROC_NULL) and MPI_LASTUSEDCODE (an error code). The value a C program gets is a
@@ -328,7 +340,7 @@ static int get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
     if (rc == MPI_SUCCESS && flag != NULL && *flag && attribute_val != NULL) {
         int **v = attribute_val;
         if (k == MPI_HOST) {
-            attr_host = abi_rank(**v);
+            attr_host = abi_rank_out(**v);
             *v = &attr_host;
         } else if (k == MPI_LASTUSEDCODE) {
             attr_lastused = abi_err_out(**v);
@@ -400,7 +412,7 @@ int abi_PGrequest_start(abi_Grequest_query_function *query_fn, abi_Grequest_free
         free(g);
         return abi_err_out(rc);
     }
-    *request = abi_out(ABI_K_REQUEST, r);
+    *request = (abi_Request)abi_out(ABI_K_REQUEST, r);
     return MPI_SUCCESS;
 }
 
@@ -468,6 +480,7 @@ int abi_PStatus_f082f(const abi_F08_status *f08_status, abi_Fint *f_status)
     return status_copy(f08_status, f_status);
 }
 
+#ifdef ABI_MPICH
 /* ---- the MPI-1 functions removed in MPI-3.0 that MPICH still exports ---- */
 
 ABI_EXPORT(int, Address, (void *location, abi_Aint *address))
@@ -596,13 +609,15 @@ int abi_PXGPU_query_support(int gpu_type, int *is_supported)
     return MPI_SUCCESS;
 }
 
+#endif /* ABI_MPICH */
+
 /* ---- dynamic processes: IVC has none (MPI_Comm_spawn & co. answer unsupported) ---- */
 
 /* No process of an IVC job was spawned: it has no parent. */
 ABI_EXPORT(int, Comm_get_parent, (abi_Comm * parent))
 int abi_PComm_get_parent(abi_Comm *parent)
 {
-    *parent = ABI_COMM_NULL;
+    *parent = (abi_Comm)ABI_COMM_NULL;
     return MPI_SUCCESS;
 }
 
@@ -619,6 +634,7 @@ int abi_PComm_disconnect(abi_Comm *comm)
     return abi_err_out(rc);
 }
 
+#ifdef ABI_MPICH
 /* ---- entry points of MPICH's own Fortran library ----
  * A program built with mpif90.mpich needs libmpichfort.so.12 (Debian's libmpich12 package),
  * whose wrappers call the C functions of this library by their MPICH names, and these
@@ -640,3 +656,4 @@ ABI_MPII_STUB(MPII_Win_get_attr)
 ABI_MPII_STUB(MPII_Win_set_attr)
 ABI_MPII_STUB(MPII_Keyval_set_proxy)
 ABI_MPII_STUB(MPII_Grequest_set_lang_f77)
+#endif /* ABI_MPICH */
