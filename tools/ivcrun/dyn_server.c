@@ -566,6 +566,46 @@ static int name_path(dyn_server_t *d, const char *service, char *out, size_t len
     return 0;
 }
 
+/* When process pid started (field 22 of /proc/PID/stat), 0 if there is none: a pid and its
+ * start time name one process even after the pid is reused. */
+static unsigned long long proc_start(long pid)
+{
+    char p[64], buf[1024];
+    snprintf(p, sizeof(p), "/proc/%ld/stat", pid);
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    ssize_t k = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (k <= 0)
+        return 0;
+    buf[k] = '\0';
+    char *at = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+    for (int field = 2; at != NULL && field < 22; field++)
+        at = strchr(at + 1, ' ');
+    return at != NULL ? strtoull(at + 1, NULL, 10) : 0;
+}
+
+/* A name file: "PID START\nPORT", written by the ivcrun that published it. Reads the port
+ * into v; returns 1 while that ivcrun runs, 0 once it is gone (a job killed before it
+ * unpublished: the name is free again), -1 if the file cannot be read. */
+static int name_read(const char *path, char *v, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t k = fd >= 0 ? read(fd, v, len - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (k <= 0)
+        return -1;
+    v[k] = '\0';
+    long pid = 0;
+    unsigned long long start = 0;
+    char *nl = strchr(v, '\n');
+    if (nl == NULL || sscanf(v, "%ld %llu", &pid, &start) != 2 || pid <= 0)
+        return 0; /* not one of ours */
+    memmove(v, nl + 1, strlen(nl + 1) + 1);
+    return proc_start(pid) == start ? 1 : 0;
+}
+
 static void do_name(dyn_server_t *d, int from, char **word, int nw)
 {
     int sock = d->fd[from][0];
@@ -575,27 +615,33 @@ static void do_name(dyn_server_t *d, int from, char **word, int nw)
         return;
     }
     if (strcmp(word[0], "PUBLISH") == 0 && nw == 3) {
+        char v[512];
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno == EEXIST && name_read(path, v, sizeof(v)) == 0) {
+            unlink(path); /* left by a job that is gone */
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        }
         if (fd < 0) {
             reply(sock, "ERR", errno == EEXIST ? "the name is published already" : strerror(errno));
             return;
         }
-        ssize_t k = write(fd, word[2], strlen(word[2]));
+        char body[PATH_MAX];
+        int n = snprintf(body, sizeof(body), "%ld %llu\n%s", (long)getpid(),
+                         proc_start((long)getpid()), word[2]);
+        ssize_t k = n > 0 && (size_t)n < sizeof(body) ? write(fd, body, (size_t)n) : -1;
         close(fd);
-        reply(sock, k == (ssize_t)strlen(word[2]) ? "OK" : "ERR", "-");
+        reply(sock, k == n ? "OK" : "ERR", "-");
     } else if (strcmp(word[0], "UNPUBLISH") == 0) {
         reply(sock, unlink(path) == 0 ? "OK" : "ERR", "the name is not published");
     } else if (strcmp(word[0], "LOOKUP") == 0) {
         char v[512];
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t k = fd >= 0 ? read(fd, v, sizeof(v) - 1) : -1;
-        if (fd >= 0)
-            close(fd);
-        if (k <= 0) {
+        int live = name_read(path, v, sizeof(v));
+        if (live <= 0) {
+            if (live == 0)
+                unlink(path);
             reply(sock, "ERR", "the name is not published");
             return;
         }
-        v[k] = '\0';
         reply(sock, "OK", v);
     } else {
         reply(sock, "ERR", "malformed request");

@@ -261,6 +261,9 @@ int ivc_mpi_intercomm_from_worlds_x(const int *lw, int nl, int local_leader, con
         pw[1] = lw[local_leader];
     }
     pair = local;
+    /* The leaders may be in two jobs (dynamic processes), which number each other's
+     * processes differently: the pair names them by its own ranks 0 and 1. */
+    pair.standin = 0;
     pair.rank = pw[0] == ivc_mpi_world_rank ? 0 : 1;
     pair.size = pair.local_size = 2;
     pair.world = pair.local_world = pw;

@@ -878,9 +878,9 @@ int abi_PComm_accept(const char *port_name, abi_Info info, int root, abi_Comm co
     MPI_Info info_i = abi_in(ABI_K_INFO, info);
     MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
     MPI_Comm newcomm_i = NULL;
-    int rc = IVCN_PMPI_Comm_accept(port_name, info_i, abi_rank(root), comm_i, newcomm ? &newcomm_i : NULL);
+    int rc = IVCN_PMPI_Comm_accept(port_name, info_i, abi_rank_in(root), comm_i, newcomm ? &newcomm_i : NULL);
     if (rc == MPI_SUCCESS && newcomm != NULL)
-        *newcomm = abi_out(ABI_K_COMM, newcomm_i);
+        *newcomm = (abi_Comm)abi_out(ABI_K_COMM, newcomm_i);
     return abi_err_out(rc);
 }
 
@@ -945,9 +945,9 @@ int abi_PComm_connect(const char *port_name, abi_Info info, int root, abi_Comm c
     MPI_Info info_i = abi_in(ABI_K_INFO, info);
     MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
     MPI_Comm newcomm_i = NULL;
-    int rc = IVCN_PMPI_Comm_connect(port_name, info_i, abi_rank(root), comm_i, newcomm ? &newcomm_i : NULL);
+    int rc = IVCN_PMPI_Comm_connect(port_name, info_i, abi_rank_in(root), comm_i, newcomm ? &newcomm_i : NULL);
     if (rc == MPI_SUCCESS && newcomm != NULL)
-        *newcomm = abi_out(ABI_K_COMM, newcomm_i);
+        *newcomm = (abi_Comm)abi_out(ABI_K_COMM, newcomm_i);
     return abi_err_out(rc);
 }
 
@@ -1214,7 +1214,7 @@ int abi_PComm_join(int fd, abi_Comm *intercomm)
     MPI_Comm intercomm_i = NULL;
     int rc = IVCN_PMPI_Comm_join(fd, intercomm ? &intercomm_i : NULL);
     if (rc == MPI_SUCCESS && intercomm != NULL)
-        *intercomm = abi_out(ABI_K_COMM, intercomm_i);
+        *intercomm = (abi_Comm)abi_out(ABI_K_COMM, intercomm_i);
     return abi_err_out(rc);
 }
 
@@ -1322,9 +1322,9 @@ int abi_PComm_spawn(const char *command, char *argv[], int maxprocs, abi_Info in
     MPI_Info info_i = abi_in(ABI_K_INFO, info);
     MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
     MPI_Comm intercomm_i = NULL;
-    int rc = IVCN_PMPI_Comm_spawn(command, argv, maxprocs, info_i, abi_rank(root), comm_i, intercomm ? &intercomm_i : NULL, array_of_errcodes);
+    int rc = IVCN_PMPI_Comm_spawn(command, argv, maxprocs, info_i, abi_rank_in(root), comm_i, intercomm ? &intercomm_i : NULL, array_of_errcodes);
     if (rc == MPI_SUCCESS && intercomm != NULL)
-        *intercomm = abi_out(ABI_K_COMM, intercomm_i);
+        *intercomm = (abi_Comm)abi_out(ABI_K_COMM, intercomm_i);
     return abi_err_out(rc);
 }
 
@@ -1343,9 +1343,9 @@ int abi_PComm_spawn_multiple(int count, char *array_of_commands[], char* *array_
         for (int k = 0; k < array_of_info_n; k++)
             array_of_info_i[k] = abi_in(ABI_K_INFO, array_of_info[k]);
     }
-    int rc = IVCN_PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info_i, abi_rank(root), comm_i, intercomm ? &intercomm_i : NULL, array_of_errcodes);
+    int rc = IVCN_PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info_i, abi_rank_in(root), comm_i, intercomm ? &intercomm_i : NULL, array_of_errcodes);
     if (rc == MPI_SUCCESS && intercomm != NULL)
-        *intercomm = abi_out(ABI_K_COMM, intercomm_i);
+        *intercomm = (abi_Comm)abi_out(ABI_K_COMM, intercomm_i);
     abi_scratch_free(array_of_info_i, array_of_info_s);
     return abi_err_out(rc);
 }

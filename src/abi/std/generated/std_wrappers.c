@@ -920,24 +920,29 @@ int abi_PCartdim_get(abi_Comm comm, int *ndims)
     return abi_err_out(rc);
 }
 
-/* MPI_Close_port: not in IVC */
+/* MPI_Close_port */
 ABI_EXPORT(int, Close_port, (const char *port_name))
 int abi_PClose_port(const char *port_name)
 {
-    (void)port_name;
-    return abi_unsupported("MPI_Close_port", NULL);
+    if (IVCN_PMPI_Close_port == NULL)
+        return abi_unsupported("MPI_Close_port", NULL);
+    int rc = IVCN_PMPI_Close_port(port_name);
+    return abi_err_out(rc);
 }
 
-/* MPI_Comm_accept: not in IVC */
+/* MPI_Comm_accept */
 ABI_EXPORT(int, Comm_accept, (const char *port_name, abi_Info info, int root, abi_Comm comm, abi_Comm *newcomm))
 int abi_PComm_accept(const char *port_name, abi_Info info, int root, abi_Comm comm, abi_Comm *newcomm)
 {
-    (void)port_name;
-    (void)info;
-    (void)root;
-    (void)comm;
-    (void)newcomm;
-    return abi_unsupported("MPI_Comm_accept", abi_in(ABI_K_COMM, comm));
+    if (IVCN_PMPI_Comm_accept == NULL)
+        return abi_unsupported("MPI_Comm_accept", NULL);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
+    MPI_Comm newcomm_i = NULL;
+    int rc = IVCN_PMPI_Comm_accept(port_name, info_i, abi_rank_in(root), comm_i, newcomm ? &newcomm_i : NULL);
+    if (rc == MPI_SUCCESS && newcomm != NULL)
+        *newcomm = (abi_Comm)abi_out(ABI_K_COMM, newcomm_i);
+    return abi_err_out(rc);
 }
 
 /* MPI_Comm_attach_buffer */
@@ -994,16 +999,19 @@ int abi_PComm_compare(abi_Comm comm1, abi_Comm comm2, int *result)
     return abi_err_out(rc);
 }
 
-/* MPI_Comm_connect: not in IVC */
+/* MPI_Comm_connect */
 ABI_EXPORT(int, Comm_connect, (const char *port_name, abi_Info info, int root, abi_Comm comm, abi_Comm *newcomm))
 int abi_PComm_connect(const char *port_name, abi_Info info, int root, abi_Comm comm, abi_Comm *newcomm)
 {
-    (void)port_name;
-    (void)info;
-    (void)root;
-    (void)comm;
-    (void)newcomm;
-    return abi_unsupported("MPI_Comm_connect", abi_in(ABI_K_COMM, comm));
+    if (IVCN_PMPI_Comm_connect == NULL)
+        return abi_unsupported("MPI_Comm_connect", NULL);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
+    MPI_Comm newcomm_i = NULL;
+    int rc = IVCN_PMPI_Comm_connect(port_name, info_i, abi_rank_in(root), comm_i, newcomm ? &newcomm_i : NULL);
+    if (rc == MPI_SUCCESS && newcomm != NULL)
+        *newcomm = (abi_Comm)abi_out(ABI_K_COMM, newcomm_i);
+    return abi_err_out(rc);
 }
 
 /* MPI_Comm_create */
@@ -1271,13 +1279,17 @@ int abi_PComm_iflush_buffer(abi_Comm comm, abi_Request *request)
     return abi_err_out(rc);
 }
 
-/* MPI_Comm_join: not in IVC */
+/* MPI_Comm_join */
 ABI_EXPORT(int, Comm_join, (int fd, abi_Comm *intercomm))
 int abi_PComm_join(int fd, abi_Comm *intercomm)
 {
-    (void)fd;
-    (void)intercomm;
-    return abi_unsupported("MPI_Comm_join", NULL);
+    if (IVCN_PMPI_Comm_join == NULL)
+        return abi_unsupported("MPI_Comm_join", NULL);
+    MPI_Comm intercomm_i = NULL;
+    int rc = IVCN_PMPI_Comm_join(fd, intercomm ? &intercomm_i : NULL);
+    if (rc == MPI_SUCCESS && intercomm != NULL)
+        *intercomm = (abi_Comm)abi_out(ABI_K_COMM, intercomm_i);
+    return abi_err_out(rc);
 }
 
 /* MPI_Comm_rank */
@@ -1375,35 +1387,41 @@ int abi_PComm_size(abi_Comm comm, int *size)
     return abi_err_out(rc);
 }
 
-/* MPI_Comm_spawn: not in IVC */
+/* MPI_Comm_spawn */
 ABI_EXPORT(int, Comm_spawn, (const char *command, char *argv[], int maxprocs, abi_Info info, int root, abi_Comm comm, abi_Comm *intercomm, int array_of_errcodes[]))
 int abi_PComm_spawn(const char *command, char *argv[], int maxprocs, abi_Info info, int root, abi_Comm comm, abi_Comm *intercomm, int array_of_errcodes[])
 {
-    (void)command;
-    (void)argv;
-    (void)maxprocs;
-    (void)info;
-    (void)root;
-    (void)comm;
-    (void)intercomm;
-    (void)array_of_errcodes;
-    return abi_unsupported("MPI_Comm_spawn", abi_in(ABI_K_COMM, comm));
+    if (IVCN_PMPI_Comm_spawn == NULL)
+        return abi_unsupported("MPI_Comm_spawn", NULL);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
+    MPI_Comm intercomm_i = NULL;
+    int rc = IVCN_PMPI_Comm_spawn(command, argv, maxprocs, info_i, abi_rank_in(root), comm_i, intercomm ? &intercomm_i : NULL, array_of_errcodes);
+    if (rc == MPI_SUCCESS && intercomm != NULL)
+        *intercomm = (abi_Comm)abi_out(ABI_K_COMM, intercomm_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_Comm_spawn_multiple: not in IVC */
+/* MPI_Comm_spawn_multiple */
 ABI_EXPORT(int, Comm_spawn_multiple, (int count, char *array_of_commands[], char* *array_of_argv[], const int array_of_maxprocs[], const abi_Info array_of_info[], int root, abi_Comm comm, abi_Comm *intercomm, int array_of_errcodes[]))
 int abi_PComm_spawn_multiple(int count, char *array_of_commands[], char* *array_of_argv[], const int array_of_maxprocs[], const abi_Info array_of_info[], int root, abi_Comm comm, abi_Comm *intercomm, int array_of_errcodes[])
 {
-    (void)count;
-    (void)array_of_commands;
-    (void)array_of_argv;
-    (void)array_of_maxprocs;
-    (void)array_of_info;
-    (void)root;
-    (void)comm;
-    (void)intercomm;
-    (void)array_of_errcodes;
-    return abi_unsupported("MPI_Comm_spawn_multiple", abi_in(ABI_K_COMM, comm));
+    if (IVCN_PMPI_Comm_spawn_multiple == NULL)
+        return abi_unsupported("MPI_Comm_spawn_multiple", NULL);
+    MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
+    MPI_Info array_of_info_s[ABI_STACK_N], *array_of_info_i = NULL;
+    int array_of_info_n = array_of_info != NULL ? count : 0;
+    MPI_Comm intercomm_i = NULL;
+    if (array_of_info != NULL) {
+        array_of_info_i = abi_scratch(array_of_info_n, sizeof(*array_of_info_i), array_of_info_s);
+        for (int k = 0; k < array_of_info_n; k++)
+            array_of_info_i[k] = abi_in(ABI_K_INFO, array_of_info[k]);
+    }
+    int rc = IVCN_PMPI_Comm_spawn_multiple(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info_i, abi_rank_in(root), comm_i, intercomm ? &intercomm_i : NULL, array_of_errcodes);
+    if (rc == MPI_SUCCESS && intercomm != NULL)
+        *intercomm = (abi_Comm)abi_out(ABI_K_COMM, intercomm_i);
+    abi_scratch_free(array_of_info_i, array_of_info_s);
+    return abi_err_out(rc);
 }
 
 /* MPI_Comm_split */
@@ -4601,14 +4619,15 @@ int abi_PKeyval_free(int *keyval)
     return abi_err_out(rc);
 }
 
-/* MPI_Lookup_name: not in IVC */
+/* MPI_Lookup_name */
 ABI_EXPORT(int, Lookup_name, (const char *service_name, abi_Info info, char *port_name))
 int abi_PLookup_name(const char *service_name, abi_Info info, char *port_name)
 {
-    (void)service_name;
-    (void)info;
-    (void)port_name;
-    return abi_unsupported("MPI_Lookup_name", NULL);
+    if (IVCN_PMPI_Lookup_name == NULL)
+        return abi_unsupported("MPI_Lookup_name", NULL);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    int rc = IVCN_PMPI_Lookup_name(service_name, info_i, port_name);
+    return abi_err_out(rc);
 }
 
 /* MPI_Message_c2f */
@@ -5097,13 +5116,15 @@ int abi_POp_toint(abi_Op op)
     return (int)(intptr_t)op;
 }
 
-/* MPI_Open_port: not in IVC */
+/* MPI_Open_port */
 ABI_EXPORT(int, Open_port, (abi_Info info, char *port_name))
 int abi_POpen_port(abi_Info info, char *port_name)
 {
-    (void)info;
-    (void)port_name;
-    return abi_unsupported("MPI_Open_port", NULL);
+    if (IVCN_PMPI_Open_port == NULL)
+        return abi_unsupported("MPI_Open_port", NULL);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    int rc = IVCN_PMPI_Open_port(info_i, port_name);
+    return abi_err_out(rc);
 }
 
 /* MPI_Pack */
@@ -5292,14 +5313,15 @@ int abi_PPsend_init(const void *buf, int partitions, abi_Count count, abi_Dataty
     return abi_err_out(rc);
 }
 
-/* MPI_Publish_name: not in IVC */
+/* MPI_Publish_name */
 ABI_EXPORT(int, Publish_name, (const char *service_name, abi_Info info, const char *port_name))
 int abi_PPublish_name(const char *service_name, abi_Info info, const char *port_name)
 {
-    (void)service_name;
-    (void)info;
-    (void)port_name;
-    return abi_unsupported("MPI_Publish_name", NULL);
+    if (IVCN_PMPI_Publish_name == NULL)
+        return abi_unsupported("MPI_Publish_name", NULL);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    int rc = IVCN_PMPI_Publish_name(service_name, info_i, port_name);
+    return abi_err_out(rc);
 }
 
 /* MPI_Put */
@@ -8247,14 +8269,15 @@ int abi_PUnpack_external_c(const char datarep[], const void *inbuf, abi_Count in
     return abi_err_out(rc);
 }
 
-/* MPI_Unpublish_name: not in IVC */
+/* MPI_Unpublish_name */
 ABI_EXPORT(int, Unpublish_name, (const char *service_name, abi_Info info, const char *port_name))
 int abi_PUnpublish_name(const char *service_name, abi_Info info, const char *port_name)
 {
-    (void)service_name;
-    (void)info;
-    (void)port_name;
-    return abi_unsupported("MPI_Unpublish_name", NULL);
+    if (IVCN_PMPI_Unpublish_name == NULL)
+        return abi_unsupported("MPI_Unpublish_name", NULL);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    int rc = IVCN_PMPI_Unpublish_name(service_name, info_i, port_name);
+    return abi_err_out(rc);
 }
 
 /* MPI_Wait */

@@ -8810,164 +8810,166 @@ INTERFACE
   END FUNCTION pmpi_wtime
 END INTERFACE
 PRIVATE :: pmpi_abort, pmpi_accumulate, pmpi_add_error_class, pmpi_add_error_code, &
-    pmpi_add_error_string, pmpi_aint_add, pmpi_aint_diff, pmpi_allgather, pmpi_allgather_init, &
-    pmpi_allgatherv, pmpi_allgatherv_init, pmpi_alloc_mem, pmpi_allreduce, pmpi_allreduce_init, &
-    pmpi_alltoall, pmpi_alltoall_init, pmpi_alltoallv, pmpi_alltoallv_init, pmpi_alltoallw, &
-    pmpi_alltoallw_init
-PRIVATE :: pmpi_barrier, pmpi_barrier_init, pmpi_bcast, pmpi_bcast_init, pmpi_bsend, pmpi_bsend_init, &
-    pmpi_buffer_attach, ivcf_mpi_buffer_detach_cptr, pmpi_buffer_flush, pmpi_buffer_iflush, &
-    pmpi_cancel, pmpi_cart_coords, pmpi_cart_create, pmpi_cart_get, pmpi_cart_map, pmpi_cart_rank, &
-    pmpi_cart_shift, pmpi_cart_sub, pmpi_cartdim_get, pmpi_close_port
-PRIVATE :: pmpi_comm_accept, pmpi_comm_attach_buffer, pmpi_comm_call_errhandler, pmpi_comm_compare, &
-    pmpi_comm_connect, pmpi_comm_create, pmpi_comm_create_errhandler, pmpi_comm_create_from_group, &
-    pmpi_comm_create_group, pmpi_comm_create_keyval, pmpi_comm_delete_attr, &
-    ivcf_mpi_comm_detach_buffer_cptr, pmpi_comm_disconnect, pmpi_comm_dup, pmpi_comm_dup_with_info, &
-    pmpi_comm_flush_buffer, pmpi_comm_free, pmpi_comm_free_keyval, pmpi_comm_get_attr, &
-    pmpi_comm_get_errhandler
-PRIVATE :: pmpi_comm_get_info, pmpi_comm_get_name, pmpi_comm_get_parent, pmpi_comm_group, &
-    pmpi_comm_idup, pmpi_comm_idup_with_info, pmpi_comm_iflush_buffer, pmpi_comm_join, &
-    pmpi_comm_rank, pmpi_comm_remote_group, pmpi_comm_remote_size, pmpi_comm_set_attr, &
-    pmpi_comm_set_errhandler, pmpi_comm_set_info, pmpi_comm_set_name, pmpi_comm_size, &
-    pmpi_comm_spawn, pmpi_comm_spawn_multiple, pmpi_comm_split, pmpi_comm_split_type
-PRIVATE :: pmpi_comm_test_inter, pmpi_compare_and_swap, pmpi_dims_create, pmpi_dist_graph_create, &
-    pmpi_dist_graph_create_adjacent, pmpi_dist_graph_neighbors, pmpi_dist_graph_neighbors_count, &
-    pmpi_errhandler_free, pmpi_error_class, pmpi_error_string, pmpi_exscan, pmpi_exscan_init, &
-    pmpi_f_sync_reg, pmpi_fetch_and_op, pmpi_file_call_errhandler, pmpi_file_close, &
-    pmpi_file_create_errhandler, pmpi_file_delete, pmpi_file_get_amode, pmpi_file_get_atomicity
-PRIVATE :: pmpi_file_get_byte_offset, pmpi_file_get_errhandler, pmpi_file_get_group, &
-    pmpi_file_get_info, pmpi_file_get_position, pmpi_file_get_position_shared, pmpi_file_get_size, &
-    pmpi_file_get_type_extent, pmpi_file_get_view, pmpi_file_iread, pmpi_file_iread_all, &
-    pmpi_file_iread_at, pmpi_file_iread_at_all, pmpi_file_iread_shared, pmpi_file_iwrite, &
-    pmpi_file_iwrite_all, pmpi_file_iwrite_at, pmpi_file_iwrite_at_all, pmpi_file_iwrite_shared, &
-    pmpi_file_open
-PRIVATE :: pmpi_file_preallocate, pmpi_file_read, pmpi_file_read_all, pmpi_file_read_all_begin, &
-    pmpi_file_read_all_end, pmpi_file_read_at, pmpi_file_read_at_all, pmpi_file_read_at_all_begin, &
-    pmpi_file_read_at_all_end, pmpi_file_read_ordered, pmpi_file_read_ordered_begin, &
-    pmpi_file_read_ordered_end, pmpi_file_read_shared, pmpi_file_seek, pmpi_file_seek_shared, &
-    pmpi_file_set_atomicity, pmpi_file_set_errhandler, pmpi_file_set_info, pmpi_file_set_size, &
-    pmpi_file_set_view
-PRIVATE :: pmpi_file_sync, pmpi_file_write, pmpi_file_write_all, pmpi_file_write_all_begin, &
-    pmpi_file_write_all_end, pmpi_file_write_at, pmpi_file_write_at_all, &
-    pmpi_file_write_at_all_begin, pmpi_file_write_at_all_end, pmpi_file_write_ordered, &
-    pmpi_file_write_ordered_begin, pmpi_file_write_ordered_end, pmpi_file_write_shared, &
-    pmpi_finalize, pmpi_finalized, pmpi_free_mem, pmpi_gather, pmpi_gather_init, pmpi_gatherv, &
-    pmpi_gatherv_init
-PRIVATE :: pmpi_get, pmpi_get_accumulate, pmpi_get_address, pmpi_get_count, pmpi_get_elements, &
-    pmpi_get_elements_x, pmpi_get_hw_resource_info, pmpi_get_library_version, &
-    pmpi_get_processor_name, pmpi_get_version, pmpi_graph_create, pmpi_graph_get, pmpi_graph_map, &
-    pmpi_graph_neighbors, pmpi_graph_neighbors_count, pmpi_graphdims_get, pmpi_grequest_complete, &
-    pmpi_grequest_start, pmpi_group_compare, pmpi_group_difference
-PRIVATE :: pmpi_group_excl, pmpi_group_free, pmpi_group_from_session_pset, pmpi_group_incl, &
-    pmpi_group_intersection, pmpi_group_range_excl, pmpi_group_range_incl, pmpi_group_rank, &
-    pmpi_group_size, pmpi_group_translate_ranks, pmpi_group_union, pmpi_iallgather, pmpi_iallgatherv, &
-    pmpi_iallreduce, pmpi_ialltoall, pmpi_ialltoallv, pmpi_ialltoallw, pmpi_ibarrier, pmpi_ibcast, &
-    pmpi_ibsend
-PRIVATE :: pmpi_iexscan, pmpi_igather, pmpi_igatherv, pmpi_improbe, pmpi_imrecv, &
-    pmpi_ineighbor_allgather, pmpi_ineighbor_allgatherv, pmpi_ineighbor_alltoall, &
-    pmpi_ineighbor_alltoallv, pmpi_ineighbor_alltoallw, pmpi_info_create, pmpi_info_create_env, &
-    pmpi_info_delete, pmpi_info_dup, pmpi_info_free, pmpi_info_get, pmpi_info_get_nkeys, &
-    pmpi_info_get_nthkey, pmpi_info_get_string, pmpi_info_get_valuelen
-PRIVATE :: pmpi_info_set, pmpi_init, pmpi_init_thread, pmpi_initialized, pmpi_intercomm_create, &
+    pmpi_add_error_string, pmpi_allgather, pmpi_allgather_init, pmpi_allgatherv, &
+    pmpi_allgatherv_init, pmpi_alloc_mem, pmpi_allreduce, pmpi_allreduce_init, pmpi_alltoall, &
+    pmpi_alltoall_init, pmpi_alltoallv, pmpi_alltoallv_init, pmpi_alltoallw, pmpi_alltoallw_init, &
+    pmpi_barrier, pmpi_barrier_init
+PRIVATE :: pmpi_bcast, pmpi_bcast_init, pmpi_bsend, pmpi_bsend_init, pmpi_buffer_attach, &
+    ivcf_mpi_buffer_detach_cptr, pmpi_buffer_flush, pmpi_buffer_iflush, pmpi_cancel, &
+    pmpi_cart_coords, pmpi_cart_create, pmpi_cart_get, pmpi_cart_map, pmpi_cart_rank, &
+    pmpi_cart_shift, pmpi_cart_sub, pmpi_cartdim_get, pmpi_close_port, pmpi_comm_accept, &
+    pmpi_comm_attach_buffer
+PRIVATE :: pmpi_comm_call_errhandler, pmpi_comm_compare, pmpi_comm_connect, pmpi_comm_create, &
+    pmpi_comm_create_errhandler, pmpi_comm_create_from_group, pmpi_comm_create_group, &
+    pmpi_comm_create_keyval, pmpi_comm_delete_attr, ivcf_mpi_comm_detach_buffer_cptr, &
+    pmpi_comm_disconnect, pmpi_comm_dup, pmpi_comm_dup_with_info, pmpi_comm_flush_buffer, &
+    pmpi_comm_free, pmpi_comm_free_keyval, pmpi_comm_get_attr, pmpi_comm_get_errhandler, &
+    pmpi_comm_get_info, pmpi_comm_get_name
+PRIVATE :: pmpi_comm_get_parent, pmpi_comm_group, pmpi_comm_idup, pmpi_comm_idup_with_info, &
+    pmpi_comm_iflush_buffer, pmpi_comm_join, pmpi_comm_rank, pmpi_comm_remote_group, &
+    pmpi_comm_remote_size, pmpi_comm_set_attr, pmpi_comm_set_errhandler, pmpi_comm_set_info, &
+    pmpi_comm_set_name, pmpi_comm_size, pmpi_comm_spawn, pmpi_comm_spawn_multiple, pmpi_comm_split, &
+    pmpi_comm_split_type, pmpi_comm_test_inter, pmpi_compare_and_swap
+PRIVATE :: pmpi_dims_create, pmpi_dist_graph_create, pmpi_dist_graph_create_adjacent, &
+    pmpi_dist_graph_neighbors, pmpi_dist_graph_neighbors_count, pmpi_errhandler_free, &
+    pmpi_error_class, pmpi_error_string, pmpi_exscan, pmpi_exscan_init, pmpi_f_sync_reg, &
+    pmpi_fetch_and_op, pmpi_file_call_errhandler, pmpi_file_close, pmpi_file_create_errhandler, &
+    pmpi_file_delete, pmpi_file_get_amode, pmpi_file_get_atomicity, pmpi_file_get_byte_offset, &
+    pmpi_file_get_errhandler
+PRIVATE :: pmpi_file_get_group, pmpi_file_get_info, pmpi_file_get_position, &
+    pmpi_file_get_position_shared, pmpi_file_get_size, pmpi_file_get_type_extent, pmpi_file_get_view, &
+    pmpi_file_iread, pmpi_file_iread_all, pmpi_file_iread_at, pmpi_file_iread_at_all, &
+    pmpi_file_iread_shared, pmpi_file_iwrite, pmpi_file_iwrite_all, pmpi_file_iwrite_at, &
+    pmpi_file_iwrite_at_all, pmpi_file_iwrite_shared, pmpi_file_open, pmpi_file_preallocate, &
+    pmpi_file_read
+PRIVATE :: pmpi_file_read_all, pmpi_file_read_all_begin, pmpi_file_read_all_end, pmpi_file_read_at, &
+    pmpi_file_read_at_all, pmpi_file_read_at_all_begin, pmpi_file_read_at_all_end, &
+    pmpi_file_read_ordered, pmpi_file_read_ordered_begin, pmpi_file_read_ordered_end, &
+    pmpi_file_read_shared, pmpi_file_seek, pmpi_file_seek_shared, pmpi_file_set_atomicity, &
+    pmpi_file_set_errhandler, pmpi_file_set_info, pmpi_file_set_size, pmpi_file_set_view, &
+    pmpi_file_sync, pmpi_file_write
+PRIVATE :: pmpi_file_write_all, pmpi_file_write_all_begin, pmpi_file_write_all_end, &
+    pmpi_file_write_at, pmpi_file_write_at_all, pmpi_file_write_at_all_begin, &
+    pmpi_file_write_at_all_end, pmpi_file_write_ordered, pmpi_file_write_ordered_begin, &
+    pmpi_file_write_ordered_end, pmpi_file_write_shared, pmpi_finalize, pmpi_finalized, &
+    pmpi_free_mem, pmpi_gather, pmpi_gather_init, pmpi_gatherv, pmpi_gatherv_init, pmpi_get, &
+    pmpi_get_accumulate
+PRIVATE :: pmpi_get_address, pmpi_get_count, pmpi_get_elements, pmpi_get_elements_x, &
+    pmpi_get_hw_resource_info, pmpi_get_library_version, pmpi_get_processor_name, pmpi_get_version, &
+    pmpi_graph_create, pmpi_graph_get, pmpi_graph_map, pmpi_graph_neighbors, &
+    pmpi_graph_neighbors_count, pmpi_graphdims_get, pmpi_grequest_complete, pmpi_grequest_start, &
+    pmpi_group_compare, pmpi_group_difference, pmpi_group_excl, pmpi_group_free
+PRIVATE :: pmpi_group_from_session_pset, pmpi_group_incl, pmpi_group_intersection, &
+    pmpi_group_range_excl, pmpi_group_range_incl, pmpi_group_rank, pmpi_group_size, &
+    pmpi_group_translate_ranks, pmpi_group_union, pmpi_iallgather, pmpi_iallgatherv, pmpi_iallreduce, &
+    pmpi_ialltoall, pmpi_ialltoallv, pmpi_ialltoallw, pmpi_ibarrier, pmpi_ibcast, pmpi_ibsend, &
+    pmpi_iexscan, pmpi_igather
+PRIVATE :: pmpi_igatherv, pmpi_improbe, pmpi_imrecv, pmpi_ineighbor_allgather, &
+    pmpi_ineighbor_allgatherv, pmpi_ineighbor_alltoall, pmpi_ineighbor_alltoallv, &
+    pmpi_ineighbor_alltoallw, pmpi_info_create, pmpi_info_create_env, pmpi_info_delete, &
+    pmpi_info_dup, pmpi_info_free, pmpi_info_get, pmpi_info_get_nkeys, pmpi_info_get_nthkey, &
+    pmpi_info_get_string, pmpi_info_get_valuelen, pmpi_info_set, pmpi_init
+PRIVATE :: pmpi_init_thread, pmpi_initialized, pmpi_intercomm_create, &
     pmpi_intercomm_create_from_groups, pmpi_intercomm_merge, pmpi_iprobe, pmpi_irecv, pmpi_ireduce, &
     pmpi_ireduce_scatter, pmpi_ireduce_scatter_block, pmpi_irsend, pmpi_is_thread_main, pmpi_iscan, &
-    pmpi_iscatter, pmpi_iscatterv, pmpi_isend, pmpi_isendrecv, pmpi_isendrecv_replace
-PRIVATE :: pmpi_issend, pmpi_lookup_name, pmpi_mprobe, pmpi_mrecv, pmpi_neighbor_allgather, &
-    pmpi_neighbor_allgather_init, pmpi_neighbor_allgatherv, pmpi_neighbor_allgatherv_init, &
-    pmpi_neighbor_alltoall, pmpi_neighbor_alltoall_init, pmpi_neighbor_alltoallv, &
-    pmpi_neighbor_alltoallv_init, pmpi_neighbor_alltoallw, pmpi_neighbor_alltoallw_init, &
-    pmpi_op_commutative, pmpi_op_create, pmpi_op_free, pmpi_open_port, pmpi_pack, pmpi_pack_external
-PRIVATE :: pmpi_pack_external_size, pmpi_pack_size, pmpi_parrived, pmpi_pcontrol, pmpi_pready, &
-    pmpi_pready_list, pmpi_pready_range, pmpi_precv_init, pmpi_probe, pmpi_psend_init, &
-    pmpi_publish_name, pmpi_put, pmpi_query_thread, pmpi_raccumulate, pmpi_recv, pmpi_recv_init, &
-    pmpi_reduce, pmpi_reduce_init, pmpi_reduce_local, pmpi_reduce_scatter
-PRIVATE :: pmpi_reduce_scatter_block, pmpi_reduce_scatter_block_init, pmpi_reduce_scatter_init, &
-    pmpi_remove_error_class, pmpi_remove_error_code, pmpi_remove_error_string, pmpi_request_free, &
-    pmpi_request_get_status, pmpi_request_get_status_all, pmpi_request_get_status_any, &
-    pmpi_request_get_status_some, pmpi_rget, pmpi_rget_accumulate, pmpi_rput, pmpi_rsend, &
-    pmpi_rsend_init, pmpi_scan, pmpi_scan_init, pmpi_scatter, pmpi_scatter_init
-PRIVATE :: pmpi_scatterv, pmpi_scatterv_init, pmpi_send, pmpi_send_init, pmpi_sendrecv, &
-    pmpi_sendrecv_replace, pmpi_session_attach_buffer, pmpi_session_call_errhandler, &
-    pmpi_session_create_errhandler, ivcf_mpi_session_detach_buffer_cptr, pmpi_session_finalize, &
-    pmpi_session_flush_buffer, pmpi_session_get_errhandler, pmpi_session_get_info, &
-    pmpi_session_get_nth_pset, pmpi_session_get_num_psets, pmpi_session_get_pset_info, &
-    pmpi_session_iflush_buffer, pmpi_session_init, pmpi_session_set_errhandler
-PRIVATE :: pmpi_ssend, pmpi_ssend_init, pmpi_start, pmpi_startall, pmpi_status_f082f, &
-    pmpi_status_f2f08, pmpi_status_get_error, pmpi_status_get_source, pmpi_status_get_tag, &
-    pmpi_status_set_cancelled, pmpi_status_set_elements, pmpi_status_set_elements_x, &
-    pmpi_status_set_error, pmpi_status_set_source, pmpi_status_set_tag, pmpi_test, &
-    pmpi_test_cancelled, pmpi_testall, pmpi_testany, pmpi_testsome
-PRIVATE :: pmpi_topo_test, pmpi_type_commit, pmpi_type_contiguous, pmpi_type_create_darray, &
-    pmpi_type_create_f90_complex, pmpi_type_create_f90_integer, pmpi_type_create_f90_real, &
-    pmpi_type_create_hindexed, pmpi_type_create_hindexed_block, pmpi_type_create_hvector, &
-    pmpi_type_create_indexed_block, pmpi_type_create_keyval, pmpi_type_create_resized, &
-    pmpi_type_create_struct, pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, &
-    pmpi_type_free, pmpi_type_free_keyval, pmpi_type_get_attr
-PRIVATE :: pmpi_type_get_contents, pmpi_type_get_envelope, pmpi_type_get_extent, &
-    pmpi_type_get_extent_x, pmpi_type_get_name, pmpi_type_get_true_extent, &
-    pmpi_type_get_true_extent_x, pmpi_type_get_value_index, pmpi_type_indexed, pmpi_type_match_size, &
-    pmpi_type_set_attr, pmpi_type_set_name, pmpi_type_size, pmpi_type_size_x, pmpi_type_vector, &
-    pmpi_unpack, pmpi_unpack_external, pmpi_unpublish_name, pmpi_wait, pmpi_waitall
-PRIVATE :: pmpi_waitany, pmpi_waitsome, pmpi_win_allocate, pmpi_win_allocate_shared, pmpi_win_attach, &
-    pmpi_win_call_errhandler, pmpi_win_complete, pmpi_win_create, pmpi_win_create_dynamic, &
-    pmpi_win_create_errhandler, pmpi_win_create_keyval, pmpi_win_delete_attr, pmpi_win_detach, &
-    pmpi_win_fence, pmpi_win_flush, pmpi_win_flush_all, pmpi_win_flush_local, &
-    pmpi_win_flush_local_all, pmpi_win_free, pmpi_win_free_keyval
-PRIVATE :: pmpi_win_get_attr, pmpi_win_get_errhandler, pmpi_win_get_group, pmpi_win_get_info, &
-    pmpi_win_get_name, pmpi_win_lock, pmpi_win_lock_all, pmpi_win_post, pmpi_win_set_attr, &
-    pmpi_win_set_errhandler, pmpi_win_set_info, pmpi_win_set_name, pmpi_win_shared_query, &
-    pmpi_win_start, pmpi_win_sync, pmpi_win_test, pmpi_win_unlock, pmpi_win_unlock_all, &
-    pmpi_win_wait, pmpi_wtick
-PRIVATE :: pmpi_wtime, ivcf_mpi_accumulate_c, ivcf_mpi_allgather_c, ivcf_mpi_allgather_init_c, &
-    ivcf_mpi_allgatherv_c, ivcf_mpi_allgatherv_init_c, ivcf_mpi_allreduce_c, &
+    pmpi_iscatter, pmpi_iscatterv, pmpi_isend, pmpi_isendrecv, pmpi_isendrecv_replace, pmpi_issend, &
+    pmpi_lookup_name
+PRIVATE :: pmpi_mprobe, pmpi_mrecv, pmpi_neighbor_allgather, pmpi_neighbor_allgather_init, &
+    pmpi_neighbor_allgatherv, pmpi_neighbor_allgatherv_init, pmpi_neighbor_alltoall, &
+    pmpi_neighbor_alltoall_init, pmpi_neighbor_alltoallv, pmpi_neighbor_alltoallv_init, &
+    pmpi_neighbor_alltoallw, pmpi_neighbor_alltoallw_init, pmpi_op_commutative, pmpi_op_create, &
+    pmpi_op_free, pmpi_open_port, pmpi_pack, pmpi_pack_external, pmpi_pack_external_size, &
+    pmpi_pack_size
+PRIVATE :: pmpi_parrived, pmpi_pcontrol, pmpi_pready, pmpi_pready_list, pmpi_pready_range, &
+    pmpi_precv_init, pmpi_probe, pmpi_psend_init, pmpi_publish_name, pmpi_put, pmpi_query_thread, &
+    pmpi_raccumulate, pmpi_recv, pmpi_recv_init, pmpi_reduce, pmpi_reduce_init, pmpi_reduce_local, &
+    pmpi_reduce_scatter, pmpi_reduce_scatter_block, pmpi_reduce_scatter_block_init
+PRIVATE :: pmpi_reduce_scatter_init, pmpi_remove_error_class, pmpi_remove_error_code, &
+    pmpi_remove_error_string, pmpi_request_free, pmpi_request_get_status, &
+    pmpi_request_get_status_all, pmpi_request_get_status_any, pmpi_request_get_status_some, &
+    pmpi_rget, pmpi_rget_accumulate, pmpi_rput, pmpi_rsend, pmpi_rsend_init, pmpi_scan, &
+    pmpi_scan_init, pmpi_scatter, pmpi_scatter_init, pmpi_scatterv, pmpi_scatterv_init
+PRIVATE :: pmpi_send, pmpi_send_init, pmpi_sendrecv, pmpi_sendrecv_replace, &
+    pmpi_session_attach_buffer, pmpi_session_call_errhandler, pmpi_session_create_errhandler, &
+    ivcf_mpi_session_detach_buffer_cptr, pmpi_session_finalize, pmpi_session_flush_buffer, &
+    pmpi_session_get_errhandler, pmpi_session_get_info, pmpi_session_get_nth_pset, &
+    pmpi_session_get_num_psets, pmpi_session_get_pset_info, pmpi_session_iflush_buffer, &
+    pmpi_session_init, pmpi_session_set_errhandler, pmpi_ssend, pmpi_ssend_init
+PRIVATE :: pmpi_start, pmpi_startall, pmpi_status_f082f, pmpi_status_f2f08, pmpi_status_get_error, &
+    pmpi_status_get_source, pmpi_status_get_tag, pmpi_status_set_cancelled, pmpi_status_set_elements, &
+    pmpi_status_set_elements_x, pmpi_status_set_error, pmpi_status_set_source, pmpi_status_set_tag, &
+    pmpi_test, pmpi_test_cancelled, pmpi_testall, pmpi_testany, pmpi_testsome, pmpi_topo_test, &
+    pmpi_type_commit
+PRIVATE :: pmpi_type_contiguous, pmpi_type_create_darray, pmpi_type_create_f90_complex, &
+    pmpi_type_create_f90_integer, pmpi_type_create_f90_real, pmpi_type_create_hindexed, &
+    pmpi_type_create_hindexed_block, pmpi_type_create_hvector, pmpi_type_create_indexed_block, &
+    pmpi_type_create_keyval, pmpi_type_create_resized, pmpi_type_create_struct, &
+    pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, pmpi_type_free, &
+    pmpi_type_free_keyval, pmpi_type_get_attr, pmpi_type_get_contents, pmpi_type_get_envelope
+PRIVATE :: pmpi_type_get_extent, pmpi_type_get_extent_x, pmpi_type_get_name, &
+    pmpi_type_get_true_extent, pmpi_type_get_true_extent_x, pmpi_type_get_value_index, &
+    pmpi_type_indexed, pmpi_type_match_size, pmpi_type_set_attr, pmpi_type_set_name, pmpi_type_size, &
+    pmpi_type_size_x, pmpi_type_vector, pmpi_unpack, pmpi_unpack_external, pmpi_unpublish_name, &
+    pmpi_wait, pmpi_waitall, pmpi_waitany, pmpi_waitsome
+PRIVATE :: pmpi_win_allocate, pmpi_win_allocate_shared, pmpi_win_attach, pmpi_win_call_errhandler, &
+    pmpi_win_complete, pmpi_win_create, pmpi_win_create_dynamic, pmpi_win_create_errhandler, &
+    pmpi_win_create_keyval, pmpi_win_delete_attr, pmpi_win_detach, pmpi_win_fence, pmpi_win_flush, &
+    pmpi_win_flush_all, pmpi_win_flush_local, pmpi_win_flush_local_all, pmpi_win_free, &
+    pmpi_win_free_keyval, pmpi_win_get_attr, pmpi_win_get_errhandler
+PRIVATE :: pmpi_win_get_group, pmpi_win_get_info, pmpi_win_get_name, pmpi_win_lock, &
+    pmpi_win_lock_all, pmpi_win_post, pmpi_win_set_attr, pmpi_win_set_errhandler, pmpi_win_set_info, &
+    pmpi_win_set_name, pmpi_win_shared_query, pmpi_win_start, pmpi_win_sync, pmpi_win_test, &
+    pmpi_win_unlock, pmpi_win_unlock_all, pmpi_win_wait, ivcf_mpi_accumulate_c, ivcf_mpi_allgather_c, &
+    ivcf_mpi_allgather_init_c
+PRIVATE :: ivcf_mpi_allgatherv_c, ivcf_mpi_allgatherv_init_c, ivcf_mpi_allreduce_c, &
     ivcf_mpi_allreduce_init_c, ivcf_mpi_alltoall_c, ivcf_mpi_alltoall_init_c, ivcf_mpi_alltoallv_c, &
     ivcf_mpi_alltoallv_init_c, ivcf_mpi_alltoallw_c, ivcf_mpi_alltoallw_init_c, ivcf_mpi_bcast_c, &
     ivcf_mpi_bcast_init_c, ivcf_mpi_bsend_c, ivcf_mpi_bsend_init_c, ivcf_mpi_buffer_attach_c, &
-    ivcf_mpi_buffer_detach_c_cptr
-PRIVATE :: ivcf_mpi_comm_attach_buffer_c, ivcf_mpi_comm_detach_buffer_c_cptr, ivcf_mpi_exscan_c, &
-    ivcf_mpi_exscan_init_c, ivcf_mpi_file_iread_c, ivcf_mpi_file_iread_all_c, &
-    ivcf_mpi_file_iread_at_c, ivcf_mpi_file_iread_at_all_c, ivcf_mpi_file_iread_shared_c, &
-    ivcf_mpi_file_iwrite_c, ivcf_mpi_file_iwrite_all_c, ivcf_mpi_file_iwrite_at_c, &
-    ivcf_mpi_file_iwrite_at_all_c, ivcf_mpi_file_iwrite_shared_c, ivcf_mpi_file_read_c, &
-    ivcf_mpi_file_read_all_c, ivcf_mpi_file_read_all_begin_c, ivcf_mpi_file_read_at_c, &
-    ivcf_mpi_file_read_at_all_c, ivcf_mpi_file_read_at_all_begin_c
-PRIVATE :: ivcf_mpi_file_read_ordered_c, ivcf_mpi_file_read_ordered_begin_c, &
-    ivcf_mpi_file_read_shared_c, ivcf_mpi_file_write_c, ivcf_mpi_file_write_all_c, &
-    ivcf_mpi_file_write_all_begin_c, ivcf_mpi_file_write_at_c, ivcf_mpi_file_write_at_all_c, &
-    ivcf_mpi_file_write_at_all_begin_c, ivcf_mpi_file_write_ordered_c, &
+    ivcf_mpi_buffer_detach_c_cptr, ivcf_mpi_comm_attach_buffer_c, ivcf_mpi_comm_detach_buffer_c_cptr, &
+    ivcf_mpi_exscan_c, ivcf_mpi_exscan_init_c
+PRIVATE :: ivcf_mpi_file_iread_c, ivcf_mpi_file_iread_all_c, ivcf_mpi_file_iread_at_c, &
+    ivcf_mpi_file_iread_at_all_c, ivcf_mpi_file_iread_shared_c, ivcf_mpi_file_iwrite_c, &
+    ivcf_mpi_file_iwrite_all_c, ivcf_mpi_file_iwrite_at_c, ivcf_mpi_file_iwrite_at_all_c, &
+    ivcf_mpi_file_iwrite_shared_c, ivcf_mpi_file_read_c, ivcf_mpi_file_read_all_c, &
+    ivcf_mpi_file_read_all_begin_c, ivcf_mpi_file_read_at_c, ivcf_mpi_file_read_at_all_c, &
+    ivcf_mpi_file_read_at_all_begin_c, ivcf_mpi_file_read_ordered_c, &
+    ivcf_mpi_file_read_ordered_begin_c, ivcf_mpi_file_read_shared_c, ivcf_mpi_file_write_c
+PRIVATE :: ivcf_mpi_file_write_all_c, ivcf_mpi_file_write_all_begin_c, ivcf_mpi_file_write_at_c, &
+    ivcf_mpi_file_write_at_all_c, ivcf_mpi_file_write_at_all_begin_c, ivcf_mpi_file_write_ordered_c, &
     ivcf_mpi_file_write_ordered_begin_c, ivcf_mpi_file_write_shared_c, ivcf_mpi_gather_c, &
     ivcf_mpi_gather_init_c, ivcf_mpi_gatherv_c, ivcf_mpi_gatherv_init_c, ivcf_mpi_get_c, &
-    ivcf_mpi_get_accumulate_c, ivcf_mpi_get_count_c, ivcf_mpi_get_elements_c
-PRIVATE :: ivcf_mpi_iallgather_c, ivcf_mpi_iallgatherv_c, ivcf_mpi_iallreduce_c, &
-    ivcf_mpi_ialltoall_c, ivcf_mpi_ialltoallv_c, ivcf_mpi_ialltoallw_c, ivcf_mpi_ibcast_c, &
-    ivcf_mpi_ibsend_c, ivcf_mpi_iexscan_c, ivcf_mpi_igather_c, ivcf_mpi_igatherv_c, &
-    ivcf_mpi_imrecv_c, ivcf_mpi_ineighbor_allgather_c, ivcf_mpi_ineighbor_allgatherv_c, &
-    ivcf_mpi_ineighbor_alltoall_c, ivcf_mpi_ineighbor_alltoallv_c, ivcf_mpi_ineighbor_alltoallw_c, &
-    ivcf_mpi_irecv_c, ivcf_mpi_ireduce_c, ivcf_mpi_ireduce_scatter_c
-PRIVATE :: ivcf_mpi_ireduce_scatter_block_c, ivcf_mpi_irsend_c, ivcf_mpi_iscan_c, &
-    ivcf_mpi_iscatter_c, ivcf_mpi_iscatterv_c, ivcf_mpi_isend_c, ivcf_mpi_isendrecv_c, &
+    ivcf_mpi_get_accumulate_c, ivcf_mpi_get_count_c, ivcf_mpi_get_elements_c, ivcf_mpi_iallgather_c, &
+    ivcf_mpi_iallgatherv_c, ivcf_mpi_iallreduce_c, ivcf_mpi_ialltoall_c
+PRIVATE :: ivcf_mpi_ialltoallv_c, ivcf_mpi_ialltoallw_c, ivcf_mpi_ibcast_c, ivcf_mpi_ibsend_c, &
+    ivcf_mpi_iexscan_c, ivcf_mpi_igather_c, ivcf_mpi_igatherv_c, ivcf_mpi_imrecv_c, &
+    ivcf_mpi_ineighbor_allgather_c, ivcf_mpi_ineighbor_allgatherv_c, ivcf_mpi_ineighbor_alltoall_c, &
+    ivcf_mpi_ineighbor_alltoallv_c, ivcf_mpi_ineighbor_alltoallw_c, ivcf_mpi_irecv_c, &
+    ivcf_mpi_ireduce_c, ivcf_mpi_ireduce_scatter_c, ivcf_mpi_ireduce_scatter_block_c, &
+    ivcf_mpi_irsend_c, ivcf_mpi_iscan_c, ivcf_mpi_iscatter_c
+PRIVATE :: ivcf_mpi_iscatterv_c, ivcf_mpi_isend_c, ivcf_mpi_isendrecv_c, &
     ivcf_mpi_isendrecv_replace_c, ivcf_mpi_issend_c, ivcf_mpi_mrecv_c, ivcf_mpi_neighbor_allgather_c, &
     ivcf_mpi_neighbor_allgather_init_c, ivcf_mpi_neighbor_allgatherv_c, &
     ivcf_mpi_neighbor_allgatherv_init_c, ivcf_mpi_neighbor_alltoall_c, &
     ivcf_mpi_neighbor_alltoall_init_c, ivcf_mpi_neighbor_alltoallv_c, &
     ivcf_mpi_neighbor_alltoallv_init_c, ivcf_mpi_neighbor_alltoallw_c, &
-    ivcf_mpi_neighbor_alltoallw_init_c
-PRIVATE :: ivcf_mpi_pack_c, ivcf_mpi_pack_external_c, ivcf_mpi_pack_external_size_c, &
-    ivcf_mpi_pack_size_c, ivcf_mpi_put_c, ivcf_mpi_raccumulate_c, ivcf_mpi_recv_c, &
-    ivcf_mpi_recv_init_c, ivcf_mpi_reduce_c, ivcf_mpi_reduce_init_c, ivcf_mpi_reduce_local_c, &
-    ivcf_mpi_reduce_scatter_c, ivcf_mpi_reduce_scatter_block_c, ivcf_mpi_reduce_scatter_block_init_c, &
+    ivcf_mpi_neighbor_alltoallw_init_c, ivcf_mpi_pack_c, ivcf_mpi_pack_external_c, &
+    ivcf_mpi_pack_external_size_c, ivcf_mpi_pack_size_c
+PRIVATE :: ivcf_mpi_put_c, ivcf_mpi_raccumulate_c, ivcf_mpi_recv_c, ivcf_mpi_recv_init_c, &
+    ivcf_mpi_reduce_c, ivcf_mpi_reduce_init_c, ivcf_mpi_reduce_local_c, ivcf_mpi_reduce_scatter_c, &
+    ivcf_mpi_reduce_scatter_block_c, ivcf_mpi_reduce_scatter_block_init_c, &
     ivcf_mpi_reduce_scatter_init_c, ivcf_mpi_rget_c, ivcf_mpi_rget_accumulate_c, ivcf_mpi_rput_c, &
-    ivcf_mpi_rsend_c, ivcf_mpi_rsend_init_c
-PRIVATE :: ivcf_mpi_scan_c, ivcf_mpi_scan_init_c, ivcf_mpi_scatter_c, ivcf_mpi_scatter_init_c, &
-    ivcf_mpi_scatterv_c, ivcf_mpi_scatterv_init_c, ivcf_mpi_send_c, ivcf_mpi_send_init_c, &
+    ivcf_mpi_rsend_c, ivcf_mpi_rsend_init_c, ivcf_mpi_scan_c, ivcf_mpi_scan_init_c, &
+    ivcf_mpi_scatter_c, ivcf_mpi_scatter_init_c
+PRIVATE :: ivcf_mpi_scatterv_c, ivcf_mpi_scatterv_init_c, ivcf_mpi_send_c, ivcf_mpi_send_init_c, &
     ivcf_mpi_sendrecv_c, ivcf_mpi_sendrecv_replace_c, ivcf_mpi_session_attach_buffer_c, &
     ivcf_mpi_session_detach_buffer_c_cptr, ivcf_mpi_ssend_c, ivcf_mpi_ssend_init_c, &
     ivcf_mpi_status_set_elements_c, ivcf_mpi_type_contiguous_c, ivcf_mpi_type_create_darray_c, &
     ivcf_mpi_type_create_hindexed_c, ivcf_mpi_type_create_hindexed_block_c, &
-    ivcf_mpi_type_create_hvector_c
-PRIVATE :: ivcf_mpi_type_create_indexed_block_c, ivcf_mpi_type_create_struct_c, &
-    ivcf_mpi_type_create_subarray_c, ivcf_mpi_type_indexed_c, ivcf_mpi_type_size_c, &
-    ivcf_mpi_type_vector_c, ivcf_mpi_unpack_c, ivcf_mpi_unpack_external_c, ivcf_mpi_win_allocate_c, &
-    ivcf_mpi_win_allocate_shared_c, ivcf_mpi_win_create_c, ivcf_mpi_win_shared_query_c
+    ivcf_mpi_type_create_hvector_c, ivcf_mpi_type_create_indexed_block_c, &
+    ivcf_mpi_type_create_struct_c, ivcf_mpi_type_create_subarray_c, ivcf_mpi_type_indexed_c
+PRIVATE :: ivcf_mpi_type_size_c, ivcf_mpi_type_vector_c, ivcf_mpi_unpack_c, &
+    ivcf_mpi_unpack_external_c, ivcf_mpi_win_allocate_c, ivcf_mpi_win_allocate_shared_c, &
+    ivcf_mpi_win_create_c, ivcf_mpi_win_shared_query_c
 INTERFACE MPI_Abort
   MODULE PROCEDURE MPI_Abort_f08
 END INTERFACE MPI_Abort
