@@ -310,10 +310,12 @@ int ivc_mpi_comm_id_pop(uint64_t *mask)
  * offers, so that its first collective needs no agreement of its own). */
 static int id_agree(MPI_Comm parent, int *id, uint64_t *seq0)
 {
+    /* The sequence first: between the id agreement and the pop below another thread must
+     * not run an agreement (a wait lets it), or it could take the same id. */
     uint64_t mask[MASK_WORDS], offer = ivc_mpi_coll_seq_offer();
-    int rc = ivc_mpi_comm_ids_agree(parent, mask);
+    int rc = ivc_mpi_coll_allreduce(&offer, seq0, 1, MPI_UINT64_T, MPI_MAX, parent);
     if (rc == MPI_SUCCESS)
-        rc = ivc_mpi_coll_allreduce(&offer, seq0, 1, MPI_UINT64_T, MPI_MAX, parent);
+        rc = ivc_mpi_comm_ids_agree(parent, mask);
     if (rc != MPI_SUCCESS)
         return rc;
     *id = ivc_mpi_comm_id_pop(mask);
