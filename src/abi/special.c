@@ -611,29 +611,6 @@ int abi_PXGPU_query_support(int gpu_type, int *is_supported)
 
 #endif /* ABI_MPICH */
 
-/* ---- dynamic processes: IVC has none (MPI_Comm_spawn & co. answer unsupported) ---- */
-
-/* No process of an IVC job was spawned: it has no parent. */
-ABI_EXPORT(int, Comm_get_parent, (abi_Comm * parent))
-int abi_PComm_get_parent(abi_Comm *parent)
-{
-    *parent = (abi_Comm)ABI_COMM_NULL;
-    return MPI_SUCCESS;
-}
-
-/* Every communicator belongs to the one job, so disconnecting is freeing: IVC's
- * MPI_Comm_free (with its error classes, MPI_ERR_COMM for a null handle), which lets pending
- * communication complete instead of waiting for it as MPI_Comm_disconnect would. */
-ABI_EXPORT(int, Comm_disconnect, (abi_Comm * comm))
-int abi_PComm_disconnect(abi_Comm *comm)
-{
-    MPI_Comm c = comm ? abi_in(ABI_K_COMM, *comm) : NULL, before = c;
-    int rc = IVCN_PMPI_Comm_free(comm ? &c : NULL);
-    if (comm != NULL)
-        *comm = abi_inout_back(ABI_K_COMM, *comm, before, c);
-    return abi_err_out(rc);
-}
-
 #ifdef ABI_MPICH
 /* ---- entry points of MPICH's own Fortran library ----
  * A program built with mpif90.mpich needs libmpichfort.so.12 (Debian's libmpich12 package),

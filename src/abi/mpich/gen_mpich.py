@@ -64,7 +64,7 @@ HAND = {
     "MPI_Comm_create_keyval", "MPI_Type_create_keyval", "MPI_Win_create_keyval",
     "MPI_Keyval_create", "MPI_Grequest_start",
     "MPI_Comm_get_attr", "MPI_Attr_get",
-    "MPI_Get_processor_name", "MPI_Pcontrol", "MPI_Comm_get_parent", "MPI_Comm_disconnect",
+    "MPI_Get_processor_name", "MPI_Pcontrol",
     "MPI_Status_c2f", "MPI_Status_f2c", "MPI_Status_c2f08", "MPI_Status_f082c",
     "MPI_Status_f2f08", "MPI_Status_f082f",
 }

@@ -1097,6 +1097,19 @@ int abi_PComm_detach_buffer_c(abi_Comm comm, void *buffer_addr, abi_Count *size)
     return abi_err_out(rc);
 }
 
+/* MPI_Comm_disconnect */
+ABI_EXPORT(int, Comm_disconnect, (abi_Comm *comm))
+int abi_PComm_disconnect(abi_Comm *comm)
+{
+    if (IVCN_PMPI_Comm_disconnect == NULL)
+        return abi_unsupported("MPI_Comm_disconnect", NULL);
+    MPI_Comm comm_i = comm ? abi_in(ABI_K_COMM, *comm) : NULL, comm_b = comm_i;
+    int rc = IVCN_PMPI_Comm_disconnect(comm ? &comm_i : NULL);
+    if (comm != NULL)
+        *comm = abi_inout_back(ABI_K_COMM, *comm, comm_b, comm_i);
+    return abi_err_out(rc);
+}
+
 /* MPI_Comm_dup */
 ABI_EXPORT(int, Comm_dup, (abi_Comm comm, abi_Comm *newcomm))
 int abi_PComm_dup(abi_Comm comm, abi_Comm *newcomm)
@@ -1213,6 +1226,19 @@ int abi_PComm_get_name(abi_Comm comm, char *comm_name, int *resultlen)
         return abi_unsupported("MPI_Comm_get_name", NULL);
     MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
     int rc = IVCN_PMPI_Comm_get_name(comm_i, comm_name, resultlen);
+    return abi_err_out(rc);
+}
+
+/* MPI_Comm_get_parent */
+ABI_EXPORT(int, Comm_get_parent, (abi_Comm *parent))
+int abi_PComm_get_parent(abi_Comm *parent)
+{
+    if (IVCN_PMPI_Comm_get_parent == NULL)
+        return abi_unsupported("MPI_Comm_get_parent", NULL);
+    MPI_Comm parent_i = NULL;
+    int rc = IVCN_PMPI_Comm_get_parent(parent ? &parent_i : NULL);
+    if (rc == MPI_SUCCESS && parent != NULL)
+        *parent = (abi_Comm)abi_out(ABI_K_COMM, parent_i);
     return abi_err_out(rc);
 }
 
