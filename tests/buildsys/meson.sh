@@ -7,6 +7,10 @@ command -v meson >/dev/null || skip "meson is not installed (scripts/setup.sh in
 install_prefix
 need_fortran
 unset MPICC MPICXX MPIFC MPIF90 MPIF77
+# Meson looks for Open MPI's ompi-c pkg-config file before it asks mpicc: where Open MPI's
+# development files are installed (bench/harness.py's peer) only IVC's directory may count,
+# as the README tells users.
+export PKG_CONFIG_LIBDIR=$P/lib/pkgconfig
 b=$SCRATCH/build
 # A sanitized IVC (-fsanitize=LIST): Meson's own option links the runtimes into the program
 # (they must load first); Meson keeps only -l, -L and -W link flags from the wrapper.
