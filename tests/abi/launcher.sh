@@ -8,6 +8,7 @@
 # their names matter.
 set -u
 : "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
+. "$SOURCE_DIR/tests/abi/sanitize.sh"
 fail() {
     echo "FAIL: $*"
     exit 1
@@ -43,7 +44,8 @@ cc -shared -fPIC -Wl,-soname,$lib -o "$d/$lib.dir/$lib" "$d/lib.c" &&
     cc -o "$d/prog.$lib" "$d/std.c" "$d/$lib.dir/$lib" -Wl,-rpath,"$d/$lib.dir" ||
     fail "cannot build the stand-in for $lib"
 want=$(realpath "$BUILD_DIR/lib/abi/std")
-out=$("$ivcrun" -v -n 1 --no-ns "$d/prog.$lib" 2>&1) || fail "$lib: $out"
+# (A sanitized build's libmpi_abi.so.0 needs its runtimes loaded first: abi_run.)
+out=$("${abi_run[@]}" "$ivcrun" -v -n 1 --no-ns "$d/prog.$lib" 2>&1) || fail "$lib: $out"
 case "$out" in *"LDP=$want"*) ;; *) fail "expected $want first on LD_LIBRARY_PATH for $lib, got: $out" ;; esac
 case "$out" in *"built for the MPI-5 standard ABI ($lib)"*) ;;
 *) fail "ivcrun -v did not say it chose the standard ABI: $out" ;; esac
