@@ -120,13 +120,22 @@ int abi_POp_free(abi_Op *op)
 
 /* ---- error handlers ---- */
 
+/* A file has no table (the profile's abi_file_out): its handler's kind. */
+#define EH_FILE ABI_K_N
+
 static struct {
     void *fn; /* the program's handler; NULL: free */
-    int kind; /* ABI_K_COMM, ABI_K_WIN or ABI_K_SESSION: the handle it receives */
+    int kind; /* ABI_K_COMM, ABI_K_WIN, ABI_K_SESSION or EH_FILE: the handle it receives */
 } eh_slot[ABI_NTRAMP];
 
 static void eh_call(int i, void **obj, int *code)
 {
+    if (eh_slot[i].kind == EH_FILE) {
+        abi_File f = abi_file_out(*(MPI_File *)obj);
+        int e = abi_err_out(*code);
+        ((abi_File_errhandler_function *)eh_slot[i].fn)(&f, &e);
+        return;
+    }
     abi_h h = abi_find(eh_slot[i].kind, *obj);
     int e = abi_err_out(*code);
     ((void (*)(abi_h *, int *, ...))eh_slot[i].fn)(&h, &e);
@@ -154,6 +163,9 @@ static int eh_create(void *fn, int kind, abi_Errhandler *errhandler)
     else if (kind == ABI_K_SESSION)
         rc = IVCN_PMPI_Session_create_errhandler(
             (MPI_Session_errhandler_function *)(void *)eh_tramp[i], &eh);
+    else if (kind == EH_FILE)
+        rc = IVCN_PMPI_File_create_errhandler((MPI_File_errhandler_function *)(void *)eh_tramp[i],
+                                              &eh);
     else
         rc = IVCN_PMPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)(void *)eh_tramp[i],
                                               &eh);
@@ -192,9 +204,7 @@ ABI_EXPORT(int, File_create_errhandler,
            (abi_File_errhandler_function * fn, abi_Errhandler *errhandler))
 int abi_PFile_create_errhandler(abi_File_errhandler_function *fn, abi_Errhandler *errhandler)
 {
-    (void)fn;
-    (void)errhandler;
-    return abi_unsupported("MPI_File_create_errhandler", NULL);
+    return eh_create((void *)fn, EH_FILE, errhandler);
 }
 
 ABI_EXPORT(int, Errhandler_set, (abi_Comm comm, abi_Errhandler errhandler))
@@ -211,6 +221,93 @@ int abi_PErrhandler_get(abi_Comm comm, abi_Errhandler *errhandler)
     if (rc == MPI_SUCCESS)
         *errhandler = (abi_Errhandler)abi_out(ABI_K_ERRHANDLER, eh);
     return abi_err_out(rc);
+}
+
+/* ---- data representations: extra_state carries the program's functions ---- */
+
+typedef struct {
+    void *read, *write;                   /* the program's; NULL: MPI_CONVERSION_FN_NULL */
+    abi_Datarep_extent_function *extent;
+    void *extra;
+} rep_t;
+
+static int rep_convert(void *fn, void *userbuf, MPI_Datatype dt, MPI_Count count, void *filebuf,
+                       MPI_Offset pos, void *extra, int big)
+{
+    rep_t *r = extra;
+    abi_Datatype d = (abi_Datatype)abi_find(ABI_K_DATATYPE, dt);
+    int rc = big ? ((abi_Datarep_conversion_function_c *)fn)(userbuf, d, count, filebuf, pos,
+                                                             r->extra)
+                 : ((abi_Datarep_conversion_function *)fn)(userbuf, d, (int)count, filebuf, pos,
+                                                           r->extra);
+    return rc == 0 ? MPI_SUCCESS : abi_err_in(rc);
+}
+static int rep_read(void *u, MPI_Datatype dt, int n, void *f, MPI_Offset pos, void *extra)
+{
+    return rep_convert(((rep_t *)extra)->read, u, dt, n, f, pos, extra, 0);
+}
+static int rep_write(void *u, MPI_Datatype dt, int n, void *f, MPI_Offset pos, void *extra)
+{
+    return rep_convert(((rep_t *)extra)->write, u, dt, n, f, pos, extra, 0);
+}
+static int rep_read_c(void *u, MPI_Datatype dt, MPI_Count n, void *f, MPI_Offset pos, void *extra)
+{
+    return rep_convert(((rep_t *)extra)->read, u, dt, n, f, pos, extra, 1);
+}
+static int rep_write_c(void *u, MPI_Datatype dt, MPI_Count n, void *f, MPI_Offset pos, void *extra)
+{
+    return rep_convert(((rep_t *)extra)->write, u, dt, n, f, pos, extra, 1);
+}
+static int rep_extent(MPI_Datatype dt, MPI_Aint *extent, void *extra)
+{
+    rep_t *r = extra;
+    abi_Aint e = 0;
+    int rc = r->extent((abi_Datatype)abi_find(ABI_K_DATATYPE, dt), &e, r->extra);
+    *extent = (MPI_Aint)e;
+    return rc == 0 ? MPI_SUCCESS : abi_err_in(rc);
+}
+
+/* The record lives as long as the program: a representation cannot be unregistered. */
+static int rep_register(const char *datarep, void *rd, void *wr,
+                        abi_Datarep_extent_function *ext, void *extra, int big)
+{
+    rep_t *r = malloc(sizeof(*r));
+    if (r == NULL)
+        return abi_err_out(MPI_ERR_NO_MEM);
+    *r = (rep_t){rd, wr, ext, extra};
+    /* No extent function: IVC rejects the call (MPI_ERR_ARG), so pass none. */
+    MPI_Datarep_extent_function *e = ext != NULL ? rep_extent : NULL;
+    int rc = big ? IVCN_PMPI_Register_datarep_c(datarep, rd ? rep_read_c : NULL,
+                                                wr ? rep_write_c : NULL, e, r)
+                 : IVCN_PMPI_Register_datarep(datarep, rd ? rep_read : NULL, wr ? rep_write : NULL,
+                                              e, r);
+    if (rc != MPI_SUCCESS)
+        free(r);
+    return abi_err_out(rc);
+}
+
+ABI_EXPORT(int, Register_datarep,
+           (const char *datarep, abi_Datarep_conversion_function *read_conversion_fn,
+            abi_Datarep_conversion_function *write_conversion_fn,
+            abi_Datarep_extent_function *dtype_file_extent_fn, void *extra_state))
+int abi_PRegister_datarep(const char *datarep, abi_Datarep_conversion_function *read_conversion_fn,
+                          abi_Datarep_conversion_function *write_conversion_fn,
+                          abi_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    return rep_register(datarep, (void *)read_conversion_fn, (void *)write_conversion_fn,
+                        dtype_file_extent_fn, extra_state, 0);
+}
+ABI_EXPORT(int, Register_datarep_c,
+           (const char *datarep, abi_Datarep_conversion_function_c *read_conversion_fn,
+            abi_Datarep_conversion_function_c *write_conversion_fn,
+            abi_Datarep_extent_function *dtype_file_extent_fn, void *extra_state))
+int abi_PRegister_datarep_c(const char *datarep,
+                            abi_Datarep_conversion_function_c *read_conversion_fn,
+                            abi_Datarep_conversion_function_c *write_conversion_fn,
+                            abi_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    return rep_register(datarep, (void *)read_conversion_fn, (void *)write_conversion_fn,
+                        dtype_file_extent_fn, extra_state, 1);
 }
 
 /* ---- attribute keyvals: extra_state carries the program's functions ---- */

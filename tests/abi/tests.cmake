@@ -2,7 +2,7 @@
 # MPICH-ABI library (src/abi), data checked by each program; and the PyPI mpi4py wheel
 # (MPICH flavour) on the same library. Label abi. CI sets IVCTEST_REQUIRE_ABI=1 so that
 # they cannot skip for want of libmpich-dev or PyPI. See tests/abi/README.md.
-foreach(t p2p:2 datatypes:2 callbacks:2 coll:4 rma:2 fortran_f08:2 fortran_mpif:2 fortran_usempi:2 threads:2 dyn:2)
+foreach(t p2p:2 datatypes:2 callbacks:2 coll:4 rma:2 fortran_f08:2 fortran_mpif:2 fortran_usempi:2 threads:2 dyn:2 io:3)
   string(REPLACE ":" ";" tn ${t})
   list(GET tn 0 name)
   list(GET tn 1 np)
@@ -13,7 +13,7 @@ endforeach()
 # The same C programs (and std_abi.c, what only the standard ABI has) built with IVC's
 # `mpicc -mpi-abi` for the MPI-5 standard ABI (lib/abi/std/libmpi_abi.so.0): nothing to
 # install, so these never skip.
-foreach(t p2p:2 datatypes:2 callbacks:2 coll:4 rma:2 threads:2 dyn:2 std_abi:2 std_abi:3)
+foreach(t p2p:2 datatypes:2 callbacks:2 coll:4 rma:2 threads:2 dyn:2 io:3 std_abi:2 std_abi:3)
   string(REPLACE ":" ";" tn ${t})
   list(GET tn 0 name)
   list(GET tn 1 np)

@@ -79,4 +79,19 @@ static inline void abi_status_in(const abi_Status *d, MPI_Status *s)
 #define ABI_STATUS_IGNORE   ((abi_Status *)1)
 #define ABI_STATUS_PASS(s)  ((MPI_Status *)(void *)(s))
 
+/* ---- files: MPICH's MPI_File is ROMIO's pointer, never looked into by the program. It gets
+ * IVC's MPI_File pointer itself (no table); MPI_FILE_NULL is 0 in both, and the Fortran
+ * integer (MPI_File_c2f) is IVC's index, 0 for the null file in both. The amode bits,
+ * MPI_SEEK_* and MPI_DISPLACEMENT_CURRENT are MPICH's values in IVC (mpi.h). ---- */
+#define abi_file_in(f)       ((MPI_File)(void *)(f))
+#define abi_file_out(f)      ((abi_File)(void *)(f))
+#define abi_file_fint_in(v)  (v)
+#define abi_file_fint_out(v) (v)
+_Static_assert(MPI_MODE_RDONLY == 2 && MPI_MODE_RDWR == 8 && MPI_MODE_WRONLY == 4 &&
+                   MPI_MODE_CREATE == 1 && MPI_MODE_EXCL == 64 && MPI_MODE_DELETE_ON_CLOSE == 16 &&
+                   MPI_MODE_UNIQUE_OPEN == 32 && MPI_MODE_APPEND == 128 &&
+                   MPI_MODE_SEQUENTIAL == 256 && MPI_SEEK_SET == 600 && MPI_SEEK_CUR == 602 &&
+                   MPI_SEEK_END == 604 && MPI_DISPLACEMENT_CURRENT == -54278278LL,
+               "IVC's I/O constants are MPICH's");
+
 #endif

@@ -67,6 +67,7 @@ HAND = {
     "MPI_Get_processor_name", "MPI_Pcontrol",
     "MPI_Status_c2f", "MPI_Status_f2c", "MPI_Status_c2f08", "MPI_Status_f082c",
     "MPI_Status_f2f08", "MPI_Status_f082f",
+    "MPI_Register_datarep", "MPI_Register_datarep_c",
 }
 # The MPI-1 functions the standard removed in 3.0 that MPICH still exports: by hand too.
 HAND_REMOVED = {"MPI_Address", "MPI_Type_extent", "MPI_Type_lb", "MPI_Type_ub",
@@ -135,9 +136,9 @@ def abi_decl(p):
     return re.sub(r"\bMPI_(\w+)", r"abi_\1", d) if p["base"].startswith("MPI_") else d
 
 
-# Chapters IVC has that this ABI does not map yet: MPICH's MPI_File is a pointer to its own
-# structure, and no handle kind converts it here, so the I/O chapter stays unsupported.
-ABI_NOT_YET = {"I/O"}
+# Chapters IVC has that the ABI layers do not map yet (none: MPI_File, the one handle kind
+# without a table, is IVC's own pointer passed through, profile's abi_file_in/out).
+ABI_NOT_YET = set()
 
 NTRAMP = 128
 
@@ -162,11 +163,16 @@ CONV_SCALAR = {
     "BIND_TYPE": (None, "abi_bind_out"),
     "VARIABLE_SCOPE": (None, "abi_scope_out"),
     "PVAR_CLASS": ("abi_pvar_class_in", "abi_pvar_class_out"),
+    "ACCESS_MODE": ("abi_amode_in", "abi_amode_out"),
+    "UPDATE_MODE": ("abi_whence_in", None),
 }
 CONV_ARRAY_IN = {"DISTRIB_ENUM": "abi_distrib_in", "DTYPE_DISTRIBUTION": "abi_darg_in"}
 CONV_POINTER = {"BUFFER": "abi_buf", "WEIGHT": "abi_weights"}
 # Outputs through a pointer the ABI may number otherwise: a function called after the call.
 CONV_POST = {"C_BUFFER2": "abi_detached_out"}  # MPI_Buffer_detach & co.: MPI_BUFFER_AUTOMATIC
+# Single parameters whose kind is too broad to convert by kind: MPI_File_set_view's
+# displacement may be MPI_DISPLACEMENT_CURRENT (an OFFSET elsewhere is a plain number).
+CONV_NAMED = {("MPI_File_set_view", "disp"): "abi_disp_in"}
 
 
 def array_len(func, p, params, dp, comm_var):
@@ -206,6 +212,15 @@ def wrapper(name, text, desc):
     comm_var = next((f"{p['name']}_i" for p in params if p["base"] == "MPI_Comm"
                      and p["nptr"] == 0 and not p["array"]), None)
     m = re.match(r"^MPI_(\w+)_(c2f|f2c|toint|fromint)$", name)
+    if m and m.group(1) == "File":
+        # IVC's MPI_File is a pointer: its integer is IVC's Fortran index (profile header).
+        arg = params[0]["name"]
+        conv = (f"abi_file_fint_out(IVCN_P{name}(abi_file_in({arg})))"
+                if m.group(2) in ("c2f", "toint")
+                else f"abi_file_out(IVCN_P{name}(abi_file_fint_in({arg})))")
+        return "\n".join([f"/* {name} */", f"ABI_EXPORT({abi_ret}, {short}, ({abi_params}))",
+                          f"{abi_ret} abi_P{short}({abi_params})", "{",
+                          f"    return {conv};", "}"])
     if m and m.group(1) != "Status":
         # The Fortran (and MPI-5 integer) handle is the C handle's value: MPICH's handles
         # are ints (its mpi.h makes these macros), the standard ABI's fit one (std/abi.h).
@@ -215,9 +230,22 @@ def wrapper(name, text, desc):
                           f"    return ({abi_ret})(intptr_t){arg};", "}"])
     for p, dp in zip(params, dparams):
         n, base, kind, dirn = p["name"], p["base"], dp["kind"], dp["param_direction"]
-        if base in ("MPI_File",) or "function" in base or kind in ("FUNCTION", "POLYFUNCTION"):
+        if "function" in base or kind in ("FUNCTION", "POLYFUNCTION"):
             raise Skip(f"{name}: {base} {n}")
-        if base in HANDLES:
+        if (name, n) in CONV_NAMED and P.convert:
+            args.append(f"{CONV_NAMED[(name, n)]}({n})")
+        elif base == "MPI_File" and not p["array"] and p["nptr"] <= 1:
+            # No table: the program holds IVC's pointer (the profile maps MPI_FILE_NULL).
+            if p["nptr"] == 0:
+                args.append(f"abi_file_in({n})")
+            else:
+                init = "MPI_FILE_NULL" if dirn == "out" else f"{n} ? abi_file_in(*{n}) : MPI_FILE_NULL"
+                decls.append(f"    MPI_File {n}_i = {init};")
+                args.append(f"{n} ? &{n}_i : NULL")
+                cond = f"rc == MPI_SUCCESS && {n} != NULL" if dirn == "out" else f"{n} != NULL"
+                post.append(f"    if ({cond})")
+                post.append(f"        *{n} = abi_file_out({n}_i);")
+        elif base in HANDLES:
             K = HANDLES[base]
             if p["nptr"] == 0 and not p["array"]:
                 first.append(f"    {base} {n}_i = abi_in({K}, {n});")

@@ -131,4 +131,38 @@ _Static_assert(MPI_MODE_NOCHECK == ABI_MODE_NOCHECK && MPI_MODE_NOPUT == ABI_MOD
                    MPI_MODE_NOSUCCEED == ABI_MODE_NOSUCCEED,
                "the RMA assertions both ABIs number alike");
 
+/* ---- files: the program gets IVC's MPI_File pointer itself (no table: a file handle is
+ * never converted inside another object). Only MPI_FILE_NULL (0x118; IVC NULL) differs; any
+ * other predefined value is no file and reaches IVC as the null file, which IVC rejects with
+ * MPI_ERR_FILE. The integer of MPI_File_toint/c2f: IVC's Fortran index in the user-handle
+ * space of a kind no table uses (ABI_K_N), MPI_FILE_NULL's for the null file. ---- */
+static inline MPI_File abi_file_in(abi_File f)
+{
+    return (uintptr_t)(void *)f < ABI_BUILTIN_N ? MPI_FILE_NULL : (MPI_File)(void *)f;
+}
+static inline abi_File abi_file_out(MPI_File f)
+{
+    return f == MPI_FILE_NULL ? (abi_File)(intptr_t)ABI_FILE_NULL : (abi_File)(void *)f;
+}
+static inline int abi_file_fint_out(MPI_Fint idx)
+{
+    return idx <= 0 ? ABI_FILE_NULL : (int)ABI_USER_HANDLE(ABI_K_N, idx);
+}
+static inline MPI_Fint abi_file_fint_in(int v)
+{
+    if (ABI_IS_USER(v) && ABI_USER_KIND_OK(v, ABI_K_N))
+        return (MPI_Fint)ABI_USER_SLOT(v);
+    return 0; /* MPI_FILE_NULL, or no file */
+}
+/* File access modes: the standard's bits are otherwise assigned (std_abi.h). */
+ABI_HIDDEN int abi_amode_in(int v);
+ABI_HIDDEN int abi_amode_out(int v);
+/* MPI_SEEK_SET/CUR/END */
+ABI_HIDDEN int abi_whence_in(int v);
+/* MPI_File_set_view's displacement: MPI_DISPLACEMENT_CURRENT is -1 here, IVC's MPICH's. */
+static inline MPI_Offset abi_disp_in(abi_Offset d)
+{
+    return d == ABI_DISPLACEMENT_CURRENT ? MPI_DISPLACEMENT_CURRENT : (MPI_Offset)d;
+}
+
 #endif

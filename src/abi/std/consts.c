@@ -106,6 +106,33 @@ MAP_OUT(abi_scope_out, ABI_STD_T_SCOPE)
 MAP_IN(abi_pvar_class_in, ABI_STD_T_PVAR_CLASS)
 MAP_OUT(abi_pvar_class_out, ABI_STD_T_PVAR_CLASS)
 
+MAP_IN(abi_whence_in, ABI_STD_SEEKS)
+
+/* Access modes are bits: each of the ABI's set bits becomes IVC's; an unknown bit stays, in
+ * a position no IVC mode uses, so that MPI_File_open rejects it (MPI_ERR_AMODE). */
+#define AMODE_IN(ivc, std)                                                                         \
+    if (v & (std)) {                                                                               \
+        v &= ~(std);                                                                               \
+        r |= (ivc);                                                                                \
+    }
+#define AMODE_OUT(ivc, std)                                                                        \
+    if (v & (ivc)) {                                                                               \
+        v &= ~(ivc);                                                                               \
+        r |= (std);                                                                                \
+    }
+int abi_amode_in(int v)
+{
+    int r = 0;
+    ABI_STD_AMODES(AMODE_IN)
+    return r | (v ? 1 << 20 : 0);
+}
+int abi_amode_out(int v)
+{
+    int r = 0;
+    ABI_STD_AMODES(AMODE_OUT)
+    return r | (v ? 1 << 20 : 0);
+}
+
 int abi_darg_in(int v)
 {
     return v == ABI_STD_DFLT_DARG ? MPI_DISTRIBUTE_DFLT_DARG : v;

@@ -108,7 +108,6 @@ int main(void)
     ABI_STD_T_BIND(C)
     ABI_STD_T_SCOPE(C)
     ABI_STD_T_PVAR_CLASS(C)
-#undef C
     constant("MPI_DISTRIBUTE_DFLT_DARG", ABI_STD_DFLT_DARG);
     constant("MPI_KEYVAL_NULL", 0);
     constant("MPI_ANY_SOURCE", ABI_ANY_SOURCE);
@@ -121,14 +120,12 @@ int main(void)
     constant("MPI_MODE_NOPUT", ABI_MODE_NOPUT);
     constant("MPI_MODE_NOSTORE", ABI_MODE_NOSTORE);
     constant("MPI_MODE_NOSUCCEED", ABI_MODE_NOSUCCEED);
-    /* I/O: the values of the standard; the chapter answers MPI_ERR_UNSUPPORTED_OPERATION
-     * through this ABI for now (src/abi/std/gen_std.py). */
-    static const char *const amode[] = {"APPEND", "CREATE", "DELETE_ON_CLOSE", "EXCL", "RDONLY",
-                                        "RDWR", "SEQUENTIAL", "UNIQUE_OPEN", "WRONLY"};
-    for (int i = 0; i < 9; i++)
-        printf("#define MPI_MODE_%-21s %d\n", amode[i], 1 << i);
-    puts("#define MPI_SEEK_SET 401\n#define MPI_SEEK_CUR 402\n#define MPI_SEEK_END 403\n"
-         "#define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-1)\n");
+    /* I/O */
+    ABI_STD_AMODES(C)
+    ABI_STD_SEEKS(C)
+    puts("#define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-1)\n");
+    _Static_assert(ABI_DISPLACEMENT_CURRENT == -1, "MPI_DISPLACEMENT_CURRENT");
+#undef C
     printf("#define MPI_T_CB_REQUIRE_NONE 0x00\n#define MPI_T_CB_REQUIRE_MPI_RESTRICTED 0x03\n"
            "#define MPI_T_CB_REQUIRE_THREAD_SAFE 0x0F\n#define MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE 0x3F\n"
            "#define MPI_T_SOURCE_ORDERED 1\n#define MPI_T_SOURCE_UNORDERED 2\n\n");

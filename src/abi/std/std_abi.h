@@ -223,6 +223,14 @@ typedef void abi_T_event_dropped_cb_function(abi_Count, abi_T_event_registration
 #define ABI_MODE_NOSTORE   8192
 #define ABI_MODE_NOSUCCEED 16384
 #define ABI_MAX_PROCESSOR_NAME 256
+/* File access modes (bits, in the order of their names), seek modes, and the displacement
+ * of MPI_File_set_view that means "the current position". */
+#define ABI_STD_AMODES(X)                                                                          \
+    X(MPI_MODE_APPEND, 1) X(MPI_MODE_CREATE, 2) X(MPI_MODE_DELETE_ON_CLOSE, 4)                     \
+    X(MPI_MODE_EXCL, 8) X(MPI_MODE_RDONLY, 16) X(MPI_MODE_RDWR, 32) X(MPI_MODE_SEQUENTIAL, 64)     \
+    X(MPI_MODE_UNIQUE_OPEN, 128) X(MPI_MODE_WRONLY, 256)
+#define ABI_STD_SEEKS(X) X(MPI_SEEK_SET, 401) X(MPI_SEEK_CUR, 402) X(MPI_SEEK_END, 403)
+#define ABI_DISPLACEMENT_CURRENT (-1)
 /* MPI_COMM_DUP_FN & co.: the constant 1 (the null copy and delete functions are 0). */
 #define ABI_DUP_FN ((void *)1)
 

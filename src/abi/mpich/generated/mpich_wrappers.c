@@ -1612,998 +1612,1245 @@ int abi_PFetch_and_op(const void *origin_addr, void *result_addr, abi_Datatype d
     return abi_err_out(rc);
 }
 
-/* MPI_File_c2f: not in IVC */
-ABI_EXPORT(int, File_c2f, (abi_File file))
-int abi_PFile_c2f(abi_File file)
+/* MPI_File_c2f */
+ABI_EXPORT(abi_Fint, File_c2f, (abi_File file))
+abi_Fint abi_PFile_c2f(abi_File file)
 {
-    (void)file;
-    return abi_unsupported("MPI_File_c2f", NULL);
+    return abi_file_fint_out(IVCN_PMPI_File_c2f(abi_file_in(file)));
 }
 
-/* MPI_File_call_errhandler: not in IVC */
+/* MPI_File_call_errhandler */
 ABI_EXPORT(int, File_call_errhandler, (abi_File fh, int errorcode))
 int abi_PFile_call_errhandler(abi_File fh, int errorcode)
 {
-    (void)fh;
-    (void)errorcode;
-    return abi_unsupported("MPI_File_call_errhandler", NULL);
+    if (IVCN_PMPI_File_call_errhandler == NULL)
+        return abi_unsupported("MPI_File_call_errhandler", NULL);
+    int rc = IVCN_PMPI_File_call_errhandler(abi_file_in(fh), abi_err_in(errorcode));
+    return abi_err_out(rc);
 }
 
-/* MPI_File_close: not in IVC */
+/* MPI_File_close */
 ABI_EXPORT(int, File_close, (abi_File *fh))
 int abi_PFile_close(abi_File *fh)
 {
-    (void)fh;
-    return abi_unsupported("MPI_File_close", NULL);
+    if (IVCN_PMPI_File_close == NULL)
+        return abi_unsupported("MPI_File_close", NULL);
+    MPI_File fh_i = fh ? abi_file_in(*fh) : MPI_FILE_NULL;
+    int rc = IVCN_PMPI_File_close(fh ? &fh_i : NULL);
+    if (fh != NULL)
+        *fh = abi_file_out(fh_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_delete: not in IVC */
+/* MPI_File_delete */
 ABI_EXPORT(int, File_delete, (const char *filename, abi_Info info))
 int abi_PFile_delete(const char *filename, abi_Info info)
 {
-    (void)filename;
-    (void)info;
-    return abi_unsupported("MPI_File_delete", NULL);
+    if (IVCN_PMPI_File_delete == NULL)
+        return abi_unsupported("MPI_File_delete", NULL);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    int rc = IVCN_PMPI_File_delete(filename, info_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_f2c: not in IVC */
-ABI_EXPORT(int, File_f2c, (abi_Fint file))
-int abi_PFile_f2c(abi_Fint file)
+/* MPI_File_f2c */
+ABI_EXPORT(abi_File, File_f2c, (abi_Fint file))
+abi_File abi_PFile_f2c(abi_Fint file)
 {
-    (void)file;
-    return abi_unsupported("MPI_File_f2c", NULL);
+    return abi_file_out(IVCN_PMPI_File_f2c(abi_file_fint_in(file)));
 }
 
-/* MPI_File_get_amode: not in IVC */
+/* MPI_File_get_amode */
 ABI_EXPORT(int, File_get_amode, (abi_File fh, int *amode))
 int abi_PFile_get_amode(abi_File fh, int *amode)
 {
-    (void)fh;
-    (void)amode;
-    return abi_unsupported("MPI_File_get_amode", NULL);
+    if (IVCN_PMPI_File_get_amode == NULL)
+        return abi_unsupported("MPI_File_get_amode", NULL);
+    int rc = IVCN_PMPI_File_get_amode(abi_file_in(fh), amode);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_atomicity: not in IVC */
+/* MPI_File_get_atomicity */
 ABI_EXPORT(int, File_get_atomicity, (abi_File fh, int *flag))
 int abi_PFile_get_atomicity(abi_File fh, int *flag)
 {
-    (void)fh;
-    (void)flag;
-    return abi_unsupported("MPI_File_get_atomicity", NULL);
+    if (IVCN_PMPI_File_get_atomicity == NULL)
+        return abi_unsupported("MPI_File_get_atomicity", NULL);
+    int rc = IVCN_PMPI_File_get_atomicity(abi_file_in(fh), flag);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_byte_offset: not in IVC */
+/* MPI_File_get_byte_offset */
 ABI_EXPORT(int, File_get_byte_offset, (abi_File fh, abi_Offset offset, abi_Offset *disp))
 int abi_PFile_get_byte_offset(abi_File fh, abi_Offset offset, abi_Offset *disp)
 {
-    (void)fh;
-    (void)offset;
-    (void)disp;
-    return abi_unsupported("MPI_File_get_byte_offset", NULL);
+    if (IVCN_PMPI_File_get_byte_offset == NULL)
+        return abi_unsupported("MPI_File_get_byte_offset", NULL);
+    int rc = IVCN_PMPI_File_get_byte_offset(abi_file_in(fh), offset, (void *)disp);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_errhandler: not in IVC */
+/* MPI_File_get_errhandler */
 ABI_EXPORT(int, File_get_errhandler, (abi_File file, abi_Errhandler *errhandler))
 int abi_PFile_get_errhandler(abi_File file, abi_Errhandler *errhandler)
 {
-    (void)file;
-    (void)errhandler;
-    return abi_unsupported("MPI_File_get_errhandler", NULL);
+    if (IVCN_PMPI_File_get_errhandler == NULL)
+        return abi_unsupported("MPI_File_get_errhandler", NULL);
+    MPI_Errhandler errhandler_i = NULL;
+    int rc = IVCN_PMPI_File_get_errhandler(abi_file_in(file), errhandler ? &errhandler_i : NULL);
+    if (rc == MPI_SUCCESS && errhandler != NULL)
+        *errhandler = (abi_Errhandler)abi_out(ABI_K_ERRHANDLER, errhandler_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_group: not in IVC */
+/* MPI_File_get_group */
 ABI_EXPORT(int, File_get_group, (abi_File fh, abi_Group *group))
 int abi_PFile_get_group(abi_File fh, abi_Group *group)
 {
-    (void)fh;
-    (void)group;
-    return abi_unsupported("MPI_File_get_group", NULL);
+    if (IVCN_PMPI_File_get_group == NULL)
+        return abi_unsupported("MPI_File_get_group", NULL);
+    MPI_Group group_i = NULL;
+    int rc = IVCN_PMPI_File_get_group(abi_file_in(fh), group ? &group_i : NULL);
+    if (rc == MPI_SUCCESS && group != NULL)
+        *group = (abi_Group)abi_out(ABI_K_GROUP, group_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_info: not in IVC */
+/* MPI_File_get_info */
 ABI_EXPORT(int, File_get_info, (abi_File fh, abi_Info *info_used))
 int abi_PFile_get_info(abi_File fh, abi_Info *info_used)
 {
-    (void)fh;
-    (void)info_used;
-    return abi_unsupported("MPI_File_get_info", NULL);
+    if (IVCN_PMPI_File_get_info == NULL)
+        return abi_unsupported("MPI_File_get_info", NULL);
+    MPI_Info info_used_i = NULL;
+    int rc = IVCN_PMPI_File_get_info(abi_file_in(fh), info_used ? &info_used_i : NULL);
+    if (rc == MPI_SUCCESS && info_used != NULL)
+        *info_used = (abi_Info)abi_out(ABI_K_INFO, info_used_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_position: not in IVC */
+/* MPI_File_get_position */
 ABI_EXPORT(int, File_get_position, (abi_File fh, abi_Offset *offset))
 int abi_PFile_get_position(abi_File fh, abi_Offset *offset)
 {
-    (void)fh;
-    (void)offset;
-    return abi_unsupported("MPI_File_get_position", NULL);
+    if (IVCN_PMPI_File_get_position == NULL)
+        return abi_unsupported("MPI_File_get_position", NULL);
+    int rc = IVCN_PMPI_File_get_position(abi_file_in(fh), (void *)offset);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_position_shared: not in IVC */
+/* MPI_File_get_position_shared */
 ABI_EXPORT(int, File_get_position_shared, (abi_File fh, abi_Offset *offset))
 int abi_PFile_get_position_shared(abi_File fh, abi_Offset *offset)
 {
-    (void)fh;
-    (void)offset;
-    return abi_unsupported("MPI_File_get_position_shared", NULL);
+    if (IVCN_PMPI_File_get_position_shared == NULL)
+        return abi_unsupported("MPI_File_get_position_shared", NULL);
+    int rc = IVCN_PMPI_File_get_position_shared(abi_file_in(fh), (void *)offset);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_size: not in IVC */
+/* MPI_File_get_size */
 ABI_EXPORT(int, File_get_size, (abi_File fh, abi_Offset *size))
 int abi_PFile_get_size(abi_File fh, abi_Offset *size)
 {
-    (void)fh;
-    (void)size;
-    return abi_unsupported("MPI_File_get_size", NULL);
+    if (IVCN_PMPI_File_get_size == NULL)
+        return abi_unsupported("MPI_File_get_size", NULL);
+    int rc = IVCN_PMPI_File_get_size(abi_file_in(fh), (void *)size);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_type_extent: not in IVC */
+/* MPI_File_get_type_extent */
 ABI_EXPORT(int, File_get_type_extent, (abi_File fh, abi_Datatype datatype, abi_Aint *extent))
 int abi_PFile_get_type_extent(abi_File fh, abi_Datatype datatype, abi_Aint *extent)
 {
-    (void)fh;
-    (void)datatype;
-    (void)extent;
-    return abi_unsupported("MPI_File_get_type_extent", NULL);
+    if (IVCN_PMPI_File_get_type_extent == NULL)
+        return abi_unsupported("MPI_File_get_type_extent", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_get_type_extent(abi_file_in(fh), datatype_i, extent);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_type_extent_c: not in IVC */
+/* MPI_File_get_type_extent_c */
 ABI_EXPORT(int, File_get_type_extent_c, (abi_File fh, abi_Datatype datatype, abi_Count *extent))
 int abi_PFile_get_type_extent_c(abi_File fh, abi_Datatype datatype, abi_Count *extent)
 {
-    (void)fh;
-    (void)datatype;
-    (void)extent;
-    return abi_unsupported("MPI_File_get_type_extent_c", NULL);
+    if (IVCN_PMPI_File_get_type_extent_c == NULL)
+        return abi_unsupported("MPI_File_get_type_extent_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_get_type_extent_c(abi_file_in(fh), datatype_i, (void *)extent);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_get_view: not in IVC */
+/* MPI_File_get_view */
 ABI_EXPORT(int, File_get_view, (abi_File fh, abi_Offset *disp, abi_Datatype *etype, abi_Datatype *filetype, char *datarep))
 int abi_PFile_get_view(abi_File fh, abi_Offset *disp, abi_Datatype *etype, abi_Datatype *filetype, char *datarep)
 {
-    (void)fh;
-    (void)disp;
-    (void)etype;
-    (void)filetype;
-    (void)datarep;
-    return abi_unsupported("MPI_File_get_view", NULL);
+    if (IVCN_PMPI_File_get_view == NULL)
+        return abi_unsupported("MPI_File_get_view", NULL);
+    MPI_Datatype etype_i = NULL;
+    MPI_Datatype filetype_i = NULL;
+    int rc = IVCN_PMPI_File_get_view(abi_file_in(fh), (void *)disp, etype ? &etype_i : NULL, filetype ? &filetype_i : NULL, datarep);
+    if (rc == MPI_SUCCESS && etype != NULL)
+        *etype = (abi_Datatype)abi_out(ABI_K_DATATYPE, etype_i);
+    if (rc == MPI_SUCCESS && filetype != NULL)
+        *filetype = (abi_Datatype)abi_out(ABI_K_DATATYPE, filetype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iread: not in IVC */
+/* MPI_File_iread */
 ABI_EXPORT(int, File_iread, (abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iread(abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iread", NULL);
+    if (IVCN_PMPI_File_iread == NULL)
+        return abi_unsupported("MPI_File_iread", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iread(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iread_c: not in IVC */
+/* MPI_File_iread_c */
 ABI_EXPORT(int, File_iread_c, (abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iread_c(abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iread_c", NULL);
+    if (IVCN_PMPI_File_iread_c == NULL)
+        return abi_unsupported("MPI_File_iread_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iread_c(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iread_all: not in IVC */
+/* MPI_File_iread_all */
 ABI_EXPORT(int, File_iread_all, (abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iread_all(abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iread_all", NULL);
+    if (IVCN_PMPI_File_iread_all == NULL)
+        return abi_unsupported("MPI_File_iread_all", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iread_all(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iread_all_c: not in IVC */
+/* MPI_File_iread_all_c */
 ABI_EXPORT(int, File_iread_all_c, (abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iread_all_c(abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iread_all_c", NULL);
+    if (IVCN_PMPI_File_iread_all_c == NULL)
+        return abi_unsupported("MPI_File_iread_all_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iread_all_c(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iread_at: not in IVC */
+/* MPI_File_iread_at */
 ABI_EXPORT(int, File_iread_at, (abi_File fh, abi_Offset offset, void *buf, int count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iread_at(abi_File fh, abi_Offset offset, void *buf, int count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iread_at", NULL);
+    if (IVCN_PMPI_File_iread_at == NULL)
+        return abi_unsupported("MPI_File_iread_at", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iread_at(abi_file_in(fh), offset, buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iread_at_c: not in IVC */
+/* MPI_File_iread_at_c */
 ABI_EXPORT(int, File_iread_at_c, (abi_File fh, abi_Offset offset, void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iread_at_c(abi_File fh, abi_Offset offset, void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iread_at_c", NULL);
+    if (IVCN_PMPI_File_iread_at_c == NULL)
+        return abi_unsupported("MPI_File_iread_at_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iread_at_c(abi_file_in(fh), offset, buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iread_at_all: not in IVC */
+/* MPI_File_iread_at_all */
 ABI_EXPORT(int, File_iread_at_all, (abi_File fh, abi_Offset offset, void *buf, int count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iread_at_all(abi_File fh, abi_Offset offset, void *buf, int count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iread_at_all", NULL);
+    if (IVCN_PMPI_File_iread_at_all == NULL)
+        return abi_unsupported("MPI_File_iread_at_all", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iread_at_all(abi_file_in(fh), offset, buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iread_at_all_c: not in IVC */
+/* MPI_File_iread_at_all_c */
 ABI_EXPORT(int, File_iread_at_all_c, (abi_File fh, abi_Offset offset, void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iread_at_all_c(abi_File fh, abi_Offset offset, void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iread_at_all_c", NULL);
+    if (IVCN_PMPI_File_iread_at_all_c == NULL)
+        return abi_unsupported("MPI_File_iread_at_all_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iread_at_all_c(abi_file_in(fh), offset, buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iread_shared: not in IVC */
+/* MPI_File_iread_shared */
 ABI_EXPORT(int, File_iread_shared, (abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iread_shared(abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iread_shared", NULL);
+    if (IVCN_PMPI_File_iread_shared == NULL)
+        return abi_unsupported("MPI_File_iread_shared", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iread_shared(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iread_shared_c: not in IVC */
+/* MPI_File_iread_shared_c */
 ABI_EXPORT(int, File_iread_shared_c, (abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iread_shared_c(abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iread_shared_c", NULL);
+    if (IVCN_PMPI_File_iread_shared_c == NULL)
+        return abi_unsupported("MPI_File_iread_shared_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iread_shared_c(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iwrite: not in IVC */
+/* MPI_File_iwrite */
 ABI_EXPORT(int, File_iwrite, (abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iwrite(abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iwrite", NULL);
+    if (IVCN_PMPI_File_iwrite == NULL)
+        return abi_unsupported("MPI_File_iwrite", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iwrite(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iwrite_c: not in IVC */
+/* MPI_File_iwrite_c */
 ABI_EXPORT(int, File_iwrite_c, (abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iwrite_c(abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iwrite_c", NULL);
+    if (IVCN_PMPI_File_iwrite_c == NULL)
+        return abi_unsupported("MPI_File_iwrite_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iwrite_c(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iwrite_all: not in IVC */
+/* MPI_File_iwrite_all */
 ABI_EXPORT(int, File_iwrite_all, (abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iwrite_all(abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iwrite_all", NULL);
+    if (IVCN_PMPI_File_iwrite_all == NULL)
+        return abi_unsupported("MPI_File_iwrite_all", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iwrite_all(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iwrite_all_c: not in IVC */
+/* MPI_File_iwrite_all_c */
 ABI_EXPORT(int, File_iwrite_all_c, (abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iwrite_all_c(abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iwrite_all_c", NULL);
+    if (IVCN_PMPI_File_iwrite_all_c == NULL)
+        return abi_unsupported("MPI_File_iwrite_all_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iwrite_all_c(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iwrite_at: not in IVC */
+/* MPI_File_iwrite_at */
 ABI_EXPORT(int, File_iwrite_at, (abi_File fh, abi_Offset offset, const void *buf, int count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iwrite_at(abi_File fh, abi_Offset offset, const void *buf, int count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iwrite_at", NULL);
+    if (IVCN_PMPI_File_iwrite_at == NULL)
+        return abi_unsupported("MPI_File_iwrite_at", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iwrite_at(abi_file_in(fh), offset, buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iwrite_at_c: not in IVC */
+/* MPI_File_iwrite_at_c */
 ABI_EXPORT(int, File_iwrite_at_c, (abi_File fh, abi_Offset offset, const void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iwrite_at_c(abi_File fh, abi_Offset offset, const void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iwrite_at_c", NULL);
+    if (IVCN_PMPI_File_iwrite_at_c == NULL)
+        return abi_unsupported("MPI_File_iwrite_at_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iwrite_at_c(abi_file_in(fh), offset, buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iwrite_at_all: not in IVC */
+/* MPI_File_iwrite_at_all */
 ABI_EXPORT(int, File_iwrite_at_all, (abi_File fh, abi_Offset offset, const void *buf, int count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iwrite_at_all(abi_File fh, abi_Offset offset, const void *buf, int count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iwrite_at_all", NULL);
+    if (IVCN_PMPI_File_iwrite_at_all == NULL)
+        return abi_unsupported("MPI_File_iwrite_at_all", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iwrite_at_all(abi_file_in(fh), offset, buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iwrite_at_all_c: not in IVC */
+/* MPI_File_iwrite_at_all_c */
 ABI_EXPORT(int, File_iwrite_at_all_c, (abi_File fh, abi_Offset offset, const void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iwrite_at_all_c(abi_File fh, abi_Offset offset, const void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iwrite_at_all_c", NULL);
+    if (IVCN_PMPI_File_iwrite_at_all_c == NULL)
+        return abi_unsupported("MPI_File_iwrite_at_all_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iwrite_at_all_c(abi_file_in(fh), offset, buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iwrite_shared: not in IVC */
+/* MPI_File_iwrite_shared */
 ABI_EXPORT(int, File_iwrite_shared, (abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iwrite_shared(abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iwrite_shared", NULL);
+    if (IVCN_PMPI_File_iwrite_shared == NULL)
+        return abi_unsupported("MPI_File_iwrite_shared", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iwrite_shared(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_iwrite_shared_c: not in IVC */
+/* MPI_File_iwrite_shared_c */
 ABI_EXPORT(int, File_iwrite_shared_c, (abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request))
 int abi_PFile_iwrite_shared_c(abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Request *request)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)request;
-    return abi_unsupported("MPI_File_iwrite_shared_c", NULL);
+    if (IVCN_PMPI_File_iwrite_shared_c == NULL)
+        return abi_unsupported("MPI_File_iwrite_shared_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Request request_i = NULL;
+    int rc = IVCN_PMPI_File_iwrite_shared_c(abi_file_in(fh), buf, count, datatype_i, request ? &request_i : NULL);
+    if (rc == MPI_SUCCESS && request != NULL)
+        *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_open: not in IVC */
+/* MPI_File_open */
 ABI_EXPORT(int, File_open, (abi_Comm comm, const char *filename, int amode, abi_Info info, abi_File *fh))
 int abi_PFile_open(abi_Comm comm, const char *filename, int amode, abi_Info info, abi_File *fh)
 {
-    (void)comm;
-    (void)filename;
-    (void)amode;
-    (void)info;
-    (void)fh;
-    return abi_unsupported("MPI_File_open", NULL);
+    if (IVCN_PMPI_File_open == NULL)
+        return abi_unsupported("MPI_File_open", NULL);
+    MPI_Comm comm_i = abi_in(ABI_K_COMM, comm);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    MPI_File fh_i = MPI_FILE_NULL;
+    int rc = IVCN_PMPI_File_open(comm_i, filename, amode, info_i, fh ? &fh_i : NULL);
+    if (rc == MPI_SUCCESS && fh != NULL)
+        *fh = abi_file_out(fh_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_preallocate: not in IVC */
+/* MPI_File_preallocate */
 ABI_EXPORT(int, File_preallocate, (abi_File fh, abi_Offset size))
 int abi_PFile_preallocate(abi_File fh, abi_Offset size)
 {
-    (void)fh;
-    (void)size;
-    return abi_unsupported("MPI_File_preallocate", NULL);
+    if (IVCN_PMPI_File_preallocate == NULL)
+        return abi_unsupported("MPI_File_preallocate", NULL);
+    int rc = IVCN_PMPI_File_preallocate(abi_file_in(fh), size);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read: not in IVC */
+/* MPI_File_read */
 ABI_EXPORT(int, File_read, (abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read(abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read", NULL);
+    if (IVCN_PMPI_File_read == NULL)
+        return abi_unsupported("MPI_File_read", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_c: not in IVC */
+/* MPI_File_read_c */
 ABI_EXPORT(int, File_read_c, (abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_c(abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_c", NULL);
+    if (IVCN_PMPI_File_read_c == NULL)
+        return abi_unsupported("MPI_File_read_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_c(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_all: not in IVC */
+/* MPI_File_read_all */
 ABI_EXPORT(int, File_read_all, (abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_all(abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_all", NULL);
+    if (IVCN_PMPI_File_read_all == NULL)
+        return abi_unsupported("MPI_File_read_all", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_all(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_all_c: not in IVC */
+/* MPI_File_read_all_c */
 ABI_EXPORT(int, File_read_all_c, (abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_all_c(abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_all_c", NULL);
+    if (IVCN_PMPI_File_read_all_c == NULL)
+        return abi_unsupported("MPI_File_read_all_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_all_c(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_all_begin: not in IVC */
+/* MPI_File_read_all_begin */
 ABI_EXPORT(int, File_read_all_begin, (abi_File fh, void *buf, int count, abi_Datatype datatype))
 int abi_PFile_read_all_begin(abi_File fh, void *buf, int count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_read_all_begin", NULL);
+    if (IVCN_PMPI_File_read_all_begin == NULL)
+        return abi_unsupported("MPI_File_read_all_begin", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_read_all_begin(abi_file_in(fh), buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_all_begin_c: not in IVC */
+/* MPI_File_read_all_begin_c */
 ABI_EXPORT(int, File_read_all_begin_c, (abi_File fh, void *buf, abi_Count count, abi_Datatype datatype))
 int abi_PFile_read_all_begin_c(abi_File fh, void *buf, abi_Count count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_read_all_begin_c", NULL);
+    if (IVCN_PMPI_File_read_all_begin_c == NULL)
+        return abi_unsupported("MPI_File_read_all_begin_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_read_all_begin_c(abi_file_in(fh), buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_all_end: not in IVC */
+/* MPI_File_read_all_end */
 ABI_EXPORT(int, File_read_all_end, (abi_File fh, void *buf, abi_Status *status))
 int abi_PFile_read_all_end(abi_File fh, void *buf, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)status;
-    return abi_unsupported("MPI_File_read_all_end", NULL);
+    if (IVCN_PMPI_File_read_all_end == NULL)
+        return abi_unsupported("MPI_File_read_all_end", NULL);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_all_end(abi_file_in(fh), buf, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_at: not in IVC */
+/* MPI_File_read_at */
 ABI_EXPORT(int, File_read_at, (abi_File fh, abi_Offset offset, void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_at(abi_File fh, abi_Offset offset, void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_at", NULL);
+    if (IVCN_PMPI_File_read_at == NULL)
+        return abi_unsupported("MPI_File_read_at", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_at(abi_file_in(fh), offset, buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_at_c: not in IVC */
+/* MPI_File_read_at_c */
 ABI_EXPORT(int, File_read_at_c, (abi_File fh, abi_Offset offset, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_at_c(abi_File fh, abi_Offset offset, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_at_c", NULL);
+    if (IVCN_PMPI_File_read_at_c == NULL)
+        return abi_unsupported("MPI_File_read_at_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_at_c(abi_file_in(fh), offset, buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_at_all: not in IVC */
+/* MPI_File_read_at_all */
 ABI_EXPORT(int, File_read_at_all, (abi_File fh, abi_Offset offset, void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_at_all(abi_File fh, abi_Offset offset, void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_at_all", NULL);
+    if (IVCN_PMPI_File_read_at_all == NULL)
+        return abi_unsupported("MPI_File_read_at_all", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_at_all(abi_file_in(fh), offset, buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_at_all_c: not in IVC */
+/* MPI_File_read_at_all_c */
 ABI_EXPORT(int, File_read_at_all_c, (abi_File fh, abi_Offset offset, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_at_all_c(abi_File fh, abi_Offset offset, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_at_all_c", NULL);
+    if (IVCN_PMPI_File_read_at_all_c == NULL)
+        return abi_unsupported("MPI_File_read_at_all_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_at_all_c(abi_file_in(fh), offset, buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_at_all_begin: not in IVC */
+/* MPI_File_read_at_all_begin */
 ABI_EXPORT(int, File_read_at_all_begin, (abi_File fh, abi_Offset offset, void *buf, int count, abi_Datatype datatype))
 int abi_PFile_read_at_all_begin(abi_File fh, abi_Offset offset, void *buf, int count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_read_at_all_begin", NULL);
+    if (IVCN_PMPI_File_read_at_all_begin == NULL)
+        return abi_unsupported("MPI_File_read_at_all_begin", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_read_at_all_begin(abi_file_in(fh), offset, buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_at_all_begin_c: not in IVC */
+/* MPI_File_read_at_all_begin_c */
 ABI_EXPORT(int, File_read_at_all_begin_c, (abi_File fh, abi_Offset offset, void *buf, abi_Count count, abi_Datatype datatype))
 int abi_PFile_read_at_all_begin_c(abi_File fh, abi_Offset offset, void *buf, abi_Count count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_read_at_all_begin_c", NULL);
+    if (IVCN_PMPI_File_read_at_all_begin_c == NULL)
+        return abi_unsupported("MPI_File_read_at_all_begin_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_read_at_all_begin_c(abi_file_in(fh), offset, buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_at_all_end: not in IVC */
+/* MPI_File_read_at_all_end */
 ABI_EXPORT(int, File_read_at_all_end, (abi_File fh, void *buf, abi_Status *status))
 int abi_PFile_read_at_all_end(abi_File fh, void *buf, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)status;
-    return abi_unsupported("MPI_File_read_at_all_end", NULL);
+    if (IVCN_PMPI_File_read_at_all_end == NULL)
+        return abi_unsupported("MPI_File_read_at_all_end", NULL);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_at_all_end(abi_file_in(fh), buf, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_ordered: not in IVC */
+/* MPI_File_read_ordered */
 ABI_EXPORT(int, File_read_ordered, (abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_ordered(abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_ordered", NULL);
+    if (IVCN_PMPI_File_read_ordered == NULL)
+        return abi_unsupported("MPI_File_read_ordered", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_ordered(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_ordered_c: not in IVC */
+/* MPI_File_read_ordered_c */
 ABI_EXPORT(int, File_read_ordered_c, (abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_ordered_c(abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_ordered_c", NULL);
+    if (IVCN_PMPI_File_read_ordered_c == NULL)
+        return abi_unsupported("MPI_File_read_ordered_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_ordered_c(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_ordered_begin: not in IVC */
+/* MPI_File_read_ordered_begin */
 ABI_EXPORT(int, File_read_ordered_begin, (abi_File fh, void *buf, int count, abi_Datatype datatype))
 int abi_PFile_read_ordered_begin(abi_File fh, void *buf, int count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_read_ordered_begin", NULL);
+    if (IVCN_PMPI_File_read_ordered_begin == NULL)
+        return abi_unsupported("MPI_File_read_ordered_begin", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_read_ordered_begin(abi_file_in(fh), buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_ordered_begin_c: not in IVC */
+/* MPI_File_read_ordered_begin_c */
 ABI_EXPORT(int, File_read_ordered_begin_c, (abi_File fh, void *buf, abi_Count count, abi_Datatype datatype))
 int abi_PFile_read_ordered_begin_c(abi_File fh, void *buf, abi_Count count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_read_ordered_begin_c", NULL);
+    if (IVCN_PMPI_File_read_ordered_begin_c == NULL)
+        return abi_unsupported("MPI_File_read_ordered_begin_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_read_ordered_begin_c(abi_file_in(fh), buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_ordered_end: not in IVC */
+/* MPI_File_read_ordered_end */
 ABI_EXPORT(int, File_read_ordered_end, (abi_File fh, void *buf, abi_Status *status))
 int abi_PFile_read_ordered_end(abi_File fh, void *buf, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)status;
-    return abi_unsupported("MPI_File_read_ordered_end", NULL);
+    if (IVCN_PMPI_File_read_ordered_end == NULL)
+        return abi_unsupported("MPI_File_read_ordered_end", NULL);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_ordered_end(abi_file_in(fh), buf, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_shared: not in IVC */
+/* MPI_File_read_shared */
 ABI_EXPORT(int, File_read_shared, (abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_shared(abi_File fh, void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_shared", NULL);
+    if (IVCN_PMPI_File_read_shared == NULL)
+        return abi_unsupported("MPI_File_read_shared", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_shared(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_read_shared_c: not in IVC */
+/* MPI_File_read_shared_c */
 ABI_EXPORT(int, File_read_shared_c, (abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_read_shared_c(abi_File fh, void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_read_shared_c", NULL);
+    if (IVCN_PMPI_File_read_shared_c == NULL)
+        return abi_unsupported("MPI_File_read_shared_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_read_shared_c(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_seek: not in IVC */
+/* MPI_File_seek */
 ABI_EXPORT(int, File_seek, (abi_File fh, abi_Offset offset, int whence))
 int abi_PFile_seek(abi_File fh, abi_Offset offset, int whence)
 {
-    (void)fh;
-    (void)offset;
-    (void)whence;
-    return abi_unsupported("MPI_File_seek", NULL);
+    if (IVCN_PMPI_File_seek == NULL)
+        return abi_unsupported("MPI_File_seek", NULL);
+    int rc = IVCN_PMPI_File_seek(abi_file_in(fh), offset, whence);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_seek_shared: not in IVC */
+/* MPI_File_seek_shared */
 ABI_EXPORT(int, File_seek_shared, (abi_File fh, abi_Offset offset, int whence))
 int abi_PFile_seek_shared(abi_File fh, abi_Offset offset, int whence)
 {
-    (void)fh;
-    (void)offset;
-    (void)whence;
-    return abi_unsupported("MPI_File_seek_shared", NULL);
+    if (IVCN_PMPI_File_seek_shared == NULL)
+        return abi_unsupported("MPI_File_seek_shared", NULL);
+    int rc = IVCN_PMPI_File_seek_shared(abi_file_in(fh), offset, whence);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_set_atomicity: not in IVC */
+/* MPI_File_set_atomicity */
 ABI_EXPORT(int, File_set_atomicity, (abi_File fh, int flag))
 int abi_PFile_set_atomicity(abi_File fh, int flag)
 {
-    (void)fh;
-    (void)flag;
-    return abi_unsupported("MPI_File_set_atomicity", NULL);
+    if (IVCN_PMPI_File_set_atomicity == NULL)
+        return abi_unsupported("MPI_File_set_atomicity", NULL);
+    int rc = IVCN_PMPI_File_set_atomicity(abi_file_in(fh), flag);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_set_errhandler: not in IVC */
+/* MPI_File_set_errhandler */
 ABI_EXPORT(int, File_set_errhandler, (abi_File file, abi_Errhandler errhandler))
 int abi_PFile_set_errhandler(abi_File file, abi_Errhandler errhandler)
 {
-    (void)file;
-    (void)errhandler;
-    return abi_unsupported("MPI_File_set_errhandler", NULL);
+    if (IVCN_PMPI_File_set_errhandler == NULL)
+        return abi_unsupported("MPI_File_set_errhandler", NULL);
+    MPI_Errhandler errhandler_i = abi_in(ABI_K_ERRHANDLER, errhandler);
+    int rc = IVCN_PMPI_File_set_errhandler(abi_file_in(file), errhandler_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_set_info: not in IVC */
+/* MPI_File_set_info */
 ABI_EXPORT(int, File_set_info, (abi_File fh, abi_Info info))
 int abi_PFile_set_info(abi_File fh, abi_Info info)
 {
-    (void)fh;
-    (void)info;
-    return abi_unsupported("MPI_File_set_info", NULL);
+    if (IVCN_PMPI_File_set_info == NULL)
+        return abi_unsupported("MPI_File_set_info", NULL);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    int rc = IVCN_PMPI_File_set_info(abi_file_in(fh), info_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_set_size: not in IVC */
+/* MPI_File_set_size */
 ABI_EXPORT(int, File_set_size, (abi_File fh, abi_Offset size))
 int abi_PFile_set_size(abi_File fh, abi_Offset size)
 {
-    (void)fh;
-    (void)size;
-    return abi_unsupported("MPI_File_set_size", NULL);
+    if (IVCN_PMPI_File_set_size == NULL)
+        return abi_unsupported("MPI_File_set_size", NULL);
+    int rc = IVCN_PMPI_File_set_size(abi_file_in(fh), size);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_set_view: not in IVC */
+/* MPI_File_set_view */
 ABI_EXPORT(int, File_set_view, (abi_File fh, abi_Offset disp, abi_Datatype etype, abi_Datatype filetype, const char *datarep, abi_Info info))
 int abi_PFile_set_view(abi_File fh, abi_Offset disp, abi_Datatype etype, abi_Datatype filetype, const char *datarep, abi_Info info)
 {
-    (void)fh;
-    (void)disp;
-    (void)etype;
-    (void)filetype;
-    (void)datarep;
-    (void)info;
-    return abi_unsupported("MPI_File_set_view", NULL);
+    if (IVCN_PMPI_File_set_view == NULL)
+        return abi_unsupported("MPI_File_set_view", NULL);
+    MPI_Datatype etype_i = abi_in(ABI_K_DATATYPE, etype);
+    MPI_Datatype filetype_i = abi_in(ABI_K_DATATYPE, filetype);
+    MPI_Info info_i = abi_in(ABI_K_INFO, info);
+    int rc = IVCN_PMPI_File_set_view(abi_file_in(fh), disp, etype_i, filetype_i, datarep, info_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_sync: not in IVC */
+/* MPI_File_sync */
 ABI_EXPORT(int, File_sync, (abi_File fh))
 int abi_PFile_sync(abi_File fh)
 {
-    (void)fh;
-    return abi_unsupported("MPI_File_sync", NULL);
+    if (IVCN_PMPI_File_sync == NULL)
+        return abi_unsupported("MPI_File_sync", NULL);
+    int rc = IVCN_PMPI_File_sync(abi_file_in(fh));
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write: not in IVC */
+/* MPI_File_write */
 ABI_EXPORT(int, File_write, (abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write(abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write", NULL);
+    if (IVCN_PMPI_File_write == NULL)
+        return abi_unsupported("MPI_File_write", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_c: not in IVC */
+/* MPI_File_write_c */
 ABI_EXPORT(int, File_write_c, (abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_c(abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_c", NULL);
+    if (IVCN_PMPI_File_write_c == NULL)
+        return abi_unsupported("MPI_File_write_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_c(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_all: not in IVC */
+/* MPI_File_write_all */
 ABI_EXPORT(int, File_write_all, (abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_all(abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_all", NULL);
+    if (IVCN_PMPI_File_write_all == NULL)
+        return abi_unsupported("MPI_File_write_all", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_all(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_all_c: not in IVC */
+/* MPI_File_write_all_c */
 ABI_EXPORT(int, File_write_all_c, (abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_all_c(abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_all_c", NULL);
+    if (IVCN_PMPI_File_write_all_c == NULL)
+        return abi_unsupported("MPI_File_write_all_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_all_c(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_all_begin: not in IVC */
+/* MPI_File_write_all_begin */
 ABI_EXPORT(int, File_write_all_begin, (abi_File fh, const void *buf, int count, abi_Datatype datatype))
 int abi_PFile_write_all_begin(abi_File fh, const void *buf, int count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_write_all_begin", NULL);
+    if (IVCN_PMPI_File_write_all_begin == NULL)
+        return abi_unsupported("MPI_File_write_all_begin", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_write_all_begin(abi_file_in(fh), buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_all_begin_c: not in IVC */
+/* MPI_File_write_all_begin_c */
 ABI_EXPORT(int, File_write_all_begin_c, (abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype))
 int abi_PFile_write_all_begin_c(abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_write_all_begin_c", NULL);
+    if (IVCN_PMPI_File_write_all_begin_c == NULL)
+        return abi_unsupported("MPI_File_write_all_begin_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_write_all_begin_c(abi_file_in(fh), buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_all_end: not in IVC */
+/* MPI_File_write_all_end */
 ABI_EXPORT(int, File_write_all_end, (abi_File fh, const void *buf, abi_Status *status))
 int abi_PFile_write_all_end(abi_File fh, const void *buf, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)status;
-    return abi_unsupported("MPI_File_write_all_end", NULL);
+    if (IVCN_PMPI_File_write_all_end == NULL)
+        return abi_unsupported("MPI_File_write_all_end", NULL);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_all_end(abi_file_in(fh), buf, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_at: not in IVC */
+/* MPI_File_write_at */
 ABI_EXPORT(int, File_write_at, (abi_File fh, abi_Offset offset, const void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_at(abi_File fh, abi_Offset offset, const void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_at", NULL);
+    if (IVCN_PMPI_File_write_at == NULL)
+        return abi_unsupported("MPI_File_write_at", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_at(abi_file_in(fh), offset, buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_at_c: not in IVC */
+/* MPI_File_write_at_c */
 ABI_EXPORT(int, File_write_at_c, (abi_File fh, abi_Offset offset, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_at_c(abi_File fh, abi_Offset offset, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_at_c", NULL);
+    if (IVCN_PMPI_File_write_at_c == NULL)
+        return abi_unsupported("MPI_File_write_at_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_at_c(abi_file_in(fh), offset, buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_at_all: not in IVC */
+/* MPI_File_write_at_all */
 ABI_EXPORT(int, File_write_at_all, (abi_File fh, abi_Offset offset, const void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_at_all(abi_File fh, abi_Offset offset, const void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_at_all", NULL);
+    if (IVCN_PMPI_File_write_at_all == NULL)
+        return abi_unsupported("MPI_File_write_at_all", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_at_all(abi_file_in(fh), offset, buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_at_all_c: not in IVC */
+/* MPI_File_write_at_all_c */
 ABI_EXPORT(int, File_write_at_all_c, (abi_File fh, abi_Offset offset, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_at_all_c(abi_File fh, abi_Offset offset, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_at_all_c", NULL);
+    if (IVCN_PMPI_File_write_at_all_c == NULL)
+        return abi_unsupported("MPI_File_write_at_all_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_at_all_c(abi_file_in(fh), offset, buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_at_all_begin: not in IVC */
+/* MPI_File_write_at_all_begin */
 ABI_EXPORT(int, File_write_at_all_begin, (abi_File fh, abi_Offset offset, const void *buf, int count, abi_Datatype datatype))
 int abi_PFile_write_at_all_begin(abi_File fh, abi_Offset offset, const void *buf, int count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_write_at_all_begin", NULL);
+    if (IVCN_PMPI_File_write_at_all_begin == NULL)
+        return abi_unsupported("MPI_File_write_at_all_begin", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_write_at_all_begin(abi_file_in(fh), offset, buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_at_all_begin_c: not in IVC */
+/* MPI_File_write_at_all_begin_c */
 ABI_EXPORT(int, File_write_at_all_begin_c, (abi_File fh, abi_Offset offset, const void *buf, abi_Count count, abi_Datatype datatype))
 int abi_PFile_write_at_all_begin_c(abi_File fh, abi_Offset offset, const void *buf, abi_Count count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_write_at_all_begin_c", NULL);
+    if (IVCN_PMPI_File_write_at_all_begin_c == NULL)
+        return abi_unsupported("MPI_File_write_at_all_begin_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_write_at_all_begin_c(abi_file_in(fh), offset, buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_at_all_end: not in IVC */
+/* MPI_File_write_at_all_end */
 ABI_EXPORT(int, File_write_at_all_end, (abi_File fh, const void *buf, abi_Status *status))
 int abi_PFile_write_at_all_end(abi_File fh, const void *buf, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)status;
-    return abi_unsupported("MPI_File_write_at_all_end", NULL);
+    if (IVCN_PMPI_File_write_at_all_end == NULL)
+        return abi_unsupported("MPI_File_write_at_all_end", NULL);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_at_all_end(abi_file_in(fh), buf, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_ordered: not in IVC */
+/* MPI_File_write_ordered */
 ABI_EXPORT(int, File_write_ordered, (abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_ordered(abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_ordered", NULL);
+    if (IVCN_PMPI_File_write_ordered == NULL)
+        return abi_unsupported("MPI_File_write_ordered", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_ordered(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_ordered_c: not in IVC */
+/* MPI_File_write_ordered_c */
 ABI_EXPORT(int, File_write_ordered_c, (abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_ordered_c(abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_ordered_c", NULL);
+    if (IVCN_PMPI_File_write_ordered_c == NULL)
+        return abi_unsupported("MPI_File_write_ordered_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_ordered_c(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_ordered_begin: not in IVC */
+/* MPI_File_write_ordered_begin */
 ABI_EXPORT(int, File_write_ordered_begin, (abi_File fh, const void *buf, int count, abi_Datatype datatype))
 int abi_PFile_write_ordered_begin(abi_File fh, const void *buf, int count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_write_ordered_begin", NULL);
+    if (IVCN_PMPI_File_write_ordered_begin == NULL)
+        return abi_unsupported("MPI_File_write_ordered_begin", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_write_ordered_begin(abi_file_in(fh), buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_ordered_begin_c: not in IVC */
+/* MPI_File_write_ordered_begin_c */
 ABI_EXPORT(int, File_write_ordered_begin_c, (abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype))
 int abi_PFile_write_ordered_begin_c(abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    return abi_unsupported("MPI_File_write_ordered_begin_c", NULL);
+    if (IVCN_PMPI_File_write_ordered_begin_c == NULL)
+        return abi_unsupported("MPI_File_write_ordered_begin_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    int rc = IVCN_PMPI_File_write_ordered_begin_c(abi_file_in(fh), buf, count, datatype_i);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_ordered_end: not in IVC */
+/* MPI_File_write_ordered_end */
 ABI_EXPORT(int, File_write_ordered_end, (abi_File fh, const void *buf, abi_Status *status))
 int abi_PFile_write_ordered_end(abi_File fh, const void *buf, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)status;
-    return abi_unsupported("MPI_File_write_ordered_end", NULL);
+    if (IVCN_PMPI_File_write_ordered_end == NULL)
+        return abi_unsupported("MPI_File_write_ordered_end", NULL);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_ordered_end(abi_file_in(fh), buf, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_shared: not in IVC */
+/* MPI_File_write_shared */
 ABI_EXPORT(int, File_write_shared, (abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_shared(abi_File fh, const void *buf, int count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_shared", NULL);
+    if (IVCN_PMPI_File_write_shared == NULL)
+        return abi_unsupported("MPI_File_write_shared", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_shared(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
-/* MPI_File_write_shared_c: not in IVC */
+/* MPI_File_write_shared_c */
 ABI_EXPORT(int, File_write_shared_c, (abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status))
 int abi_PFile_write_shared_c(abi_File fh, const void *buf, abi_Count count, abi_Datatype datatype, abi_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
-    return abi_unsupported("MPI_File_write_shared_c", NULL);
+    if (IVCN_PMPI_File_write_shared_c == NULL)
+        return abi_unsupported("MPI_File_write_shared_c", NULL);
+    MPI_Datatype datatype_i = abi_in(ABI_K_DATATYPE, datatype);
+    MPI_Status status_s, *status_i = ABI_STATUS_PASS(status);
+    if (status != NULL && status != ABI_STATUS_IGNORE) {
+        abi_status_in(status, &status_s);
+        status_i = &status_s;
+    }
+    int rc = IVCN_PMPI_File_write_shared_c(abi_file_in(fh), buf, count, datatype_i, status_i);
+    if (status_i == &status_s)
+        abi_status_out(&status_s, status);
+    return abi_err_out(rc);
 }
 
 /* MPI_Finalize */
@@ -5519,30 +5766,6 @@ int abi_PReduce_scatter_init_c(const void *sendbuf, void *recvbuf, const abi_Cou
     if (rc == MPI_SUCCESS && request != NULL)
         *request = (abi_Request)abi_out(ABI_K_REQUEST, request_i);
     return abi_err_out(rc);
-}
-
-/* MPI_Register_datarep: not in IVC */
-ABI_EXPORT(int, Register_datarep, (const char *datarep, abi_Datarep_conversion_function *read_conversion_fn, abi_Datarep_conversion_function *write_conversion_fn, abi_Datarep_extent_function *dtype_file_extent_fn, void *extra_state))
-int abi_PRegister_datarep(const char *datarep, abi_Datarep_conversion_function *read_conversion_fn, abi_Datarep_conversion_function *write_conversion_fn, abi_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
-{
-    (void)datarep;
-    (void)read_conversion_fn;
-    (void)write_conversion_fn;
-    (void)dtype_file_extent_fn;
-    (void)extra_state;
-    return abi_unsupported("MPI_Register_datarep", NULL);
-}
-
-/* MPI_Register_datarep_c: not in IVC */
-ABI_EXPORT(int, Register_datarep_c, (const char *datarep, abi_Datarep_conversion_function_c *read_conversion_fn, abi_Datarep_conversion_function_c *write_conversion_fn, abi_Datarep_extent_function *dtype_file_extent_fn, void *extra_state))
-int abi_PRegister_datarep_c(const char *datarep, abi_Datarep_conversion_function_c *read_conversion_fn, abi_Datarep_conversion_function_c *write_conversion_fn, abi_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
-{
-    (void)datarep;
-    (void)read_conversion_fn;
-    (void)write_conversion_fn;
-    (void)dtype_file_extent_fn;
-    (void)extra_state;
-    return abi_unsupported("MPI_Register_datarep_c", NULL);
 }
 
 /* MPI_Remove_error_class */
