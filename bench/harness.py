@@ -141,8 +141,20 @@ for _b in ("lat", "bw"):
             title="%s, %s" % (BENCHES[_b]["title"], _what), unit=BENCHES[_b]["unit"],
             col=1, better=BENCHES[_b]["better"], configs=["ivc", "mpich-shm"])
 BUF_BENCHES = ["lat_pool", "lat_am", "bw_pool", "bw_am"]
+# Collective MPI-IO (bench/io.c -c MODE): aggregate bandwidth of every rank writing or
+# reading its block of one shared file, 4 ranks, contiguous blocks and 1 KiB pieces
+# interleaved; the file in FILES_DIR (under --out), which ivcrun shares into every simulated
+# VM when it lies under /tmp.
+IOS = ["io_write", "io_read", "io_write_strided", "io_read_strided"]
+for _m in IOS:
+    BENCHES[_m] = dict(src="io.c", prog="io", args=["-c", _m[3:]], np=4, files=True,
+                       title="collective MPI-IO %s, 4 ranks on %d cores, aggregate (row = "
+                             "bytes per rank)" % (_m[3:].replace("_", ", "), os.cpu_count() or 0),
+                       unit="MB/s", col=1, better="higher",
+                       configs=["ivc", "mpich-shm", "ompi-shm"])
+FILES_DIR = None  # set by main(): <out>/files
 BENCH_ORDER = (["lat", "bw"] + BUF_BENCHES + ["bibw", "mr"] + COLLS + ["allreduce4"] + RMAS +
-               WAIT_BENCHES)
+               WAIT_BENCHES + IOS)
 # Which rendezvous path IVC took per size (IVC_REPORT_PATH, printed by each rank at
 # MPI_Finalize): bench -> {size: "read" | "write" | "pipe" | "eager" | mixes}.
 PATHS = {}
@@ -163,6 +175,8 @@ for _b in WAIT_BENCHES:
     QUICK_ARGS[_b] = []
 for _r in RMAS:
     QUICK_ARGS[_r] = ["-m", "64K"]
+for _m in IOS:
+    QUICK_ARGS[_m] = ["-m", "1K:1M"]
 # Arguments of a full run where the program's own defaults are not wanted.
 FULL_ARGS = {c: ["-m", "8:1M"] for c in COLLS}
 QUICK_ITER_SCALE = 0.2
@@ -431,8 +445,11 @@ def clean_env(strip_mpi):
 def launch_argv(config, exe, args, opts, wrap, np=2):
     pre = [wrap] if wrap else []
     if config == "ivc" or config in WAIT_CONFIGS or config in ABI_CONFIGS:
+        # A simulated VM's /tmp is its own: a file directory there must be shared.
+        share = (["--share", FILES_DIR] if "-d" in args and FILES_DIR and
+                 FILES_DIR.startswith("/tmp/") else [])
         return ([os.path.join(opts.ivc_prefix, "bin", "ivcrun"), "-n", str(np), "--vms",
-                 str(np)] + shlex.split(opts.ivc_launch_args) + pre + [exe] + args)
+                 str(np)] + share + shlex.split(opts.ivc_launch_args) + pre + [exe] + args)
     if config == "mpich-shm":
         return ["mpiexec.mpich", "-n", str(np)] + pre + [exe] + args
     if config == "ompi-shm":
@@ -527,7 +544,7 @@ def path_label(paths, size):
 
 def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
     env = clean_env(strip_mpi=config.startswith("mpich"))
-    if config == "ivc":
+    if config == "ivc" and not BENCHES[bench].get("files"):  # p2p paths mean nothing for I/O
         env["IVC_REPORT_PATH"] = "1"
     if config in WAIT_CONFIGS:
         env["IVC_WAIT"] = config[len("ivc-"):]
@@ -1082,6 +1099,9 @@ def main():
         raise Fatal("--reps must be >= 1")
     opts.ivc_prefix = os.path.abspath(opts.ivc_prefix or os.path.join(REPO_DIR, "install"))
     out_dir = os.path.abspath(opts.out or os.path.join(BENCH_DIR, "out"))
+    global FILES_DIR
+    FILES_DIR = os.path.join(out_dir, "files")
+    os.makedirs(FILES_DIR, exist_ok=True)
 
     check_prereqs(opts, configs)
     skipped = {}
@@ -1167,6 +1187,8 @@ def main():
         if iter_scale is not None:
             args += ["-i", "%g" % iter_scale]
         args += shlex.split(opts.bench_args)
+        if spec.get("files"):
+            args += ["-d", FILES_DIR]
         args += BENCHES[b].get("args", [])  # last: rma.c takes its mode as a plain word
         bconfigs = [c for c in configs if c in spec.get("configs", CONFIGS) or
                     (c in NET_CONFIGS and b in P2P_BENCHES) or

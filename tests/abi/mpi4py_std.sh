@@ -7,12 +7,9 @@
 # whole suite takes minutes more and adds nothing the ABI layer does not already meet in
 # these). The source release is the one tests/abi/mpi4py_suite.sh unpacks (the PyPI
 # wheel's version), downloaded here if it is missing. Excluded, and why:
-#   test_file, test_io  MPI-IO (the standard-ABI layer does not map MPI_File yet:
-#                       src/abi/std/gen_std.py)
 #   test_dynproc.TestDPM.testJoin   as in tests/external/mpi4py.sh (TCP to this host's
 #                       address, which a simulated VM's network namespace does not reach)
 #   testMissingNumPy    uses MPIX_C_FLOAT16, a type IVC does not have
-#   TestErrhandlerFile, TestHandleFile   open files (MPI_File_open)
 # Exit 77 (skip) when PyPI cannot be reached, unless IVCTEST_REQUIRE_ABI=1.
 set -u
 : "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
@@ -97,13 +94,14 @@ mods="test_address test_attributes test_comm test_comm_topo test_cco_buf test_cc
       test_exceptions test_grequest test_group test_handle test_info test_mpiabi test_mpiapi
       test_msgspec test_op test_p2p_buf test_p2p_buf_matched test_p2p_obj test_pack
       test_request test_rma test_session test_status test_ulfm test_util_dtlib test_win
-      test_dynproc test_spawn"
+      test_dynproc test_spawn test_file test_io test_subclass"
 inc=$(for m in $mods; do [ -f "$tests/$m.py" ] && printf '%s|' "$m"; done)
 echo "== mpi4py $ver test suite (standard ABI), 2 ranks: ${inc%|}"
-# test_spawn writes scripts to Python's temporary directory: a simulated VM's /tmp is its own.
+# test_spawn writes scripts to Python's temporary directory and test_io, test_file open files
+# there: a simulated VM's /tmp is its own, so point it at a directory every VM sees.
 mkdir -p "$work/tmp"
 TMPDIR=$work/tmp run -n 2 --vms 2 "$vpy" "$tests/main.py" -i "^(${inc%|})[.]py\$" \
-    -x testSymbolCoverage -x TestErrhandlerFile -x TestHandleFile -x testMissingNumPy \
+    -x testSymbolCoverage -x testMissingNumPy \
     -x test_dynproc.TestDPM.testJoin \
     >suite.log 2>&1
 rc=$?

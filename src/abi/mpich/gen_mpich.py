@@ -20,9 +20,10 @@ parameter's kind and direction in the description:
 
 Functions the description cannot convert (callbacks with user functions, handle
 conversions to Fortran, attribute values whose meaning differs) are written by hand in
-special.c and listed in HAND. Functions of chapters not wrapped yet (ABI_NOT_YET: I/O)
-get wrappers that answer MPI_ERR_UNSUPPORTED_OPERATION, and so does every
-other name MPICH 4.0.2 exports (mpich_exports.txt) that has no wrapper: binaries load.
+special.c and listed in HAND. A function the generator cannot convert gets a wrapper that
+answers MPI_ERR_UNSUPPORTED_OPERATION, and so does every other name MPICH 4.0.2 exports
+(mpich_exports.txt) that has no wrapper: binaries load. MPI_File has no table: the program
+holds IVC's pointer (the profile's abi_file_in/abi_file_out map MPI_FILE_NULL).
 
 Outputs (never edited by hand; rerun after changing this script):
   generated/mpich_wrappers.c   the wrappers
