@@ -220,6 +220,16 @@ int job_open_progs(job_t *job)
         }
         if (rc == -ENOENT)
             rc = prog_open(name, &job->progs[a]);
+        if (rc == -ENOENT && o->dyn_parent >= 0 &&
+            (!strncmp(name, "/tmp/", 5) || !strncmp(name, "/dev/shm/", 9)))
+            /* MPI_Comm_spawn of a program a rank wrote into its VM's private /tmp: this
+             * ivcrun, outside every simulated VM, cannot see it. */
+            fprintf(stderr,
+                    "ivcrun: %s is not visible outside the spawning rank's simulated VM (each "
+                    "has a /tmp and /dev/shm of its own): put the program in a directory "
+                    "every VM shares (the working directory, or one named with ivcrun --share "
+                    "DIR)\n",
+                    name);
         if (rc != 0)
             return rc == -ENOENT ? 127 : 126;
     }

@@ -3,7 +3,9 @@
  * then waits for a message child 1 never sends: it must get an error, not hang, and prints "ft-ok
  * rank 0". Judged by tests/mpi/ft/run.sh: one survivor line and ivcrun's status non-zero (it
  * reports the spawned job's failure). With argv[1] "badprog" the parent spawns a program that
- * does not exist instead: MPI_ERR_SPAWN at every parent, no hang. */
+ * does not exist instead: MPI_ERR_SPAWN at every parent, no hang. With "tmpprog" (one rank in a
+ * simulated VM) the parent copies this program into its VM's private /tmp and spawns that:
+ * MPI_ERR_SPAWN, and ivcrun must say why (the test's FT_EXPECT_TEXT). */
 #include "../t_util.h"
 
 #include <unistd.h>
@@ -50,6 +52,27 @@ int main(int argc, char **argv)
     if (n <= 0)
         t_fail("readlink failed");
     self[n] = '\0';
+    if (argc > 1 && strcmp(argv[1], "tmpprog") == 0) {
+        /* Written where only this rank's VM sees it. */
+        char tmp[64], cmd[4200];
+        snprintf(tmp, sizeof(tmp), "/tmp/ivc-dyn-tmpprog-%d", (int)getpid());
+        snprintf(cmd, sizeof(cmd), "cp '%s' %s", self, tmp);
+        if (system(cmd) != 0)
+            t_fail("cannot copy %s to %s", self, tmp);
+        MPI_Comm bad;
+        int rc = MPI_Comm_spawn(tmp, MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &bad,
+                                MPI_ERRCODES_IGNORE);
+        unlink(tmp);
+        int cls = -1;
+        MPI_Error_class(rc, &cls);
+        if (cls != MPI_ERR_SPAWN)
+            t_fail("spawning a program in the VM's /tmp: expected MPI_ERR_SPAWN (%d), got %d",
+                   MPI_ERR_SPAWN, cls);
+        printf("ft-ok rank %d (MPI_ERR_SPAWN)\n", t_rank);
+        fflush(stdout);
+        MPI_Finalize();
+        return 0;
+    }
     char *args[] = {"child", NULL};
     MPI_Comm inter;
     MPI_Comm_spawn(self, args, 2, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);

@@ -42,3 +42,9 @@ add_test(NAME mpi.ft.dyn_badprog.plain
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/../ft/run.sh 2 nz $<TARGET_FILE:ivcrun>
                  -n 2 --no-ns --timeout 90 $<TARGET_FILE:dyn_die> badprog)
 set_tests_properties(mpi.ft.dyn_badprog.plain PROPERTIES TIMEOUT 100 LABELS "mpi;ft;plain")
+# A program written into the spawning rank's private /tmp: MPI_ERR_SPAWN, and ivcrun says why.
+add_test(NAME mpi.ft.dyn_tmpprog.vms
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/../ft/run.sh 1 nz $<TARGET_FILE:ivcrun>
+                 -n 1 --vms 1 --timeout 90 $<TARGET_FILE:dyn_die> tmpprog)
+set_tests_properties(mpi.ft.dyn_tmpprog.vms PROPERTIES TIMEOUT 100 SKIP_RETURN_CODE 77
+  LABELS "mpi;ft;vms" ENVIRONMENT "FT_EXPECT_TEXT=not visible outside the spawning rank's simulated VM")
