@@ -1,11 +1,14 @@
 ! use mpi through MPICH's own Fortran library over IVC's MPICH ABI: the INTEGER status
 ! array (MPI_STATUS_SIZE, MPI_SOURCE/MPI_TAG indices of MPICH's mpif.h), reductions,
-! MPI_ANY_SOURCE, a nonblocking exchange with MPI_Waitall.
+! MPI_ANY_SOURCE, a nonblocking exchange with MPI_Waitall, and MPI-IO (MPICH's Fortran
+! library turns the INTEGER file handle into the C one with MPI_File_f2c of IVC's layer):
+! each rank writes its block of a file in the working directory, reads the other's back.
 program fortran_usempi
   use mpi
   implicit none
   integer :: ierr, rank, size, s, v(4), c, peer, reqs(2), sts(MPI_STATUS_SIZE, 2)
-  integer :: st(MPI_STATUS_SIZE)
+  integer :: st(MPI_STATUS_SIZE), fh, w(8), i, amode
+  integer(kind=MPI_OFFSET_KIND) :: off, fsize
   double precision :: d, dsum
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -29,6 +32,26 @@ program fortran_usempi
     call failu('waitall', rank)
   call MPI_Reduce(rank, s, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
   if (rank == 0 .and. s /= 1) call failu('reduce', rank)
+  amode = ior(MPI_MODE_CREATE, ior(MPI_MODE_RDWR, MPI_MODE_DELETE_ON_CLOSE))
+  call MPI_File_open(MPI_COMM_WORLD, 'abi_fortran_usempi.dat', amode, MPI_INFO_NULL, fh, ierr)
+  if (ierr /= MPI_SUCCESS .or. fh == MPI_FILE_NULL) call failu('file open', rank)
+  w = [(rank * 100 + i, i = 1, 8)]
+  off = rank * 32
+  call MPI_File_write_at_all(fh, off, w, 8, MPI_INTEGER, st, ierr)
+  call MPI_Get_count(st, MPI_INTEGER, c, ierr)
+  if (c /= 8) call failu('file write count', rank)
+  call MPI_File_sync(fh, ierr)
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  call MPI_File_sync(fh, ierr)
+  off = peer * 32
+  w = 0
+  call MPI_File_read_at(fh, off, w, 8, MPI_INTEGER, st, ierr)
+  if (ierr /= MPI_SUCCESS .or. w(1) /= peer * 100 + 1 .or. w(8) /= peer * 100 + 8) &
+    call failu('file read', rank)
+  call MPI_File_get_size(fh, fsize, ierr)
+  if (fsize /= 64) call failu('file size', rank)
+  call MPI_File_close(fh, ierr)
+  if (ierr /= MPI_SUCCESS .or. fh /= MPI_FILE_NULL) call failu('file close', rank)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a)', 'fortran_usempi ok'
   call MPI_Finalize(ierr)
