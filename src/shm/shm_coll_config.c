@@ -110,7 +110,7 @@ int ivc_coll_config_load(ivc_coll_config_t *cfg)
 
 uint64_t ivc_coll_ctl_bytes(uint32_t nlocal)
 {
-    return (16 + (uint64_t)nlocal * 8 + IVC_CACHE_LINE - 1) / IVC_CACHE_LINE * IVC_CACHE_LINE;
+    return (16 + (uint64_t)nlocal * 8 + 8 + IVC_CACHE_LINE - 1) / IVC_CACHE_LINE * IVC_CACHE_LINE;
 }
 
 uint64_t ivc_coll_csum_words(const ivc_coll_config_t *cfg, uint32_t nlocal)

@@ -33,8 +33,8 @@ extern const ivc_cfg_table_t ivc_coll_config_table;
  * Returns 0 or -EINVAL after logging which variable is wrong. */
 int ivc_coll_config_load(ivc_coll_config_t *cfg);
 
-/* Bytes before the data of a collective area: the tag and fill words, then one
- * acknowledgement word per co-located rank, rounded to a cache line. */
+/* Bytes before the data of a collective area: the tag and fill words, one
+ * acknowledgement word per co-located rank and the length word, rounded to a cache line. */
 uint64_t ivc_coll_ctl_bytes(uint32_t nlocal);
 
 /* Check words after the data of an area (IVC_CHECKSUM): one per block a reader may read

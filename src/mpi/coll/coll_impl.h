@@ -28,6 +28,8 @@
  *
  *   ivc_coll_ctl_t   tag, filled: what P publishes now                    (bytes 0-15)
  *   ack[nlocal]      ack[q]: units of Q's publications that P has consumed (from byte 16)
+ *   len              a broadcast's message bytes (written before R10), which each reader
+ *                    compares with its own count: a mismatch is MPI_ERR_TRUNCATE there
  *   data[area]       P's publication: contributions, blocks, or a ring of chunks; for
  *                    Alltoall, Reduce_scatter, Gather and Allgather, a descriptor line
  *                    first: the data follows, or it lies in P's shared heap at a region

@@ -39,6 +39,12 @@ static inline IVC_ATOMIC(uint64_t) * ack_of(uint32_t owner, uint32_t of)
     return (IVC_ATOMIC(uint64_t) *)(ivc_coll.areas[owner] + sizeof(ivc_coll_ctl_t)) + of;
 }
 
+/* The length word of the area of l (after its acknowledgements). */
+static inline IVC_ATOMIC(uint64_t) * len_of(uint32_t l)
+{
+    return ack_of(l, ivc_coll.nlocal);
+}
+
 static inline uint8_t *data_of(uint32_t l)
 {
     return ivc_coll.areas[l] + ivc_coll.data_off;
@@ -799,8 +805,25 @@ static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64
  * matters most when the ranks share cores with other work. The root then waits for every
  * reader before returning (its buffer is the program's again). Readers tell the two apart
  * by `filled` alone; a descriptor is validated like any other (desc_heap), and with check
- * words on, check word 0 covers the whole message. */
+ * words on, check word 0 covers the whole message.
+ *
+ * Lengths: the root writes its message bytes into its length word before publishing, and
+ * every reader compares them with its own. Counts that differ are erroneous (MPI-4.1
+ * section 6.4), but a reader that read or acknowledged by its own count would hang the
+ * root (or itself) or leave the two out of step for the next operation; so a reader that
+ * sees another length acknowledges every unit the root's length makes, reads nothing and
+ * returns MPI_ERR_TRUNCATE, as the point-to-point broadcast does. An empty broadcast is
+ * published like any other (one empty unit), so that a rank whose count is 0 meets the
+ * others' in step. */
 #define BCAST_DIRECT UINT64_MAX
+/* Above this, a length word is no message length (a damaged area). */
+#define BCAST_LEN_MAX (1ull << 50)
+
+/* Units a broadcast of `bytes` publishes through the ring. */
+static inline uint64_t bcast_units(uint64_t bytes, uint64_t chunk)
+{
+    return bytes == 0 ? 1 : (bytes + chunk - 1) / chunk;
+}
 
 /* The root's side of a direct broadcast of d (bytes at heap offset hoff). */
 static int bcast_direct(const ivc_data_t *d, uint64_t hoff, uint64_t tag, int root, MPI_Comm comm,
@@ -811,6 +834,7 @@ static int bcast_direct(const ivc_data_t *d, uint64_t hoff, uint64_t tag, int ro
         return rc;
     desc_put(1, hoff, d->bytes);
     pub_sum(0, 0, tag, (const uint8_t *)d->buf, d->bytes);
+    ivc_store_relaxed(len_of(ivc_coll.me), d->bytes); /* before R10 in publish() */
     for (int r = 0; r < comm->size; r++)
         if (r != root)
             owe(cc, r, 1);
@@ -827,9 +851,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     ivc_data_t d;
     ivc_mpi_data(&d, buf, count, dt);
     uint64_t bytes = d.bytes, chunk = ivc_coll.cfg.chunk;
-    if (bytes == 0)
-        return MPI_SUCCESS;
-    uint64_t units = (bytes + chunk - 1) / chunk, nslots = ivc_coll.cfg.area / chunk;
+    uint64_t units = bcast_units(bytes, chunk), nslots = ivc_coll.cfg.area / chunk;
     uint64_t tag = next_tag(comm, cc);
     int rc;
     uint64_t hoff = 0;
@@ -858,6 +880,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
         /* Check words from the user's (cached) buffer when it is contiguous. */
         int from_buf = ivc_data_contig(&d);
         pub_sum(0, 0, tag, from_buf ? (const uint8_t *)d.buf : data_of(ivc_coll.me), flen);
+        ivc_store_relaxed(len_of(ivc_coll.me), bytes); /* before R10 in publish() */
         publish(tag, first);
         ivc_coll_ctl_t *c = ctl_of(ivc_coll.me);
         for (uint64_t k = first; k < units; k++) {
@@ -894,6 +917,20 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     ivc_coll_ctl_t *c = ctl_of(rl);
     const uint8_t *src = data_of(rl);
     uint64_t filled = ivc_load_acquire(&c->filled); /* A12: pairs with R10 / R12 */
+    uint64_t rlen = ivc_load_relaxed(len_of(rl)); /* ordered by A10 in wait_tag() */
+    if (__builtin_expect(rlen != bytes, 0)) {
+        if (rlen > BCAST_LEN_MAX) {
+            area_broken(comm, rl, "its broadcast length word holds an impossible length");
+            return MPI_ERR_PROC_FAILED;
+        }
+        /* Every unit the root owes this rank, acknowledged unread (see "Lengths"). */
+        ack(cc, root, filled == BCAST_DIRECT ? 1 : bcast_units(rlen, chunk));
+        return MPI_ERR_TRUNCATE;
+    }
+    if (bytes == 0) {
+        ack(cc, root, 1);
+        return MPI_SUCCESS;
+    }
     if (filled == BCAST_DIRECT) {
         coll_desc_t dd;
         memcpy(&dd, src, sizeof(dd)); /* once: the area is the root's to change */

@@ -225,7 +225,9 @@ static int bcast_x(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     uint64_t limit = ivc_coll.cfg.bcast_p2p;
     if (coll_shm_usable(comm, cc)) {
         uint64_t bytes = coll_bytes(count, dt);
-        if ((limit == 0 || bytes < limit) && bytes > ivc_coll.rooted_p2p)
+        /* An empty broadcast goes where the smallest ones go: ranks whose counts differ
+         * (erroneous) then still meet in one algorithm, which reports it (coll_shm.c). */
+        if ((limit == 0 || bytes < limit) && (bytes > ivc_coll.rooted_p2p || ivc_coll.rooted_p2p == 0))
             return coll_shm_bcast(buf, count, dt, root, comm, cc);
     } else if (hier_usable(comm, cc)) {
         return hier_bcast(buf, count, dt, root, comm, cc);

@@ -9,6 +9,11 @@
  *    non-root gets MPI_ERR_TRUNCATE (the rank below a mismatched one in the tree included);
  *    run with IVC_COLL_ROOTED_P2P so that the blocking Bcast takes the point-to-point tree
  *    on any machine;
+ *  - the same above IVC_COLL_ROOTED_P2P, where the blocking Bcast runs through the root's
+ *    shared-memory area (the root's length word): 100000 against 20000 elements both ways
+ *    (more than the area holds, so the root reuses its slots and waits for acknowledgements
+ *    the readers must give), from a malloc buffer and from MPI_Alloc_mem (the direct path
+ *    of a root buffer in the shared heap); before the fix a larger root hung every rank;
  *  - Ialltoall, rank 0 sending twice the count every rank receives: every rank gets
  *    MPI_ERR_TRUNCATE (rank 0 from its own block);
  *  - Iallgather, rank 1 sending 2 elements where every rank receives 1: every rank gets
@@ -76,6 +81,34 @@ int main(int argc, char **argv)
             if (me != 0)
                 expect_truncate(rc, what);
             check_after(what);
+        }
+    }
+
+    /* Above IVC_COLL_ROOTED_P2P (64K here): the shared-memory broadcast. */
+    for (int am = 0; am < 2; am++) {
+        for (int rev = 0; rev < 2; rev++) {
+            int big = 100000, small = 20000;
+            int count = (me == 0) != rev ? small : big;
+            int *b = NULL;
+            if (am)
+                CHECK_MPI(MPI_Alloc_mem((MPI_Aint)sizeof(int) * big, MPI_INFO_NULL, &b));
+            else
+                b = t_malloc(sizeof(int) * (size_t)big);
+            for (int i = 0; i < big; i++)
+                b[i] = me == 0 ? i : -1;
+            int rc = MPI_Bcast(b, count, MPI_INT, 0, MPI_COMM_WORLD);
+            char what[96];
+            t_fmt(what, sizeof(what), "Bcast (%s), root count %d, others %d",
+                  am ? "MPI_Alloc_mem" : "malloc", rev ? big : small, rev ? small : big);
+            if (me != 0)
+                expect_truncate(rc, what);
+            else
+                CHECK_MPI(rc);
+            check_after(what);
+            if (am)
+                MPI_Free_mem(b);
+            else
+                free(b);
         }
     }
 
