@@ -1817,24 +1817,6 @@ done:
 }
 IVC_MPI_WEAK(Pack_external_size_c)
 
-extern int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) __attribute__((weak));
-int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
-{
-    if (PMPI_Pack_size == NULL)
-        return ivc_lc_unsupported("MPI_Pack_size_c");
-    int rc = MPI_ERR_COUNT;
-    int incount_n = 0;
-    int size_n = 0;
-    if (ivc_lc_narrow_count_int(incount, &incount_n, "MPI_Pack_size_c", "incount") != MPI_SUCCESS)
-        goto done;
-    rc = PMPI_Pack_size(incount_n, datatype, comm, size ? &size_n : NULL);
-    if (rc == MPI_SUCCESS && size != NULL)
-        *size = (MPI_Count)size_n;
-done:
-    return rc;
-}
-IVC_MPI_WEAK(Pack_size_c)
-
 extern int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) __attribute__((weak));
 int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
@@ -2345,94 +2327,6 @@ done:
 }
 IVC_MPI_WEAK(Type_create_darray_c)
 
-extern int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak));
-int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    if (PMPI_Type_create_hindexed == NULL)
-        return ivc_lc_unsupported("MPI_Type_create_hindexed_c");
-    int rc = MPI_ERR_COUNT;
-    int count_n = 0;
-    int *array_of_blocklengths_n = NULL;
-    MPI_Aint *array_of_displacements_n = NULL;
-    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_Type_create_hindexed_c", "count") != MPI_SUCCESS)
-        goto done;
-    if (array_of_blocklengths != NULL && ivc_lc_narrow_array_count_int(array_of_blocklengths, count, &array_of_blocklengths_n, "MPI_Type_create_hindexed_c", "array_of_blocklengths") != MPI_SUCCESS)
-        goto done;
-    if (array_of_displacements != NULL && ivc_lc_narrow_array_count_aint(array_of_displacements, count, &array_of_displacements_n, "MPI_Type_create_hindexed_c", "array_of_displacements") != MPI_SUCCESS)
-        goto done;
-    rc = PMPI_Type_create_hindexed(count_n, array_of_blocklengths_n, array_of_displacements_n, oldtype, newtype);
-done:
-    free(array_of_blocklengths_n);
-    free(array_of_displacements_n);
-    return rc;
-}
-IVC_MPI_WEAK(Type_create_hindexed_c)
-
-extern int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak));
-int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    if (PMPI_Type_create_hindexed_block == NULL)
-        return ivc_lc_unsupported("MPI_Type_create_hindexed_block_c");
-    int rc = MPI_ERR_COUNT;
-    int count_n = 0;
-    int blocklength_n = 0;
-    MPI_Aint *array_of_displacements_n = NULL;
-    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_Type_create_hindexed_block_c", "count") != MPI_SUCCESS)
-        goto done;
-    if (ivc_lc_narrow_count_int(blocklength, &blocklength_n, "MPI_Type_create_hindexed_block_c", "blocklength") != MPI_SUCCESS)
-        goto done;
-    if (array_of_displacements != NULL && ivc_lc_narrow_array_count_aint(array_of_displacements, count, &array_of_displacements_n, "MPI_Type_create_hindexed_block_c", "array_of_displacements") != MPI_SUCCESS)
-        goto done;
-    rc = PMPI_Type_create_hindexed_block(count_n, blocklength_n, array_of_displacements_n, oldtype, newtype);
-done:
-    free(array_of_displacements_n);
-    return rc;
-}
-IVC_MPI_WEAK(Type_create_hindexed_block_c)
-
-extern int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak));
-int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    if (PMPI_Type_create_hvector == NULL)
-        return ivc_lc_unsupported("MPI_Type_create_hvector_c");
-    int rc = MPI_ERR_COUNT;
-    int count_n = 0;
-    int blocklength_n = 0;
-    MPI_Aint stride_n = 0;
-    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_Type_create_hvector_c", "count") != MPI_SUCCESS)
-        goto done;
-    if (ivc_lc_narrow_count_int(blocklength, &blocklength_n, "MPI_Type_create_hvector_c", "blocklength") != MPI_SUCCESS)
-        goto done;
-    if (ivc_lc_narrow_count_aint(stride, &stride_n, "MPI_Type_create_hvector_c", "stride") != MPI_SUCCESS)
-        goto done;
-    rc = PMPI_Type_create_hvector(count_n, blocklength_n, stride_n, oldtype, newtype);
-done:
-    return rc;
-}
-IVC_MPI_WEAK(Type_create_hvector_c)
-
-extern int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak));
-int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    if (PMPI_Type_create_indexed_block == NULL)
-        return ivc_lc_unsupported("MPI_Type_create_indexed_block_c");
-    int rc = MPI_ERR_COUNT;
-    int count_n = 0;
-    int blocklength_n = 0;
-    int *array_of_displacements_n = NULL;
-    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_Type_create_indexed_block_c", "count") != MPI_SUCCESS)
-        goto done;
-    if (ivc_lc_narrow_count_int(blocklength, &blocklength_n, "MPI_Type_create_indexed_block_c", "blocklength") != MPI_SUCCESS)
-        goto done;
-    if (array_of_displacements != NULL && ivc_lc_narrow_array_count_int(array_of_displacements, count, &array_of_displacements_n, "MPI_Type_create_indexed_block_c", "array_of_displacements") != MPI_SUCCESS)
-        goto done;
-    rc = PMPI_Type_create_indexed_block(count_n, blocklength_n, array_of_displacements_n, oldtype, newtype);
-done:
-    free(array_of_displacements_n);
-    return rc;
-}
-IVC_MPI_WEAK(Type_create_indexed_block_c)
-
 extern int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype) __attribute__((weak));
 int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent, MPI_Datatype *newtype)
 {
@@ -2450,29 +2344,6 @@ done:
     return rc;
 }
 IVC_MPI_WEAK(Type_create_resized_c)
-
-extern int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype) __attribute__((weak));
-int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
-{
-    if (PMPI_Type_create_struct == NULL)
-        return ivc_lc_unsupported("MPI_Type_create_struct_c");
-    int rc = MPI_ERR_COUNT;
-    int count_n = 0;
-    int *array_of_blocklengths_n = NULL;
-    MPI_Aint *array_of_displacements_n = NULL;
-    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_Type_create_struct_c", "count") != MPI_SUCCESS)
-        goto done;
-    if (array_of_blocklengths != NULL && ivc_lc_narrow_array_count_int(array_of_blocklengths, count, &array_of_blocklengths_n, "MPI_Type_create_struct_c", "array_of_blocklengths") != MPI_SUCCESS)
-        goto done;
-    if (array_of_displacements != NULL && ivc_lc_narrow_array_count_aint(array_of_displacements, count, &array_of_displacements_n, "MPI_Type_create_struct_c", "array_of_displacements") != MPI_SUCCESS)
-        goto done;
-    rc = PMPI_Type_create_struct(count_n, array_of_blocklengths_n, array_of_displacements_n, array_of_types, newtype);
-done:
-    free(array_of_blocklengths_n);
-    free(array_of_displacements_n);
-    return rc;
-}
-IVC_MPI_WEAK(Type_create_struct_c)
 
 extern int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak));
 int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[], const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -2497,50 +2368,6 @@ done:
     return rc;
 }
 IVC_MPI_WEAK(Type_create_subarray_c)
-
-extern int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak));
-int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[], const MPI_Count array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    if (PMPI_Type_indexed == NULL)
-        return ivc_lc_unsupported("MPI_Type_indexed_c");
-    int rc = MPI_ERR_COUNT;
-    int count_n = 0;
-    int *array_of_blocklengths_n = NULL;
-    int *array_of_displacements_n = NULL;
-    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_Type_indexed_c", "count") != MPI_SUCCESS)
-        goto done;
-    if (array_of_blocklengths != NULL && ivc_lc_narrow_array_count_int(array_of_blocklengths, count, &array_of_blocklengths_n, "MPI_Type_indexed_c", "array_of_blocklengths") != MPI_SUCCESS)
-        goto done;
-    if (array_of_displacements != NULL && ivc_lc_narrow_array_count_int(array_of_displacements, count, &array_of_displacements_n, "MPI_Type_indexed_c", "array_of_displacements") != MPI_SUCCESS)
-        goto done;
-    rc = PMPI_Type_indexed(count_n, array_of_blocklengths_n, array_of_displacements_n, oldtype, newtype);
-done:
-    free(array_of_blocklengths_n);
-    free(array_of_displacements_n);
-    return rc;
-}
-IVC_MPI_WEAK(Type_indexed_c)
-
-extern int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype) __attribute__((weak));
-int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    if (PMPI_Type_vector == NULL)
-        return ivc_lc_unsupported("MPI_Type_vector_c");
-    int rc = MPI_ERR_COUNT;
-    int count_n = 0;
-    int blocklength_n = 0;
-    int stride_n = 0;
-    if (ivc_lc_narrow_count_int(count, &count_n, "MPI_Type_vector_c", "count") != MPI_SUCCESS)
-        goto done;
-    if (ivc_lc_narrow_count_int(blocklength, &blocklength_n, "MPI_Type_vector_c", "blocklength") != MPI_SUCCESS)
-        goto done;
-    if (ivc_lc_narrow_count_int(stride, &stride_n, "MPI_Type_vector_c", "stride") != MPI_SUCCESS)
-        goto done;
-    rc = PMPI_Type_vector(count_n, blocklength_n, stride_n, oldtype, newtype);
-done:
-    return rc;
-}
-IVC_MPI_WEAK(Type_vector_c)
 
 extern int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm) __attribute__((weak));
 int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)

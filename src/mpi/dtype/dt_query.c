@@ -26,7 +26,8 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
 }
 IVC_MPI_WEAK(Type_get_envelope)
 
-/* Only a type whose count does not fit an int has large counts (MPI_Type_contiguous_c). */
+/* Only a type made by a `_c` constructor with a value that does not fit an int has large
+ * counts (dt_large.c). */
 int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
                              MPI_Count *num_addresses, MPI_Count *num_large_counts,
                              MPI_Count *num_datatypes, int *combiner)

@@ -88,8 +88,8 @@ struct ivc_mpi_dt_s {
     uint64_t npieces;
     /* How the type was made (MPI_Type_get_envelope / get_contents): MPI_COMBINER_* and the
      * constructor's arguments; `types` are retained. `counts` (nc of them) are the large counts
-     * of a type whose counts do not fit an int (MPI_Type_contiguous_c): only the _c queries
-     * show its record. */
+     * of a type made by a `_c` constructor with a value that does not fit an int (dt_large.c):
+     * only the _c queries show its record. */
     int combiner;
     int ni, na, nd, nc;
     int *ints;

@@ -221,6 +221,22 @@ int dt_record(MPI_Datatype dt, int combiner, int ni, int na, int nd)
     return MPI_SUCCESS;
 }
 
+int dt_record_c(MPI_Datatype dt, int combiner, int ni, int64_t nc, int nd)
+{
+    if (nc < 0 || nc > INT_MAX)
+        return MPI_ERR_NO_MEM;
+    int rc = dt_record(dt, combiner, ni, 0, nd);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    dt->counts = calloc(nc ? (size_t)nc : 1, sizeof(MPI_Count));
+    if (dt->counts == NULL) {
+        dt_record_clear(dt);
+        return MPI_ERR_NO_MEM;
+    }
+    dt->nc = (int)nc;
+    return MPI_SUCCESS;
+}
+
 void dt_record_type(MPI_Datatype dt, MPI_Datatype t)
 {
     ivc_mpi_dt_retain(t);
@@ -239,9 +255,6 @@ static int64_t max64(int64_t a, int64_t b)
     return a > b ? a : b;
 }
 
-/* Builds a new type from pieces: flattens the blocks (merging adjacent ones) and computes
- * size, bounds and the basic kind. `is_struct` pads the extent to the strictest alignment
- * of the components, as C does for a struct. Returns MPI_SUCCESS or an error class. */
 /* Whether consecutive copies of dt make one block: one block as long as the extent, so that
  * any number of them is flattened at once (MPI_Type_contiguous(INT_MAX, MPI_BYTE)). */
 static int dt_runs(MPI_Datatype dt)
@@ -250,11 +263,45 @@ static int dt_runs(MPI_Datatype dt)
            dt->map.blocks[0].len == (uint64_t)dt->map.extent;
 }
 
+/* Bound on every displacement, extent, span and size dt_build meets or forms: a piece's
+ * displacement, its copies' span, its size and its old type's bounds each stay below 2^60
+ * in magnitude, so that the few of them dt_build adds cannot overflow an int64_t, and the
+ * type's size stays below it too. Large-count constructors reach it; int ones hardly can. */
+#define DT_MAX_SPAN (INT64_C(1) << 60)
+
+/* |v|, also for INT64_MIN. */
+static uint64_t mag64(int64_t v)
+{
+    return v < 0 ? -(uint64_t)v : (uint64_t)v;
+}
+
+/* Whether piece p keeps within DT_MAX_SPAN (see above). */
+static int piece_fits(const dt_piece_t *p)
+{
+    const uint64_t lim = (uint64_t)DT_MAX_SPAN;
+    MPI_Datatype o = p->old;
+    uint64_t span, size;
+    if (p->count >= lim || mag64(p->disp) >= lim || mag64(o->map.extent) >= lim ||
+        mag64(o->map.lb) >= lim || mag64(o->true_lb) >= lim || mag64(o->true_ub) >= lim)
+        return 0;
+    if (__builtin_mul_overflow(p->count, mag64(o->map.extent), &span) ||
+        __builtin_mul_overflow(p->count, o->map.size, &size))
+        return 0;
+    return span < lim && size < lim;
+}
+
 int dt_build(const dt_piece_t *pieces, size_t npieces, int is_struct, MPI_Datatype *out)
 {
-    uint64_t nblocks = 0;
+    uint64_t nblocks = 0, total = 0;
     for (size_t i = 0; i < npieces; i++) {
         const dt_piece_t *p = &pieces[i];
+        if (p->count != 0) {
+            if (!piece_fits(p))
+                return MPI_ERR_COUNT;
+            total += p->count * p->old->map.size;
+            if (total >= (uint64_t)DT_MAX_SPAN)
+                return MPI_ERR_COUNT;
+        }
         if (p->count != 0 && dt_runs(p->old)) {
             nblocks += 1;
             continue;
@@ -387,39 +434,17 @@ static int finish(int rc, const char *fn, MPI_Datatype dt, MPI_Datatype *newtype
     if (rc != MPI_SUCCESS) {
         if (dt != NULL)
             ivc_mpi_dt_release(dt);
-        return ivc_mpi_raise(MPI_COMM_WORLD, rc, fn, "cannot build the datatype");
+        return ivc_mpi_raise(MPI_COMM_WORLD, rc, fn, "%s",
+                             rc == MPI_ERR_COUNT ? "the type's size or bounds reach 2^60 bytes"
+                                                 : "cannot build the datatype");
     }
     *newtype = dt;
     return MPI_SUCCESS;
 }
 
-int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+int dt_contiguous_make(int64_t count, MPI_Datatype oldtype, int large, MPI_Datatype *newtype,
+                       const char *fn)
 {
-    const char *fn = "MPI_Type_contiguous";
-    CHECK_COUNT(count, fn);
-    int rc = check_old(oldtype, newtype, fn);
-    if (rc)
-        return rc;
-    dt_piece_t p = {0, (uint64_t)count, oldtype};
-    MPI_Datatype dt = NULL;
-    rc = dt_build(&p, 1, 0, &dt);
-    if (rc == MPI_SUCCESS && (rc = dt_record(dt, MPI_COMBINER_CONTIGUOUS, 1, 0, 1)) == 0) {
-        dt->ints[0] = count;
-        dt_record_type(dt, oldtype);
-    }
-    return finish(rc, fn, dt, newtype);
-}
-IVC_MPI_WEAK(Type_contiguous)
-
-/* Written by hand (src/binding/gen_c.py, LARGE_BY_HAND) so that a count beyond INT_MAX works:
- * such a type's envelope holds the count as a large count, which only
- * MPI_Type_get_envelope_c / get_contents_c show. A count that fits an int makes the same type
- * as MPI_Type_contiguous. */
-int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-    const char *fn = "MPI_Type_contiguous_c";
-    if (count >= 0 && count <= INT_MAX)
-        return PMPI_Type_contiguous((int)count, oldtype, newtype);
     if (count < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count %lld",
                              (long long)count);
@@ -429,131 +454,193 @@ int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *
     dt_piece_t p = {0, (uint64_t)count, oldtype};
     MPI_Datatype dt = NULL;
     rc = dt_build(&p, 1, 0, &dt);
-    if (rc == MPI_SUCCESS && (rc = dt_record(dt, MPI_COMBINER_CONTIGUOUS, 0, 0, 1)) == 0) {
-        dt->counts = malloc(sizeof(*dt->counts));
-        if (dt->counts == NULL) {
-            rc = MPI_ERR_NO_MEM;
-        } else {
-            dt->nc = 1;
+    if (rc == MPI_SUCCESS)
+        rc = large ? dt_record_c(dt, MPI_COMBINER_CONTIGUOUS, 0, 1, 1)
+                   : dt_record(dt, MPI_COMBINER_CONTIGUOUS, 1, 0, 1);
+    if (rc == MPI_SUCCESS) {
+        if (large)
             dt->counts[0] = count;
-            dt_record_type(dt, oldtype);
-        }
+        else
+            dt->ints[0] = (int)count;
+        dt_record_type(dt, oldtype);
     }
     return finish(rc, fn, dt, newtype);
 }
-IVC_MPI_WEAK(Type_contiguous_c)
 
-/* Vector family; `stride` in bytes. The record is left to the caller. */
-static int hvector(int count, int blocklength, int64_t stride, MPI_Datatype oldtype,
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    return dt_contiguous_make(count, oldtype, 0, newtype, "MPI_Type_contiguous");
+}
+IVC_MPI_WEAK(Type_contiguous)
+
+/* Vector family: count blocks of blocklength copies of old, `stride` bytes apart (no
+ * record). Blocks that abut (stride = blocklength extents) are one piece, whatever the
+ * count (MPI_Type_vector_c(2^32, 1, 1, MPI_CHAR) describes one block); otherwise a count
+ * above the flattening limit is refused before its pieces are allocated. Returns
+ * MPI_SUCCESS, MPI_ERR_COUNT (beyond DT_MAX_SPAN) or MPI_ERR_NO_MEM. */
+static int hvector(int64_t count, int64_t blocklength, int64_t stride, MPI_Datatype oldtype,
                    MPI_Datatype *out)
 {
-    dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
+    int64_t blen, n;
+    if (count == 0 || blocklength == 0)
+        return dt_build(NULL, 0, 0, out);
+    if (count == 1) {
+        dt_piece_t one = {0, (uint64_t)blocklength, oldtype};
+        return dt_build(&one, 1, 0, out);
+    }
+    if (!__builtin_mul_overflow(blocklength, oldtype->map.extent, &blen) && blen == stride) {
+        if (__builtin_mul_overflow(count, blocklength, &n))
+            return MPI_ERR_COUNT;
+        dt_piece_t run = {0, (uint64_t)n, oldtype};
+        return dt_build(&run, 1, 0, out);
+    }
+    if ((uint64_t)count > DT_MAX_BLOCKS)
+        return MPI_ERR_NO_MEM;
+    if (__builtin_mul_overflow(count - 1, stride, &n))
+        return MPI_ERR_COUNT;
+    dt_piece_t *p = malloc((size_t)count * sizeof(*p));
     if (p == NULL)
         return MPI_ERR_NO_MEM;
-    for (int i = 0; i < count; i++)
-        p[i] = (dt_piece_t){(int64_t)i * stride, (uint64_t)blocklength, oldtype};
+    for (int64_t i = 0; i < count; i++)
+        p[i] = (dt_piece_t){i * stride, (uint64_t)blocklength, oldtype};
     int rc = dt_build(p, (size_t)count, 0, out);
     free(p);
     return rc;
 }
 
-static int vector_call(int count, int blocklength, MPI_Aint stride, int bytes,
-                       MPI_Datatype oldtype, MPI_Datatype *newtype, const char *fn)
+int dt_vector_make(int64_t count, int64_t blocklength, int64_t stride, int bytes,
+                   MPI_Datatype oldtype, int large, MPI_Datatype *newtype, const char *fn)
 {
-    CHECK_COUNT(count, fn);
-    CHECK_COUNT(blocklength, fn);
+    if (count < 0 || blocklength < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count %lld",
+                             (long long)(count < 0 ? count : blocklength));
     int rc = check_old(oldtype, newtype, fn);
     if (rc)
         return rc;
+    int64_t bstride = stride;
+    if (!bytes && __builtin_mul_overflow(stride, oldtype->map.extent, &bstride))
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn,
+                             "a stride of %lld extents of %lld bytes does not fit MPI_Aint",
+                             (long long)stride, (long long)oldtype->map.extent);
+    int combiner = bytes ? MPI_COMBINER_HVECTOR : MPI_COMBINER_VECTOR;
     MPI_Datatype dt = NULL;
-    rc = hvector(count, blocklength, bytes ? stride : stride * oldtype->map.extent, oldtype, &dt);
-    if (rc == MPI_SUCCESS &&
-        (rc = dt_record(dt, bytes ? MPI_COMBINER_HVECTOR : MPI_COMBINER_VECTOR, bytes ? 2 : 3,
-                        bytes ? 1 : 0, 1)) == MPI_SUCCESS) {
-        dt->ints[0] = count;
-        dt->ints[1] = blocklength;
+    rc = hvector(count, blocklength, bstride, oldtype, &dt);
+    if (rc == MPI_SUCCESS)
+        rc = large ? dt_record_c(dt, combiner, 0, 3, 1)
+                   : dt_record(dt, combiner, bytes ? 2 : 3, bytes ? 1 : 0, 1);
+    if (rc == MPI_SUCCESS && large) {
+        dt->counts[0] = count;
+        dt->counts[1] = blocklength;
+        dt->counts[2] = stride;
+    } else if (rc == MPI_SUCCESS) {
+        dt->ints[0] = (int)count;
+        dt->ints[1] = (int)blocklength;
         if (bytes)
             dt->aints[0] = stride;
         else
             dt->ints[2] = (int)stride;
-        dt_record_type(dt, oldtype);
     }
+    if (rc == MPI_SUCCESS)
+        dt_record_type(dt, oldtype);
     return finish(rc, fn, dt, newtype);
 }
 
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype)
 {
-    return vector_call(count, blocklength, stride, 0, oldtype, newtype, "MPI_Type_vector");
+    return dt_vector_make(count, blocklength, stride, 0, oldtype, 0, newtype, "MPI_Type_vector");
 }
 IVC_MPI_WEAK(Type_vector)
 
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
-    return vector_call(count, blocklength, stride, 1, oldtype, newtype,
-                       "MPI_Type_create_hvector");
+    return dt_vector_make(count, blocklength, stride, 1, oldtype, 0, newtype,
+                          "MPI_Type_create_hvector");
 }
 IVC_MPI_WEAK(Type_create_hvector)
 
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    return vector_call(count, blocklength, stride, 1, oldtype, newtype, "MPI_Type_hvector");
+    return dt_vector_make(count, blocklength, stride, 1, oldtype, 0, newtype, "MPI_Type_hvector");
 }
 IVC_MPI_WEAK(Type_hvector)
 
-int dt_hindexed(int count, const int *blocklens, int blocklen, const int *disps,
-                const MPI_Aint *bdisps, MPI_Datatype oldtype, MPI_Datatype *out)
+/* Blocks of blocklens[k] (or `blocklen` when there is no array) copies of old at disps[k]
+ * extents of old, or bytes when `bytes` (no record). Returns MPI_SUCCESS, MPI_ERR_ARG (a
+ * negative block length), MPI_ERR_COUNT (beyond DT_MAX_SPAN) or MPI_ERR_NO_MEM. */
+static int indexed_build(int64_t count, dt_arr_t blocklens, int64_t blocklen, dt_arr_t disps,
+                         int bytes, MPI_Datatype oldtype, MPI_Datatype *out)
 {
+    if ((uint64_t)count > SIZE_MAX / sizeof(dt_piece_t))
+        return MPI_ERR_NO_MEM;
     dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
     if (p == NULL)
         return MPI_ERR_NO_MEM;
-    for (int i = 0; i < count; i++) {
-        int bl = blocklens ? blocklens[i] : blocklen;
-        if (bl < 0) {
-            free(p);
-            return MPI_ERR_ARG;
-        }
-        int64_t d = bdisps ? (int64_t)bdisps[i] : (int64_t)disps[i] * oldtype->map.extent;
-        p[i] = (dt_piece_t){d, (uint64_t)bl, oldtype};
+    int rc = MPI_SUCCESS;
+    for (int64_t k = 0; k < count && rc == MPI_SUCCESS; k++) {
+        int64_t bl = dt_arr_null(blocklens) ? blocklen : dt_arr_at(blocklens, k);
+        int64_t d = dt_arr_at(disps, k);
+        if (bl < 0)
+            rc = MPI_ERR_ARG;
+        else if (!bytes && __builtin_mul_overflow(d, oldtype->map.extent, &d))
+            rc = MPI_ERR_COUNT;
+        p[k] = (dt_piece_t){d, (uint64_t)bl, oldtype};
     }
-    int rc = dt_build(p, (size_t)count, 0, out);
+    if (rc == MPI_SUCCESS)
+        rc = dt_build(p, (size_t)count, 0, out);
     free(p);
     return rc;
 }
 
-/* Indexed family: block i has blocklens[i] (or `blocklen`: the _block forms, blocklen >= 0,
- * blocklens NULL) elements at displacement disps[i] (in extents of oldtype) or bdisps[i] (in
- * bytes). The forms with an array of block lengths pass blocklen -1: a NULL array is then
- * refused. */
-static int indexed(int count, const int *blocklens, int blocklen, const int *disps,
-                   const MPI_Aint *bdisps, MPI_Datatype oldtype, MPI_Datatype *newtype,
-                   int combiner, const char *fn)
+int dt_hindexed(int count, const int *blocklens, int blocklen, const int *disps,
+                const MPI_Aint *bdisps, MPI_Datatype oldtype, MPI_Datatype *out)
 {
-    CHECK_COUNT(count, fn);
+    return indexed_build(count, DT_ARR_I(blocklens), blocklen,
+                         bdisps ? DT_ARR_A(bdisps) : DT_ARR_I(disps), bdisps != NULL, oldtype, out);
+}
+
+int dt_indexed_make(int64_t count, dt_arr_t blocklens, int64_t blocklen, dt_arr_t disps, int bytes,
+                    MPI_Datatype oldtype, int combiner, int large, MPI_Datatype *newtype,
+                    const char *fn)
+{
+    if (count < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count %lld",
+                             (long long)count);
     int rc = check_old(oldtype, newtype, fn);
     if (rc)
         return rc;
-    if (count > 0 && ((blocklens == NULL && blocklen < 0) || (disps == NULL && bdisps == NULL)))
+    if (count > 0 && ((dt_arr_null(blocklens) && blocklen < 0) || dt_arr_null(disps)))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                              "NULL block length or displacement array");
+    /* The envelope: count, then the block lengths (one for the _block forms), then the
+     * displacements; in the integers and the addresses, or all in the large counts. */
+    int64_t nbl = blocklen >= 0 ? 1 : count;
+    if (count > INT_MAX || 1 + nbl + count > INT_MAX)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn,
+                             "%lld blocks are more than a datatype's record holds",
+                             (long long)count);
     MPI_Datatype dt = NULL;
-    rc = dt_hindexed(count, blocklens, blocklen, disps, bdisps, oldtype, &dt);
+    rc = indexed_build(count, blocklens, blocklen, disps, bytes, oldtype, &dt);
     if (rc == MPI_ERR_ARG)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative block length");
-    /* The envelope: count, then the block lengths (one for the _block forms), then the
-     * displacements in the integers or the addresses. */
-    int nbl = blocklens ? count : 1, nid = disps ? count : 0, na = bdisps ? count : 0;
-    if (rc == MPI_SUCCESS &&
-        (rc = dt_record(dt, combiner, 1 + nbl + nid, na, 1)) == MPI_SUCCESS) {
-        dt->ints[0] = count;
-        for (int i = 0; i < nbl; i++)
-            dt->ints[1 + i] = blocklens ? blocklens[i] : blocklen;
-        for (int i = 0; i < nid; i++)
-            dt->ints[1 + nbl + i] = disps[i];
-        for (int i = 0; i < na; i++)
-            dt->aints[i] = bdisps[i];
+    if (rc == MPI_SUCCESS)
+        rc = large ? dt_record_c(dt, combiner, 0, 1 + nbl + count, 1)
+                   : dt_record(dt, combiner, (int)(1 + nbl + (bytes ? 0 : count)),
+                               bytes ? (int)count : 0, 1);
+    if (rc == MPI_SUCCESS) {
+        for (int64_t k = 0; k < 1 + nbl + count; k++) {
+            int64_t v = k == 0     ? count
+                        : k <= nbl ? (blocklen >= 0 ? blocklen : dt_arr_at(blocklens, k - 1))
+                                   : dt_arr_at(disps, k - 1 - nbl);
+            if (large)
+                dt->counts[k] = v;
+            else if (k <= nbl || !bytes)
+                dt->ints[k] = (int)v;
+            else
+                dt->aints[k - 1 - nbl] = v;
+        }
         dt_record_type(dt, oldtype);
     }
     return finish(rc, fn, dt, newtype);
@@ -563,8 +650,9 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[], MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
-    return indexed(count, array_of_blocklengths, -1, array_of_displacements, NULL, oldtype,
-                   newtype, MPI_COMBINER_INDEXED, "MPI_Type_indexed");
+    return dt_indexed_make(count, DT_ARR_I(array_of_blocklengths), -1,
+                           DT_ARR_I(array_of_displacements), 0, oldtype, MPI_COMBINER_INDEXED, 0,
+                           newtype, "MPI_Type_indexed");
 }
 IVC_MPI_WEAK(Type_indexed)
 
@@ -572,8 +660,9 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
-    return indexed(count, array_of_blocklengths, -1, NULL, array_of_displacements, oldtype,
-                   newtype, MPI_COMBINER_HINDEXED, "MPI_Type_create_hindexed");
+    return dt_indexed_make(count, DT_ARR_I(array_of_blocklengths), -1,
+                           DT_ARR_A(array_of_displacements), 1, oldtype, MPI_COMBINER_HINDEXED, 0,
+                           newtype, "MPI_Type_create_hindexed");
 }
 IVC_MPI_WEAK(Type_create_hindexed)
 
@@ -583,8 +672,8 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
     const char *fn = "MPI_Type_create_indexed_block";
     if (blocklength < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative block length");
-    return indexed(count, NULL, blocklength, array_of_displacements, NULL, oldtype, newtype,
-                   MPI_COMBINER_INDEXED_BLOCK, fn);
+    return dt_indexed_make(count, DT_ARR_I(NULL), blocklength, DT_ARR_I(array_of_displacements), 0,
+                           oldtype, MPI_COMBINER_INDEXED_BLOCK, 0, newtype, fn);
 }
 IVC_MPI_WEAK(Type_create_indexed_block)
 
@@ -595,38 +684,41 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
     const char *fn = "MPI_Type_create_hindexed_block";
     if (blocklength < 0)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "negative block length");
-    return indexed(count, NULL, blocklength, NULL, array_of_displacements, oldtype, newtype,
-                   MPI_COMBINER_HINDEXED_BLOCK, fn);
+    return dt_indexed_make(count, DT_ARR_I(NULL), blocklength, DT_ARR_A(array_of_displacements), 1,
+                           oldtype, MPI_COMBINER_HINDEXED_BLOCK, 0, newtype, fn);
 }
 IVC_MPI_WEAK(Type_create_hindexed_block)
 
-int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
-                            const MPI_Aint array_of_displacements[],
-                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+int dt_struct_make(int64_t count, dt_arr_t blocklens, dt_arr_t disps, const MPI_Datatype types[],
+                   int large, MPI_Datatype *newtype, const char *fn)
 {
-    const char *fn = "MPI_Type_create_struct";
-    CHECK_COUNT(count, fn);
-    if (count > 0 && (array_of_blocklengths == NULL || array_of_displacements == NULL ||
-                      array_of_types == NULL))
+    if (count < 0)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count %lld",
+                             (long long)count);
+    if (count > 0 && (dt_arr_null(blocklens) || dt_arr_null(disps) || types == NULL))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL array");
     CHECK_NULL_ARG(MPI_COMM_WORLD, newtype, fn, "newtype");
-    dt_piece_t *p = malloc((count ? (size_t)count : 1) * sizeof(*p));
+    if (count > (INT_MAX - 1) / 2)
+        return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn,
+                             "%lld blocks are more than a datatype's record holds",
+                             (long long)count);
+    dt_piece_t *p = calloc(count ? (size_t)count : 1, sizeof(*p));
     if (p == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_NO_MEM, fn, "out of memory");
     int any_resized = 0, has_lb = 0, has_ub = 0;
     size_t n = 0;
     MPI_Aint lb = 0, ub = 0;
-    for (int i = 0; i < count; i++) {
-        MPI_Datatype t = array_of_types[i];
-        if (!ivc_mpi_dt_valid(t) || array_of_blocklengths[i] < 0) {
+    for (int64_t i = 0; i < count; i++) {
+        MPI_Datatype t = types[i];
+        int64_t bl = dt_arr_at(blocklens, i);
+        if (!ivc_mpi_dt_valid(t) || bl < 0) {
             free(p);
-            return ivc_mpi_raise(MPI_COMM_WORLD,
-                                 array_of_blocklengths[i] < 0 ? MPI_ERR_ARG : MPI_ERR_TYPE, fn,
-                                 "invalid block %d", i);
+            return ivc_mpi_raise(MPI_COMM_WORLD, bl < 0 ? MPI_ERR_ARG : MPI_ERR_TYPE, fn,
+                                 "invalid block %lld", (long long)i);
         }
         /* MPI-1's markers: the lowest MPI_LB is the type's lb, the highest MPI_UB its ub. */
+        MPI_Aint d = dt_arr_at(disps, i);
         if (t == MPI_LB || t == MPI_UB) {
-            MPI_Aint d = array_of_displacements[i];
             if (t == MPI_LB && (!has_lb || d < lb))
                 lb = d, has_lb = 1;
             if (t == MPI_UB && (!has_ub || d > ub))
@@ -634,7 +726,7 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
             continue;
         }
         any_resized |= t->resized;
-        p[n++] = (dt_piece_t){array_of_displacements[i], (uint64_t)array_of_blocklengths[i], t};
+        p[n++] = (dt_piece_t){d, (uint64_t)bl, t};
     }
     MPI_Datatype dt = NULL;
     int rc = dt_build(p, n, !any_resized && !has_lb && !has_ub, &dt);
@@ -652,16 +744,36 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
         if (dt->map.nblocks == 0 && dt->map.size == 0 && ub == lb)
             dt->map.contig = 1;
     }
-    if (rc == MPI_SUCCESS &&
-        (rc = dt_record(dt, MPI_COMBINER_STRUCT, count + 1, count, count)) == MPI_SUCCESS) {
-        dt->ints[0] = count;
-        for (int i = 0; i < count; i++) {
-            dt->ints[1 + i] = array_of_blocklengths[i];
-            dt->aints[i] = array_of_displacements[i];
-            dt_record_type(dt, array_of_types[i]);
+    /* The envelope: count and the block lengths in the integers, the displacements in the
+     * addresses; or all three in the large counts. */
+    if (rc == MPI_SUCCESS)
+        rc = large ? dt_record_c(dt, MPI_COMBINER_STRUCT, 0, 1 + 2 * count, (int)count)
+                   : dt_record(dt, MPI_COMBINER_STRUCT, (int)count + 1, (int)count, (int)count);
+    if (rc == MPI_SUCCESS) {
+        if (large)
+            dt->counts[0] = count;
+        else
+            dt->ints[0] = (int)count;
+        for (int64_t i = 0; i < count; i++) {
+            if (large) {
+                dt->counts[1 + i] = dt_arr_at(blocklens, i);
+                dt->counts[1 + count + i] = dt_arr_at(disps, i);
+            } else {
+                dt->ints[1 + i] = (int)dt_arr_at(blocklens, i);
+                dt->aints[i] = dt_arr_at(disps, i);
+            }
+            dt_record_type(dt, types[i]);
         }
     }
     return finish(rc, fn, dt, newtype);
+}
+
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                            const MPI_Aint array_of_displacements[],
+                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    return dt_struct_make(count, DT_ARR_I(array_of_blocklengths), DT_ARR_A(array_of_displacements),
+                          array_of_types, 0, newtype, "MPI_Type_create_struct");
 }
 IVC_MPI_WEAK(Type_create_struct)
 
