@@ -552,6 +552,20 @@ IVC_MPI_F_DATATYPES(IVC_MPI_DT_EXTERN)
 #define MPI_REAL8             (&ivc_obj_dt_real8)
 #define MPI_COMPLEX8          (&ivc_obj_dt_complex8)
 #define MPI_COMPLEX16         (&ivc_obj_dt_complex16)
+/* The optional Fortran datatypes of gfortran's 16-byte kinds (MPI-4.1 section 3.2.2):
+ * INTEGER(16) is __int128, REAL(16) IEEE binary128 (_Float128, not the x87 long double),
+ * COMPLEX(16) two of those. A list of their own so that their Fortran handles come after
+ * those of IVC_MPI_REMOVED_DATATYPES and no earlier handle's index moves (handles.c). */
+/* clang-format off */
+#define IVC_MPI_F_OPT_DATATYPES(X)                                                                 \
+    X(INTEGER16, integer16) X(REAL16, real16) X(COMPLEX32, complex32)
+/* clang-format on */
+#define IVC_MPI_DT_EXTERN(NAME, low) extern struct ivc_mpi_dt_s ivc_obj_dt_##low;
+IVC_MPI_F_OPT_DATATYPES(IVC_MPI_DT_EXTERN)
+#undef IVC_MPI_DT_EXTERN
+#define MPI_INTEGER16 (&ivc_obj_dt_integer16)
+#define MPI_REAL16    (&ivc_obj_dt_real16)
+#define MPI_COMPLEX32 (&ivc_obj_dt_complex32)
 
 /* A Fortran INTEGER status array: MPI_F_STATUS_SIZE integers, the C MPI_Status bit for bit;
  * MPI_F_SOURCE, MPI_F_TAG, MPI_F_ERROR are its C (0-based) indices. */

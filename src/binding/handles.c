@@ -8,6 +8,8 @@
  *   - the predefined handles take the next fixed indices, in the order of mpi.h's lists
  *     (IVC_MPI_DATATYPES, IVC_MPI_F_DATATYPES, IVC_MPI_OPS ...), so that mpif.h can hold
  *     them as PARAMETERs (mpif.h is generated at build time by calling these functions);
+ *     a list added later registers after the others, so that a Fortran program compiled
+ *     against an earlier mpif.h or module keeps working;
  *   - any other object gets the next free index the first time it is converted, and keeps
  *     it: converting the same object again gives the same index.
  * Entries are never removed: the index of a freed object stays bound to its address, which
@@ -146,6 +148,9 @@ static void tabs_init(void)
     IVC_MPI_F_DATATYPES(DT_PREDEF)
 #endif
     IVC_MPI_REMOVED_DATATYPES(DT_PREDEF)
+#ifdef IVC_MPI_F_OPT_DATATYPES
+    IVC_MPI_F_OPT_DATATYPES(DT_PREDEF) /* added last: earlier indices keep their values */
+#endif
 #undef DT_PREDEF
     tab_predef(&tabs[H_GROUP], MPI_GROUP_EMPTY);
 #define OP_PREDEF(NAME, low) tab_predef(&tabs[H_OP], &ivc_obj_op_##low);

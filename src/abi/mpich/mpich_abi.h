@@ -127,9 +127,12 @@ enum {
     X(C_FLOAT_COMPLEX, 0x4c000840) X(C_DOUBLE_COMPLEX, 0x4c001041)                                 \
     X(C_LONG_DOUBLE_COMPLEX, 0x4c002042) X(AINT, 0x4c000843) X(OFFSET, 0x4c000844)                 \
     X(COUNT, 0x4c000845) X(CXX_BOOL, 0x4c000133) X(CXX_FLOAT_COMPLEX, 0x4c000834)                  \
-    X(CXX_DOUBLE_COMPLEX, 0x4c001035) X(CXX_LONG_DOUBLE_COMPLEX, 0x4c002036)
-/* MPICH datatypes IVC has no object for: MPI_LB, MPI_UB (removed in MPI-3.0), MPI_REAL16,
- * MPI_COMPLEX32, MPIX_C_FLOAT16. They convert to MPI_DATATYPE_NULL (MPI_ERR_TYPE). */
+    X(CXX_DOUBLE_COMPLEX, 0x4c001035) X(CXX_LONG_DOUBLE_COMPLEX, 0x4c002036)                  \
+    X(REAL16, 0x4c00102b) X(COMPLEX32, 0x4c00202c)
+/* MPICH datatypes this layer does not map: MPI_LB, MPI_UB (removed in MPI-3.0),
+ * MPIX_C_FLOAT16. They convert to MPI_DATATYPE_NULL (MPI_ERR_TYPE). MPICH 4.0.2 defines
+ * MPI_INTEGER16 as MPI_DATATYPE_NULL (mpi.h and mpif.h), so a program built with it has no
+ * INTEGER16 handle to pass. */
 
 #define ABI_MPICH_OPS(X)                                                                            \
     X(MAX, 0x58000001) X(MIN, 0x58000002) X(SUM, 0x58000003) X(PROD, 0x58000004)                   \

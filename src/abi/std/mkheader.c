@@ -78,9 +78,6 @@ int main(void)
     handle("MPI_Datatype", "COMPLEX4", 0x2d3);
     handle("MPI_Datatype", "LOGICAL8", 0x2d8);
     handle("MPI_Datatype", "LOGICAL16", 0x2e0);
-    handle("MPI_Datatype", "INTEGER16", 0x2e1);
-    handle("MPI_Datatype", "REAL16", 0x2e2);
-    handle("MPI_Datatype", "COMPLEX32", 0x2eb);
     puts("#define MPI_LONG_LONG_INT MPI_LONG_LONG\n#define MPI_C_COMPLEX     MPI_C_FLOAT_COMPLEX\n");
 
     /* error classes */

@@ -107,9 +107,13 @@ typedef void abi_T_event_dropped_cb_function(abi_Count, abi_T_event_registration
     X(INT16_T, 0x248) X(UINT16_T, 0x249) X(INT32_T, 0x250) X(UINT32_T, 0x251)                   \
     X(INT64_T, 0x258) X(UINT64_T, 0x259) X(INTEGER1, 0x2c1) X(INTEGER2, 0x2c9)                  \
     X(INTEGER4, 0x2d1) X(REAL4, 0x2d2) X(INTEGER8, 0x2d9) X(REAL8, 0x2da) X(COMPLEX8, 0x2db)    \
-    X(COMPLEX16, 0x2e3)
-/* The standard's datatypes IVC has no object for (MPI_LOGICAL1/2/4/8/16, MPI_INTEGER16,
- * MPI_REAL2, MPI_REAL16, MPI_COMPLEX4, MPI_COMPLEX32): they convert to MPI_DATATYPE_NULL. */
+    X(COMPLEX16, 0x2e3) X(INTEGER16, 0x2e1) X(REAL16, 0x2e2) X(COMPLEX32, 0x2eb)
+/* MPI_INTEGER16 0x2e1, MPI_REAL16 0x2e2, MPI_COMPLEX32 0x2eb: the MPI-5.0 ABI's values of the
+ * optional Fortran datatypes, as the MPI Forum's stub header states them (mpi-forum/
+ * mpi-abi-stubs, mpi.h at commit 90d88b071aecb0c9a13e3d36528bc7f7cd14b896, "MPI_INTEGER16
+ * ((MPI_Datatype)0x000002e1)" ...; the same in mpi4py's generated ABI header). The standard's
+ * datatypes IVC has no object for (MPI_LOGICAL1/2/4/8/16, MPI_REAL2, MPI_COMPLEX4) convert to
+ * MPI_DATATYPE_NULL. */
 
 #define ABI_STD_ERRORS(X)                                                                          \
     X(SUCCESS, 0) X(ERR_BUFFER, 1) X(ERR_COUNT, 2) X(ERR_TYPE, 3) X(ERR_TAG, 4) X(ERR_COMM, 5)    \

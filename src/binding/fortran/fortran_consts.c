@@ -108,6 +108,7 @@ static void collect_handles(void)
 #endif
     IVC_MPI_F_DATATYPES(DT)
     IVC_MPI_REMOVED_DATATYPES(DT)
+    IVC_MPI_F_OPT_DATATYPES(DT)
 #undef DT
     h("MPI_LONG_LONG", "MPI_Datatype", MPI_Type_c2f(MPI_LONG_LONG));
     h("MPI_C_COMPLEX", "MPI_Datatype", MPI_Type_c2f(MPI_C_COMPLEX));

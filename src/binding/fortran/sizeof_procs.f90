@@ -27,6 +27,13 @@ SUBROUTINE ivcf_sizeof_i8(x, size, ierror)
   size = STORAGE_SIZE(x) / 8
   IF (PRESENT(ierror)) ierror = MPI_SUCCESS
 END SUBROUTINE ivcf_sizeof_i8
+SUBROUTINE ivcf_sizeof_i16(x, size, ierror)
+  INTEGER(KIND=16), DIMENSION(..), INTENT(IN) :: x
+  INTEGER, INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  size = STORAGE_SIZE(x) / 8
+  IF (PRESENT(ierror)) ierror = MPI_SUCCESS
+END SUBROUTINE ivcf_sizeof_i16
 SUBROUTINE ivcf_sizeof_r4(x, size, ierror)
   REAL(KIND=4), DIMENSION(..), INTENT(IN) :: x
   INTEGER, INTENT(OUT) :: size
@@ -41,6 +48,13 @@ SUBROUTINE ivcf_sizeof_r8(x, size, ierror)
   size = STORAGE_SIZE(x) / 8
   IF (PRESENT(ierror)) ierror = MPI_SUCCESS
 END SUBROUTINE ivcf_sizeof_r8
+SUBROUTINE ivcf_sizeof_r16(x, size, ierror)
+  REAL(KIND=16), DIMENSION(..), INTENT(IN) :: x
+  INTEGER, INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  size = STORAGE_SIZE(x) / 8
+  IF (PRESENT(ierror)) ierror = MPI_SUCCESS
+END SUBROUTINE ivcf_sizeof_r16
 SUBROUTINE ivcf_sizeof_c4(x, size, ierror)
   COMPLEX(KIND=4), DIMENSION(..), INTENT(IN) :: x
   INTEGER, INTENT(OUT) :: size
@@ -55,6 +69,13 @@ SUBROUTINE ivcf_sizeof_c8(x, size, ierror)
   size = STORAGE_SIZE(x) / 8
   IF (PRESENT(ierror)) ierror = MPI_SUCCESS
 END SUBROUTINE ivcf_sizeof_c8
+SUBROUTINE ivcf_sizeof_c16(x, size, ierror)
+  COMPLEX(KIND=16), DIMENSION(..), INTENT(IN) :: x
+  INTEGER, INTENT(OUT) :: size
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  size = STORAGE_SIZE(x) / 8
+  IF (PRESENT(ierror)) ierror = MPI_SUCCESS
+END SUBROUTINE ivcf_sizeof_c16
 SUBROUTINE ivcf_sizeof_l(x, size, ierror)
   LOGICAL, DIMENSION(..), INTENT(IN) :: x
   INTEGER, INTENT(OUT) :: size

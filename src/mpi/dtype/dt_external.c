@@ -5,7 +5,9 @@
  * while walking the type's pieces in type-map order (unpacking: converted first, then
  * unpacked). On the LP64 Linux targets of IVC every C basic type has its external32 size
  * natively (checked below), so the conversion is in place: byte swaps, and long double
- * (x87 extended in 16 bytes) to and from IEEE binary128. */
+ * (x87 extended in 16 bytes) to and from IEEE binary128. The optional Fortran MPI_INTEGER16,
+ * MPI_REAL16 and MPI_COMPLEX32 are 16, 16 and 32 bytes in external32 and natively (REAL16 is
+ * binary128 already): byte swaps. */
 #include "dtype/dt_impl.h"
 
 #include <stdbool.h>
@@ -88,6 +90,9 @@ static void kind_parts(int basic, size_t *a, size_t *b, int *ld)
     case B_DOUBLE_INT:
     case B_LONG_INT: *a = 8, *b = 4; return;
     case B_2DOUBLE: *a = *b = 8; return;
+    case B_I128:
+    case B_FLOAT128: *a = 16; return; /* binary128 natively: a byte swap */
+    case B_CFLOAT128: *a = *b = 16; return;
     case B_SHORT_INT: *a = 2, *b = 4; return;
     case B_LDOUBLE_INT: *a = 16, *b = 4; return;
     default: *a = 1; return; /* characters, bytes, bool, 8-bit integers, packed */

@@ -221,23 +221,26 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     MPI_Datatype t = MPI_DATATYPE_NULL;
     switch (typeclass) {
     case MPI_TYPECLASS_INTEGER:
-        t = size == 1   ? MPI_INTEGER1
-            : size == 2 ? MPI_INTEGER2
-            : size == 4 ? MPI_INTEGER4
-            : size == 8 ? MPI_INTEGER8
-                        : MPI_DATATYPE_NULL;
+        t = size == 1    ? MPI_INTEGER1
+            : size == 2  ? MPI_INTEGER2
+            : size == 4  ? MPI_INTEGER4
+            : size == 8  ? MPI_INTEGER8
+            : size == 16 ? MPI_INTEGER16
+                         : MPI_DATATYPE_NULL;
         break;
+    /* 16 (32) bytes is Fortran's REAL*16 (COMPLEX*32), binary128: MPI_REAL16 (MPI_COMPLEX32),
+     * not the x87 long double that C's 16 bytes hold (gfortran's REAL(10)). */
     case MPI_TYPECLASS_REAL:
-        t = size == 4                         ? MPI_REAL4
-            : size == 8                       ? MPI_REAL8
-            : size == (int)sizeof(long double) ? MPI_LONG_DOUBLE
-                                               : MPI_DATATYPE_NULL;
+        t = size == 4    ? MPI_REAL4
+            : size == 8  ? MPI_REAL8
+            : size == 16 ? MPI_REAL16
+                         : MPI_DATATYPE_NULL;
         break;
     case MPI_TYPECLASS_COMPLEX:
-        t = size == 8                                  ? MPI_COMPLEX8
-            : size == 16                               ? MPI_COMPLEX16
-            : size == (int)sizeof(long double _Complex) ? MPI_C_LONG_DOUBLE_COMPLEX
-                                                        : MPI_DATATYPE_NULL;
+        t = size == 8    ? MPI_COMPLEX8
+            : size == 16 ? MPI_COMPLEX16
+            : size == 32 ? MPI_COMPLEX32
+                         : MPI_DATATYPE_NULL;
         break;
     default:
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "invalid type class %d", typeclass);
@@ -253,11 +256,13 @@ IVC_MPI_WEAK(Type_match_size)
 
 /* The Fortran 90 parameterized types have the type map of the predefined type of the smallest
  * kind that has the precision p (decimal digits) and exponent range r asked for
- * (MPI_UNDEFINED: any): INTEGER*1/2/4/8 hold 2/4/9/18 digits; REAL*4, REAL*8 and long double
- * have 6/15/18 digits and ranges 37/307/4931. Each is a handle of its own, predefined (it
- * cannot be freed) but not named: its envelope is MPI_COMBINER_F90_INTEGER/REAL/COMPLEX with
- * the arguments r or (p, r) (MPI 4.1 sec. 5.1.13 and 19.3.5). One handle per combination of
- * combiner, p and r, made at its first call and kept for the rest of the run. */
+ * (MPI_UNDEFINED: any), as gfortran's SELECTED_INT_KIND/SELECTED_REAL_KIND choose:
+ * INTEGER*1/2/4/8/16 hold 2/4/9/18/38 digits; REAL*4, REAL*8, long double (gfortran's
+ * REAL(10)) and REAL*16 (binary128) have 6/15/18/33 digits and ranges 37/307/4931/4931.
+ * Each is a handle of its own, predefined (it cannot be freed) but not named: its envelope
+ * is MPI_COMBINER_F90_INTEGER/REAL/COMPLEX with the arguments r or (p, r) (MPI 4.1 sec.
+ * 5.1.13 and 19.3.5). One handle per combination of combiner, p and r, made at its first call
+ * and kept for the rest of the run. */
 typedef struct {
     int combiner, p, r;
     MPI_Datatype dt;
@@ -308,6 +313,7 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
                      : r <= 4           ? MPI_INTEGER2
                      : r <= 9           ? MPI_INTEGER4
                      : r <= 18          ? MPI_INTEGER8
+                     : r <= 38          ? MPI_INTEGER16
                                         : MPI_DATATYPE_NULL;
     if (t == MPI_DATATYPE_NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_f90_integer",
@@ -317,13 +323,13 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 }
 IVC_MPI_WEAK(Type_create_f90_integer)
 
-/* 0, 1, 2 for REAL*4, REAL*8, long double; -1 if none fits. */
+/* 0, 1, 2, 3 for REAL*4, REAL*8, long double, REAL*16; -1 if none fits. */
 static int real_kind(int p, int r)
 {
-    static const int digits[] = {6, 15, 18}, range[] = {37, 307, 4931};
+    static const int digits[] = {6, 15, 18, 33}, range[] = {37, 307, 4931, 4931};
     if (p == MPI_UNDEFINED && r == MPI_UNDEFINED)
         return -1;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         if ((p == MPI_UNDEFINED || p <= digits[k]) && (r == MPI_UNDEFINED || r <= range[k]))
             return k;
     return -1;
@@ -336,7 +342,10 @@ int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_f90_real",
                              "no real kind has precision %d and range %d", p, r);
     return f90_type(MPI_COMBINER_F90_REAL, p, r,
-                    k == 0 ? MPI_REAL4 : k == 1 ? MPI_REAL8 : MPI_LONG_DOUBLE,
+                    k == 0   ? MPI_REAL4
+                    : k == 1 ? MPI_REAL8
+                    : k == 2 ? MPI_LONG_DOUBLE
+                             : MPI_REAL16,
                     "MPI_Type_create_f90_real", newtype);
 }
 IVC_MPI_WEAK(Type_create_f90_real)
@@ -350,7 +359,8 @@ int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
     return f90_type(MPI_COMBINER_F90_COMPLEX, p, r,
                     k == 0   ? MPI_COMPLEX8
                     : k == 1 ? MPI_COMPLEX16
-                             : MPI_C_LONG_DOUBLE_COMPLEX,
+                    : k == 2 ? MPI_C_LONG_DOUBLE_COMPLEX
+                             : MPI_COMPLEX32,
                     "MPI_Type_create_f90_complex", newtype);
 }
 IVC_MPI_WEAK(Type_create_f90_complex)

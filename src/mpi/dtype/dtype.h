@@ -20,9 +20,28 @@ enum {
     B_U8, B_U16, B_U32, B_U64, B_AINT, B_OFFSET, B_COUNT, B_CFLOAT, B_CDOUBLE, B_CLDOUBLE,
     B_PACKED, B_FLOAT_INT, B_DOUBLE_INT, B_LONG_INT, B_2INT, B_SHORT_INT, B_LDOUBLE_INT,
     B_2FLOAT, B_2DOUBLE, /* Fortran MPI_2REAL, MPI_2DOUBLE_PRECISION (src/binding/fortran) */
+    B_I128, B_FLOAT128, B_CFLOAT128, /* Fortran MPI_INTEGER16, MPI_REAL16, MPI_COMPLEX32 */
     B_COUNT_KINDS
 };
 /* clang-format on */
+
+/* gfortran's 16-byte kinds: INTEGER(16) is __int128; REAL(16) is IEEE binary128, which GCC
+ * calls _Float128 (on x86-64 a software type: libgcc's __addtf3, __multf3, __lttf2 ...,
+ * no libquadmath), and COMPLEX(16) is two of them (libgcc's __multc3 multiplies). Where
+ * long double is binary128 itself (aarch64, ppc64le with IEEE long double) it is the same
+ * type. */
+typedef __int128 ivc_i128_t;
+#if defined(__FLT128_MANT_DIG__)
+typedef _Float128 ivc_f128_t;
+typedef _Complex _Float128 ivc_c128_t;
+#else
+#include <float.h>
+_Static_assert(LDBL_MANT_DIG == 113, "REAL(16) needs a binary128 type");
+typedef long double ivc_f128_t;
+typedef _Complex long double ivc_c128_t;
+#endif
+_Static_assert(sizeof(ivc_f128_t) == 16 && sizeof(ivc_c128_t) == 32 && sizeof(ivc_i128_t) == 16,
+               "REAL(16), COMPLEX(16) and INTEGER(16) are 16, 32 and 16 bytes");
 
 /* The C layouts of the (value, index) pair types (MPI_FLOAT_INT ...). */
 typedef struct {

@@ -17,6 +17,7 @@
 #define DT_DEFINE(NAME, low) struct ivc_mpi_dt_s ivc_obj_dt_##low;
 IVC_MPI_DATATYPES(DT_DEFINE)
 IVC_MPI_F_DATATYPES(DT_DEFINE) /* Fortran datatypes (src/binding/fortran) */
+IVC_MPI_F_OPT_DATATYPES(DT_DEFINE)
 IVC_MPI_CXX_DATATYPES(DT_DEFINE)
 IVC_MPI_REMOVED_DATATYPES(DT_DEFINE)
 #undef DT_DEFINE
@@ -158,6 +159,10 @@ int ivc_mpi_dt_init(void)
     PREDEF1(MPI_REAL8, B_DOUBLE, double);
     PREDEF1(MPI_COMPLEX8, B_CFLOAT, float _Complex);
     PREDEF1(MPI_COMPLEX16, B_CDOUBLE, double _Complex);
+    /* The optional 16-byte kinds (dtype.h): INTEGER(16), REAL(16) (binary128), COMPLEX(16). */
+    PREDEF1(MPI_INTEGER16, B_I128, ivc_i128_t);
+    PREDEF1(MPI_REAL16, B_FLOAT128, ivc_f128_t);
+    PREDEF1(MPI_COMPLEX32, B_CFLOAT128, ivc_c128_t);
     marker(MPI_LB, "MPI_LB");
     marker(MPI_UB, "MPI_UB");
     return 0;

@@ -312,7 +312,8 @@ IVC_MPI_WEAK(Abi_get_info)
 
 /* The Fortran ABI of libivcmpifort: default INTEGER, REAL and LOGICAL are 4 bytes,
  * DOUBLE PRECISION 8 (gfortran's); mpi_<type>_supported says which fixed-size Fortran
- * datatypes IVC has (IVC_MPI_F_DATATYPES: INTEGER1-8, REAL4-8, COMPLEX8-16, DOUBLE_COMPLEX). */
+ * datatypes IVC has (IVC_MPI_F_DATATYPES: INTEGER1-8, REAL4-8, COMPLEX8-16, DOUBLE_COMPLEX;
+ * IVC_MPI_F_OPT_DATATYPES: INTEGER16, REAL16, COMPLEX32). */
 int PMPI_Abi_get_fortran_info(MPI_Info *info)
 {
     NULL_OUT(info, "MPI_Abi_get_fortran_info");
@@ -323,11 +324,11 @@ int PMPI_Abi_get_fortran_info(MPI_Info *info)
         "mpi_logical4_supported",      "false", "mpi_logical8_supported",    "false",
         "mpi_logical16_supported",     "false", "mpi_integer1_supported",    "true",
         "mpi_integer2_supported",      "true",  "mpi_integer4_supported",    "true",
-        "mpi_integer8_supported",      "true",  "mpi_integer16_supported",   "false",
+        "mpi_integer8_supported",      "true",  "mpi_integer16_supported",   "true",
         "mpi_real2_supported",         "false", "mpi_real4_supported",       "true",
-        "mpi_real8_supported",         "true",  "mpi_real16_supported",      "false",
+        "mpi_real8_supported",         "true",  "mpi_real16_supported",      "true",
         "mpi_complex4_supported",      "false", "mpi_complex8_supported",    "true",
-        "mpi_complex16_supported",     "true",  "mpi_complex32_supported",   "false",
+        "mpi_complex16_supported",     "true",  "mpi_complex32_supported",   "true",
         "mpi_double_complex_supported", "true"};
     return abi_info(info, kv, (int)(sizeof(kv) / sizeof(kv[0]) / 2));
 }

@@ -61,6 +61,9 @@ static const uint8_t basic_size[B_COUNT_KINDS] = {
     [B_LDOUBLE_INT] = sizeof(ldouble_int_t),
     [B_2FLOAT] = sizeof(float2_t),
     [B_2DOUBLE] = sizeof(double2_t),
+    [B_I128] = sizeof(ivc_i128_t),
+    [B_FLOAT128] = sizeof(ivc_f128_t),
+    [B_CFLOAT128] = sizeof(ivc_c128_t),
 };
 
 static MPI_Op const op_by_id[OP_USER] = {
@@ -1361,7 +1364,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     /* Integer, logical, byte and multi-language types only (MPI-4.1 section 12.3.4): not
      * floating point or complex, which compare by bits here but not by value. */
     if (!datatype->map.contig || basic == B_NONE || n != basic_size[basic] || n > 64 ||
-        (basic >= B_FLOAT && basic <= B_LDOUBLE) || (basic >= B_CFLOAT && basic <= B_CLDOUBLE))
+        (basic >= B_FLOAT && basic <= B_LDOUBLE) || (basic >= B_CFLOAT && basic <= B_CLDOUBLE) ||
+        basic == B_FLOAT128 || basic == B_CFLOAT128)
         return raise_w(win, MPI_ERR_TYPE, fn, target_rank);
     uint64_t at = win->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (uint64_t)target_disp
                                                         : (uint64_t)target_disp * p->disp_unit;
