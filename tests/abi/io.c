@@ -9,6 +9,7 @@
  * for a missing file and a closed one. The file lives in the working directory, which
  * every simulated VM shares. */
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "abi_test.h"
@@ -58,12 +59,22 @@ static int plus1_read(void *user, MPI_Datatype dt, int count, void *file, MPI_Of
     return MPI_SUCCESS;
 }
 
+/* Names no other job in this directory uses: a pid means little inside a simulated VM
+ * (every VM has its pid 2), so rank 0 adds the time in nanoseconds; the ABI is in the name
+ * too (abi.io and abi.std.io may run at once). */
 static void names(char *path, char *path2, size_t len)
 {
-    int id = (int)getpid();
-    MPI_Bcast(&id, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    snprintf(path, len, "abi_io.%d.dat", id);
-    snprintf(path2, len, "abi_io.%d.seq", id);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    long long id = (long long)getpid() * 1000000007LL + ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    MPI_Bcast(&id, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+#ifdef MPI_ABI_VERSION
+    const char *abi = "std";
+#else
+    const char *abi = "mpich";
+#endif
+    snprintf(path, len, "abi_io.%s.%lld.dat", abi, id);
+    snprintf(path2, len, "abi_io.%s.%lld.seq", abi, id);
 }
 
 int main(int argc, char **argv)
