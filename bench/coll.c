@@ -26,6 +26,7 @@
 #include <mpi.h>
 
 #include "init.h"
+#include "size.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -48,26 +49,6 @@ static void die(const char *what)
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s)
-        return -1;
-    if (*end == 'k' || *end == 'K')
-        v <<= 10, end++;
-    else if (*end == 'm' || *end == 'M')
-        v <<= 20, end++;
-    if (*end == 'i')
-        end++;
-    if (*end == 'B')
-        end++;
-    if (*end)
-        return -1;
-    *out = (size_t)v;
-    return 0;
 }
 
 static void *alloc(size_t n)
@@ -242,9 +223,9 @@ int main(int argc, char **argv)
             char *colon = strchr(buf, ':');
             if (colon) {
                 *colon = '\0';
-                bad |= parse_size(buf, &min_size) || parse_size(colon + 1, &max_size);
+                bad |= bench_parse_size(buf, &min_size) || bench_parse_size(colon + 1, &max_size);
             } else {
-                bad |= parse_size(buf, &max_size);
+                bad |= bench_parse_size(buf, &max_size);
             }
             break;
         }

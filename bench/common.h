@@ -20,6 +20,7 @@
 #include <mpi.h>
 
 #include "init.h"
+#include "size.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -58,41 +59,6 @@ static void bench_die(const char *what)
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
-}
-
-static int bench_parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s)
-        return -1;
-    switch (*end) {
-    case 'k':
-    case 'K':
-        v <<= 10;
-        end++;
-        break;
-    case 'm':
-    case 'M':
-        v <<= 20;
-        end++;
-        break;
-    case 'g':
-    case 'G':
-        v <<= 30;
-        end++;
-        break;
-    default: break;
-    }
-    if (*end == 'i' || *end == 'B')
-        end++;
-    if (*end == 'B')
-        end++;
-    if (*end != '\0')
-        return -1;
-    *out = (size_t)v;
-    return 0;
 }
 
 /* Twice the last-level cache this CPU reports (Linux sysfs), at least 64 MiB. */

@@ -30,6 +30,7 @@
 #include <mpi.h>
 
 #include "init.h"
+#include "size.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -65,22 +66,6 @@ static void ok(int rc, const char *what)
         fprintf(stderr, "io: rank %d: %s: %s\n", rank, what, s);
         die(what);
     }
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s)
-        return -1;
-    if (*end == 'k' || *end == 'K')
-        v <<= 10, end++;
-    else if (*end == 'm' || *end == 'M')
-        v <<= 20, end++;
-    if (*end)
-        return -1;
-    *out = (size_t)v;
-    return 0;
 }
 
 /* The byte at position i of the block `owner` writes for `size`. */
@@ -168,9 +153,9 @@ int main(int argc, char **argv)
             char *colon = strchr(optarg, ':');
             if (colon) {
                 *colon = '\0';
-                if (parse_size(optarg, &min_size) || parse_size(colon + 1, &max_size))
+                if (bench_parse_size(optarg, &min_size) || bench_parse_size(colon + 1, &max_size))
                     usage();
-            } else if (parse_size(optarg, &max_size))
+            } else if (bench_parse_size(optarg, &max_size))
                 usage();
         } else if (c == 'i')
             scale = atof(optarg);
