@@ -10,6 +10,25 @@
 
 #include <unistd.h>
 
+/* Spawns n copies of prog, which must fail with MPI_ERR_SPAWN (then removes `remove`, if
+ * not NULL), and ends this rank as a survivor. */
+static int spawn_must_fail(const char *prog, int n, const char *remove, const char *what)
+{
+    MPI_Comm bad;
+    int rc = MPI_Comm_spawn(prog, MPI_ARGV_NULL, n, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &bad,
+                            MPI_ERRCODES_IGNORE);
+    if (remove != NULL)
+        unlink(remove);
+    int cls = -1;
+    MPI_Error_class(rc, &cls);
+    if (cls != MPI_ERR_SPAWN)
+        t_fail("spawning %s: expected MPI_ERR_SPAWN (%d), got %d", what, MPI_ERR_SPAWN, cls);
+    printf("ft-ok rank %d (MPI_ERR_SPAWN)\n", t_rank);
+    fflush(stdout);
+    MPI_Finalize();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -32,21 +51,8 @@ int main(int argc, char **argv)
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    if (argc > 1 && strcmp(argv[1], "badprog") == 0) {
-        /* A program that cannot be run: MPI_ERR_SPAWN, no hang. */
-        MPI_Comm bad;
-        int rc = MPI_Comm_spawn("/nonexistent/ivc-test-prog", MPI_ARGV_NULL, 2, MPI_INFO_NULL, 0,
-                                MPI_COMM_WORLD, &bad, MPI_ERRCODES_IGNORE);
-        int cls = -1;
-        MPI_Error_class(rc, &cls);
-        if (cls != MPI_ERR_SPAWN)
-            t_fail("spawning a missing program: expected MPI_ERR_SPAWN (%d), got %d",
-                   MPI_ERR_SPAWN, cls);
-        printf("ft-ok rank %d (MPI_ERR_SPAWN)\n", t_rank);
-        fflush(stdout);
-        MPI_Finalize();
-        return 0;
-    }
+    if (argc > 1 && strcmp(argv[1], "badprog") == 0) /* cannot be run: MPI_ERR_SPAWN, no hang */
+        return spawn_must_fail("/nonexistent/ivc-test-prog", 2, NULL, "a missing program");
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
     if (n <= 0)
@@ -59,19 +65,7 @@ int main(int argc, char **argv)
         snprintf(cmd, sizeof(cmd), "cp '%s' %s", self, tmp);
         if (system(cmd) != 0)
             t_fail("cannot copy %s to %s", self, tmp);
-        MPI_Comm bad;
-        int rc = MPI_Comm_spawn(tmp, MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &bad,
-                                MPI_ERRCODES_IGNORE);
-        unlink(tmp);
-        int cls = -1;
-        MPI_Error_class(rc, &cls);
-        if (cls != MPI_ERR_SPAWN)
-            t_fail("spawning a program in the VM's /tmp: expected MPI_ERR_SPAWN (%d), got %d",
-                   MPI_ERR_SPAWN, cls);
-        printf("ft-ok rank %d (MPI_ERR_SPAWN)\n", t_rank);
-        fflush(stdout);
-        MPI_Finalize();
-        return 0;
+        return spawn_must_fail(tmp, 1, tmp, "a program in the VM's /tmp");
     }
     char *args[] = {"child", NULL};
     MPI_Comm inter;
