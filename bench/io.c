@@ -97,30 +97,25 @@ static int strided(void)
     return mode == IO_WRITE_STRIDED || mode == IO_READ_STRIDED;
 }
 
-/* The view of this rank for a size: strided pieces, or the whole file as bytes. */
+/* The view of this rank: its strided pieces, or the whole file as bytes. */
 static void set_view(MPI_File fh, MPI_Datatype ft)
 {
-    if (strided())
-        ok(MPI_File_set_view(fh, (MPI_Offset)rank * PIECE, MPI_BYTE, ft, "native", MPI_INFO_NULL),
-           "MPI_File_set_view");
-    else
-        ok(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL),
-           "MPI_File_set_view");
+    int st = strided();
+    ok(MPI_File_set_view(fh, st ? (MPI_Offset)rank * PIECE : 0, MPI_BYTE, st ? ft : MPI_BYTE,
+                         "native", MPI_INFO_NULL),
+       "MPI_File_set_view");
 }
 
-/* One collective write or read of `size` bytes of this rank's. */
+/* One collective write or read of `size` bytes of this rank's: at offset 0 of its strided
+ * view, or at its block of the byte view. */
 static void io(MPI_File fh, size_t size, uint8_t *buf, int write)
 {
     MPI_Status st;
     int n = (int)size;
-    if (strided())
-        ok(write ? MPI_File_write_at_all(fh, 0, buf, n, MPI_BYTE, &st)
-                 : MPI_File_read_at_all(fh, 0, buf, n, MPI_BYTE, &st),
-           "collective I/O");
-    else
-        ok(write ? MPI_File_write_at_all(fh, (MPI_Offset)rank * (MPI_Offset)size, buf, n, MPI_BYTE, &st)
-                 : MPI_File_read_at_all(fh, (MPI_Offset)rank * (MPI_Offset)size, buf, n, MPI_BYTE, &st),
-           "collective I/O");
+    MPI_Offset at = strided() ? 0 : (MPI_Offset)rank * (MPI_Offset)size;
+    ok(write ? MPI_File_write_at_all(fh, at, buf, n, MPI_BYTE, &st)
+             : MPI_File_read_at_all(fh, at, buf, n, MPI_BYTE, &st),
+       "collective I/O");
 }
 
 static int cmp_double(const void *a, const void *b)
