@@ -37,11 +37,15 @@ struct ivc_chan_op {
     /* Set by the channel before done(): receive: bytes delivered (<= data.bytes; the
      * message was longer if env.len > xfer). */
     uint64_t xfer;
+    /* Set by the coordinator (ivc_coord_send): the message's number among those this rank
+     * sent to the peer, from 1; the receiver counts arrivals the same way, so the pair can
+     * name one message (send cancellation, mpi/p2p/mpi_cancel.c). */
+    uint64_t serial;
     /* Private to the channel. */
     ivc_chan_op_t *next;
-    uint64_t off;    /* bytes moved so far */
-    uint64_t total;  /* bytes to move */
-    uint64_t cookie; /* sender's handle, as carried on the wire */
+    uint64_t off;      /* bytes moved so far */
+    uint64_t total;    /* bytes to move */
+    uint64_t cookie;   /* sender's handle, as carried on the wire */
     uint64_t chan_off; /* one copy: region offset of the peer's buffer */
     int state;
 };
@@ -49,14 +53,14 @@ struct ivc_chan_op {
 /* An arriving message as the channel presents it to the MPI layer. */
 typedef struct ivc_inmsg {
     ivc_env_t env;
-    int peer;         /* world rank of the sender */
-    const void *data; /* eager: the payload, valid only during on_message(); NULL otherwise */
-    uint64_t cookie;  /* sender's handle: for recv_rndv() and send_ack(); opaque */
-    int rndv;         /* 1: the payload must be pulled with recv_rndv() */
+    int peer;          /* world rank of the sender */
+    const void *data;  /* eager: the payload, valid only during on_message(); NULL otherwise */
+    uint64_t cookie;   /* sender's handle: for recv_rndv() and send_ack(); opaque */
+    int rndv;          /* 1: the payload must be pulled with recv_rndv() */
     uint64_t chan_arg; /* private to the channel, handed back to recv_rndv() (shm: the
                         * region offset of a sender's buffer it may copy from; 0 = none) */
-    int via; /* set by the coordinator when VMs may migrate: the channel that brought it,
-              * which recv_rndv() and send_ack() must use (coord/coord_move.h) */
+    int via;           /* set by the coordinator when VMs may migrate: the channel that brought it,
+                        * which recv_rndv() and send_ack() must use (coord/coord_move.h) */
 } ivc_inmsg_t;
 
 /* Calls from a channel up to the layer above, registered once at start-up. */

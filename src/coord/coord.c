@@ -90,8 +90,7 @@ static int barrier_poll(void *progress)
     if (progress == NULL && ivc_load_acquire(&c->fail_pending)) {
         for (uint32_t r = 0; r < c->boot.size; r++) {
             char why[160];
-            if (r != c->boot.rank &&
-                ivc_region_member_get(&c->region, r) == IVC_MEMBER_FAILED) {
+            if (r != c->boot.rank && ivc_region_member_get(&c->region, r) == IVC_MEMBER_FAILED) {
                 ivc_error("start-up: %s", ivc_coord_failure_text(r, why, sizeof(why)));
                 return -EOWNERDEAD;
             }
@@ -273,8 +272,9 @@ static int net_connect(void)
             rc = ivc_net_chan_connect(c->net, r, addr, len);
         free(addr);
         if (rc == 0 && c->vcs[r].state != IVC_VC_ACTIVE)
-            c->vcs[r] =
-                (ivc_vc_t){&ivc_net_chan_ops, ivc_net_chan_endpoint(c->net, r), IVC_VC_ACTIVE};
+            c->vcs[r] = (ivc_vc_t){.ops = &ivc_net_chan_ops,
+                                   .ep = ivc_net_chan_endpoint(c->net, r),
+                                   .state = IVC_VC_ACTIVE};
     }
     if (rc == 0)
         ivc_debug("network channel: %u peers on other hosts", c->boot.size - c->nlocal);
@@ -314,10 +314,10 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         return rc;
     if ((rc = ivc_shm_config_load(&c->shm_cfg)) != 0)
         return rc;
-    const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
-                                       &ivc_coll_config_table, &ivc_rma_config_table,
-                                       &ivc_fail_config_table, &ivc_report_config_table,
-                                       &ivclib_config_table, &ivc_door_config_table, NULL};
+    const ivc_cfg_table_t *tables[] = {
+        &ivc_coord_config_table, &ivc_shm_config_table,  &ivc_coll_config_table,
+        &ivc_rma_config_table,   &ivc_fail_config_table, &ivc_report_config_table,
+        &ivclib_config_table,    &ivc_door_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
     if (!c->boot.singleton && (rc = ivc_door_open(c->boot.rank, c->boot.size, c->boot.device)) != 0)
         return rc;
@@ -333,7 +333,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
     c->self = ivc_self_chan_create(c->boot.rank, up);
     if (c->vcs == NULL || c->self == NULL)
         return -ENOMEM;
-    c->vcs[c->boot.rank] = (ivc_vc_t){&ivc_self_chan_ops, c->self, IVC_VC_ACTIVE};
+    c->vcs[c->boot.rank] =
+        (ivc_vc_t){.ops = &ivc_self_chan_ops, .ep = c->self, .state = IVC_VC_ACTIVE};
     c->nlocal = 1;
 
     if (!c->boot.singleton) {
@@ -428,8 +429,9 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         for (uint32_t i = 0; i < c->nlocal && c->shm != NULL; i++) {
             uint32_t r = c->local[i];
             if (r != c->boot.rank)
-                c->vcs[r] =
-                    (ivc_vc_t){&ivc_shm_chan_ops, ivc_shm_chan_endpoint(c->shm, r), IVC_VC_ACTIVE};
+                c->vcs[r] = (ivc_vc_t){.ops = &ivc_shm_chan_ops,
+                                       .ep = ivc_shm_chan_endpoint(c->shm, r),
+                                       .state = IVC_VC_ACTIVE};
         }
         if (c->net != NULL && (rc = net_connect()) != 0)
             return rc;
@@ -487,7 +489,7 @@ int ivc_coord_sock_add(int fd, int *id)
     void *ep = ivc_sock_chan_add(c->sock, fd, (int)c->nvcs);
     if (ep == NULL)
         return -ENOMEM;
-    v[c->nvcs] = (ivc_vc_t){&ivc_sock_chan_ops, ep, IVC_VC_ACTIVE};
+    v[c->nvcs] = (ivc_vc_t){.ops = &ivc_sock_chan_ops, .ep = ep, .state = IVC_VC_ACTIVE};
     *id = (int)c->nvcs++;
     ivc_door_extra_fds = sock_wake_fds;
     return 0;
@@ -675,10 +677,10 @@ int ivc_coord_print_config(FILE *f)
         ivc_cfg_print(f, &ivc_door_config_table, &dc);
     else
         rc = -EINVAL;
-    const ivc_cfg_table_t *tables[] = {&ivc_coord_config_table, &ivc_shm_config_table,
-                                       &ivc_coll_config_table, &ivc_rma_config_table,
-                                       &ivc_fail_config_table, &ivc_report_config_table,
-                                       &ivclib_config_table, &ivc_door_config_table, NULL};
+    const ivc_cfg_table_t *tables[] = {
+        &ivc_coord_config_table, &ivc_shm_config_table,  &ivc_coll_config_table,
+        &ivc_rma_config_table,   &ivc_fail_config_table, &ivc_report_config_table,
+        &ivclib_config_table,    &ivc_door_config_table, NULL};
     ivc_cfg_warn_unknown(tables, ivc_boot_env_names);
     return rc;
 }

@@ -42,13 +42,17 @@ typedef struct ivc_vc {
     const ivc_chan_ops_t *ops;
     void *ep;
     uint32_t state;
+    /* Sends were refused (a failed peer, no memory): the peer's count of arrivals may no
+     * longer match `sent`, so no message to it is named by its number any more. */
+    uint32_t serial_bad;
+    uint64_t sent; /* messages handed to a channel for this peer (ivc_chan_op_t.serial) */
 } ivc_vc_t;
 
 typedef struct ivc_coord_config {
-    uint64_t spin;            /* IVC_SPIN: polls before yielding; 0 = auto */
-    uint64_t startup_timeout; /* IVC_STARTUP_TIMEOUT: seconds to wait for all ranks */
-    uint64_t migrate;         /* IVC_MIGRATE: VMs may move while the job runs */
-    const char *host_regions; /* IVC_HOST_REGIONS: the job's host regions, ':'-separated */
+    uint64_t spin;             /* IVC_SPIN: polls before yielding; 0 = auto */
+    uint64_t startup_timeout;  /* IVC_STARTUP_TIMEOUT: seconds to wait for all ranks */
+    uint64_t migrate;          /* IVC_MIGRATE: VMs may move while the job runs */
+    const char *host_regions;  /* IVC_HOST_REGIONS: the job's host regions, ':'-separated */
     uint64_t move_device_wait; /* IVC_MOVE_DEVICE_WAIT: s a guest's rank waits for its device */
     const char *move_test_die; /* IVC_MOVE_TEST_DIE: testing only, coord_move.c */
     int thread_multiple;       /* IVC_THREAD_MULTIPLE: grant MPI_THREAD_MULTIPLE when asked */
@@ -62,11 +66,11 @@ typedef struct ivc_coord {
     ivc_shm_config_t shm_cfg;
     ivc_region_t region;
     int have_region;
-    int created_region; /* this rank made the region file (and removes its name) */
-    ivc_vc_t *vcs;      /* one per global rank, then one per dynamic-process peer */
-    uint32_t nvcs;      /* boot.size + dynamic-process peers added (ivc_coord_sock_add) */
+    int created_region;    /* this rank made the region file (and removes its name) */
+    ivc_vc_t *vcs;         /* one per global rank, then one per dynamic-process peer */
+    uint32_t nvcs;         /* boot.size + dynamic-process peers added (ivc_coord_sock_add) */
     ivc_sock_chan_t *sock; /* dynamic-process peers' sockets; NULL while none */
-    uint32_t *local;    /* global ranks sharing this rank's region, ascending */
+    uint32_t *local;       /* global ranks sharing this rank's region, ascending */
     uint32_t nlocal;
     uint32_t my_local;   /* this rank's index in local[] */
     ivc_shm_chan_t *shm; /* NULL when alone */
@@ -75,11 +79,11 @@ typedef struct ivc_coord {
     /* Set by the liveness thread when a slot turned FAILED; the progressing thread
      * clears it and handles the failures (coord_fail.c). */
     IVC_ATOMIC(uint32_t) fail_pending;
-    IVC_ATOMIC(uint32_t) aborting; /* this rank is aborting the job (its slot: ABORTED) */
-    ivc_chan_upcalls_t mpi_up;     /* the MPI layer's upcalls */
-    ivc_chan_upcalls_t chan_up;    /* what the channels call: mpi_up, failures wrapped */
-    int migrate;                      /* IVC_MIGRATE=1 (coord_move.h) */
-    ivc_chan_upcalls_t chan_up_shm;   /* migration: chan_up with the channel noted */
+    IVC_ATOMIC(uint32_t) aborting;  /* this rank is aborting the job (its slot: ABORTED) */
+    ivc_chan_upcalls_t mpi_up;      /* the MPI layer's upcalls */
+    ivc_chan_upcalls_t chan_up;     /* what the channels call: mpi_up, failures wrapped */
+    int migrate;                    /* IVC_MIGRATE=1 (coord_move.h) */
+    ivc_chan_upcalls_t chan_up_shm; /* migration: chan_up with the channel noted */
     ivc_chan_upcalls_t chan_up_net;
     uint32_t poll_count; /* progress calls, to pace the abort check */
     uint32_t net_quiet;  /* network polls in a row that found nothing (capped) */
@@ -124,10 +128,23 @@ void ivc_coord_sock_bye(int id);
 /* Progress of every channel; returns the number of events. */
 int ivc_coord_progress(void);
 
+/* Numbers the message before the channel sees it: a send a channel makes while handing it
+ * over (the self channel's upcalls run later, from progress) would otherwise take a number
+ * out of order. */
 static inline int ivc_coord_send(uint32_t peer, ivc_chan_op_t *op)
 {
     ivc_vc_t *vc = &ivc_coord.vcs[peer];
-    return vc->ops->send(vc->ep, op);
+    op->serial = ++vc->sent;
+    int rc = vc->ops->send(vc->ep, op);
+    if (__builtin_expect(rc < 0, 0))
+        vc->serial_bad = 1;
+    return rc;
+}
+
+/* Whether this rank's messages to `peer` can still be named by their numbers. */
+static inline int ivc_coord_serial_ok(uint32_t peer)
+{
+    return peer < ivc_coord.nvcs && !ivc_coord.vcs[peer].serial_bad;
 }
 
 /* The channel that answers message m: the one that brought it, which after a switch need
@@ -135,7 +152,7 @@ static inline int ivc_coord_send(uint32_t peer, ivc_chan_op_t *op)
 static inline ivc_vc_t ivc_coord_answer_vc(const ivc_inmsg_t *m)
 {
     if (__builtin_expect(ivc_coord.migrate, 0) && m->via != IVC_VIA_VC) {
-        ivc_vc_t vc = {NULL, NULL, IVC_VC_ACTIVE};
+        ivc_vc_t vc = {.state = IVC_VC_ACTIVE};
         ivc_coord_move_route((uint32_t)m->peer, m->via, &vc.ops, &vc.ep);
         return vc;
     }

@@ -134,7 +134,11 @@ static int ctl_send(uint32_t peer, int via, int tag)
 
 static void set_vc(uint32_t peer, int via)
 {
-    ivc_coord.vcs[peer] = (ivc_vc_t){ops_of(via), ep_of(via, peer), IVC_VC_ACTIVE};
+    /* The message numbers (sent, serial_bad) run on across the switch. */
+    ivc_vc_t *vc = &ivc_coord.vcs[peer];
+    vc->ops = ops_of(via);
+    vc->ep = ep_of(via, peer);
+    vc->state = IVC_VC_ACTIVE;
 }
 
 static void hand_up(ivc_inmsg_t *m, int via)

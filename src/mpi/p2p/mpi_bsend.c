@@ -28,12 +28,12 @@ _Static_assert(BSEG_HDR + 2 * (BSEG_ALIGN - 1) <= MPI_BSEND_OVERHEAD,
                "MPI_BSEND_OVERHEAD covers a segment header and its alignment");
 
 struct ivc_mpi_bbuf {
-    void *user;        /* the address attached (MPI_BUFFER_AUTOMATIC for automatic) */
+    void *user; /* the address attached (MPI_BUFFER_AUTOMATIC for automatic) */
     MPI_Count user_size;
-    char *lo, *hi;     /* the aligned usable range; both NULL when automatic */
-    bseg_t *segs;      /* in flight */
-    uint64_t seq;      /* next segment's seq */
-    int refs;          /* the slot it is attached to, plus pending iflush requests */
+    char *lo, *hi; /* the aligned usable range; both NULL when automatic */
+    bseg_t *segs;  /* in flight */
+    uint64_t seq;  /* next segment's seq */
+    int refs;      /* the slot it is attached to, plus pending iflush requests */
 };
 
 static struct ivc_mpi_bbuf *process_bbuf;
@@ -271,15 +271,19 @@ int ivc_mpi_start_bsend(MPI_Request r, const void *buf, int count, MPI_Datatype 
     char *data = (char *)s + BSEG_HDR;
     ivc_data_pack(&d, 0, data, d.bytes);
     s->req = ivc_mpi_req_alloc(REQ_SEND);
-    int rc = s->req == NULL ? MPI_ERR_NO_MEM
-                            : ivc_mpi_start_send(s->req, data, (int)d.bytes, MPI_BYTE, dest, tag,
-                                                 comm, 0, 0);
+    int rc = s->req == NULL
+                 ? MPI_ERR_NO_MEM
+                 : ivc_mpi_start_send(s->req, data, (int)d.bytes, MPI_BYTE, dest, tag, comm, 0, 0);
     if (rc != MPI_SUCCESS) {
         if (s->req != NULL)
             ivc_mpi_req_free(s->req);
         unreserve(b, s);
         return r->status.MPI_ERROR = rc;
     }
+    /* MPI_Cancel of the user's request names the message sent from the buffer. */
+    r->peer = s->req->peer;
+    r->op.env = s->req->op.env;
+    r->op.serial = s->req->op.serial;
     return MPI_SUCCESS;
 }
 
@@ -294,8 +298,7 @@ static int bsend_raise(MPI_Comm comm, int rc, int dest, const char *fn)
     return ivc_mpi_raise(comm, rc, fn, "buffered send to rank %d failed", dest);
 }
 
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     const char *fn = "MPI_Bsend";
     int rc = ivc_mpi_check_p2p(buf, comm, count, datatype, dest, tag, PEER_SEND, fn);
@@ -309,8 +312,8 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 }
 IVC_MPI_WEAK(Bsend)
 
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request *request)
 {
     const char *fn = "MPI_Ibsend";
     int rc = ivc_mpi_check_p2p(buf, comm, count, datatype, dest, tag, PEER_SEND, fn);

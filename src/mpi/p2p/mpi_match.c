@@ -23,6 +23,7 @@ typedef struct umsg {
     struct umsg *prev, *next;
     ivc_inmsg_t m; /* m.data points at buf for eager messages */
     void *buf;
+    uint64_t serial; /* its number among m.peer's messages to this rank (mpi_cancel.c) */
 } umsg_t;
 
 static struct {
@@ -35,6 +36,25 @@ static struct {
 
 static uint8_t *failed_peers; /* world rank -> 1 once its channel reported it failed */
 static int failed_cap;        /* entries of failed_peers (dynamic-process peers grow it) */
+
+/* Messages that arrived from each world id, counted as the coordinator numbers a sender's
+ * (ivc_chan_op_t.serial), so that a sender can name one when it cancels it. */
+static uint64_t *arrived;
+static int arrived_cap;
+
+static uint64_t count_arrival(int peer)
+{
+    if (__builtin_expect(peer >= arrived_cap, 0)) {
+        int cap = (int)ivc_coord.nvcs > peer ? (int)ivc_coord.nvcs : peer + 1;
+        uint64_t *a = realloc(arrived, (size_t)cap * sizeof(*a));
+        if (a == NULL)
+            ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory counting messages");
+        memset(a + arrived_cap, 0, (size_t)(cap - arrived_cap) * sizeof(*a));
+        arrived = a;
+        arrived_cap = cap;
+    }
+    return ++arrived[peer];
+}
 
 static inline int envelope_matches(uint32_t ctx, int src, int tag, const ivc_env_t *env)
 {
@@ -132,11 +152,17 @@ static void deliver(MPI_Request r, const ivc_inmsg_t *m)
 
 void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m)
 {
+    uint64_t serial = count_arrival(m->peer);
     /* One-sided active messages never meet a receive: the target handles them here. The
-     * reserved contexts (RMA, fault tolerance, partitioned) are the high ones. */
+     * reserved contexts (RMA, fault tolerance, partitioned, cancellation) are the high
+     * ones. */
     if (__builtin_expect(m->env.ctx >= IVC_FT_CTX_OFF || ivc_mpi_ft_state != 0, 0)) {
         if (m->env.ctx == IVC_RMA_CTX) {
             ivc_mpi_rma_on_message(m);
+            return;
+        }
+        if (m->env.ctx == IVC_CANCEL_CTX) {
+            ivc_mpi_cancel_on_message(m);
             return;
         }
         if (ivc_mpi_ft_on_message(m))
@@ -165,6 +191,7 @@ void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m)
     u->m = *m;
     u->m.data = buf;
     u->buf = buf;
+    u->serial = serial;
     u->next = NULL;
     u->prev = unexpected.tail;
     if (unexpected.tail)
@@ -198,6 +225,7 @@ void ivc_mpi_on_peer_failed(void *arg, int peer, int err)
     if (failed_peers[peer])
         return;
     failed_peers[peer] = 1;
+    ivc_mpi_cancel_peer_failed(peer);
     /* Counts it on every communicator, ends the job if no handler can return the error,
      * then sweeps the queues (ivc_mpi_match_ft_sweep). */
     ivc_mpi_ft_on_failure(peer, err);
@@ -297,6 +325,23 @@ int ivc_mpi_match_cancel(MPI_Request r)
     return 0;
 }
 
+int ivc_mpi_match_withdraw(int peer, uint64_t serial, const ivc_env_t *env)
+{
+    for (umsg_t *u = unexpected.head; u != NULL; u = u->next) {
+        if (u->m.peer != peer || u->serial != serial)
+            continue;
+        const ivc_env_t *e = &u->m.env;
+        if (e->ctx != env->ctx || e->src != env->src || e->tag != env->tag || e->len != env->len)
+            return 0; /* not the message the sender means: leave it */
+        unexpected_remove(u);
+        ivc_mpi_match_discard(&u->m);
+        free(u->buf);
+        free(u);
+        return 1;
+    }
+    return 0;
+}
+
 int ivc_mpi_iprobe(int src, int tag, MPI_Comm comm, uint32_t ctx_off, MPI_Status *status)
 {
     ivc_coord_progress();
@@ -343,6 +388,9 @@ void ivc_mpi_match_finalize(void)
         free(u->buf);
         free(u);
     }
+    free(arrived);
+    arrived = NULL;
+    arrived_cap = 0;
     unexpected.tail = NULL;
     posted.head = posted.tail = NULL;
     free(failed_peers);

@@ -34,8 +34,8 @@ static inline int check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datat
     return MPI_SUCCESS;
 }
 
-int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank,
-                      int tag, int dir, const char *fn)
+int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank, int tag,
+                      int dir, const char *fn)
 {
     return check_p2p(buf, comm, count, dt, rank, tag, dir, fn);
 }
@@ -57,6 +57,8 @@ static void req_begin(MPI_Request r, int kind, MPI_Comm comm)
     r->status.MPI_TAG = MPI_ANY_TAG;
     r->op.done = ivc_mpi_req_op_done;
     r->op.xfer = 0;
+    r->op.serial = 0;
+    r->cancel = REQ_CANCEL_NONE;
 }
 
 int ivc_mpi_start_send(MPI_Request r, const void *buf, int count, MPI_Datatype dt, int dest,
@@ -374,9 +376,9 @@ static void srx_drop(MPI_Request x)
 }
 
 /* Starts the pair; a failure of either start is reported when the request completes. */
-static int isendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag,
-                     void *rbuf, int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm,
-                     void *tmp, MPI_Request *request, const char *fn)
+static int isendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
+                     int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm, void *tmp,
+                     MPI_Request *request, const char *fn)
 {
     srx_t *st = malloc(sizeof(*st));
     MPI_Request s = ivc_mpi_req_alloc(REQ_SEND), r = ivc_mpi_req_alloc(REQ_RECV), x = NULL;
@@ -399,9 +401,9 @@ static int isendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, i
     return MPI_SUCCESS;
 }
 
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                   int recvtag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                   MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Isendrecv";
     int rc = check_p2p(sendbuf, comm, sendcount, sendtype, dest, sendtag, PEER_SEND, fn);
@@ -468,8 +470,7 @@ int ivc_mpi_recv_x(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_
 
 /* ---- probe and counts ---- */
 
-static int check_probe(int source, int tag, MPI_Comm comm, const MPI_Status *status,
-                       const char *fn)
+static int check_probe(int source, int tag, MPI_Comm comm, const MPI_Status *status, const char *fn)
 {
     int rc = check_p2p(NULL, comm, 0, MPI_BYTE, source, tag, PEER_RECV, fn);
     if (rc == MPI_SUCCESS && status == NULL)

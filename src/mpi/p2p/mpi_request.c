@@ -61,6 +61,8 @@ void ivc_mpi_req_init_local(MPI_Request r, int kind, MPI_Comm comm, int done)
     if (comm != MPI_COMM_NULL)
         ivc_mpi_comm_retain(comm);
     ivc_mpi_status_empty(&r->status);
+    r->cancel = REQ_CANCEL_NONE;
+    r->op.serial = 0;
 }
 
 MPI_Request ivc_mpi_req_new_local(int kind, MPI_Comm comm, int done)
@@ -101,19 +103,17 @@ static void req_release(MPI_Request r)
 int ivc_mpi_req_ext_done(MPI_Request r)
 {
     switch (r->kind) {
-    case REQ_PERSIST:
-        return r->u.p.inner == NULL || ivc_mpi_req_done(r->u.p.inner);
+    case REQ_PERSIST: return r->u.p.inner == NULL || ivc_mpi_req_done(r->u.p.inner);
     case REQ_POLL:
         if (!r->done && r->u.x.poll(r))
             r->done = 1;
         return r->done;
-    default:
-        return r->done;
+    default: return r->done;
     }
 }
 
-MPI_Request ivc_mpi_req_poll_new(MPI_Comm comm, int (*poll)(MPI_Request),
-                                 void (*drop)(MPI_Request), void *state)
+MPI_Request ivc_mpi_req_poll_new(MPI_Comm comm, int (*poll)(MPI_Request), void (*drop)(MPI_Request),
+                                 void *state)
 {
     MPI_Request r = ivc_mpi_req_new_local(REQ_POLL, comm, 0);
     if (r == NULL)
@@ -174,9 +174,14 @@ void ivc_mpi_req_sweep(void)
 void ivc_mpi_req_op_done(ivc_chan_op_t *op, int status)
 {
     MPI_Request r = (MPI_Request)op;
-    if (status < 0) {
+    if (status < 0)
         r->status.MPI_ERROR = ivc_mpi_errno_class(status);
-    } else if (r->kind == REQ_RECV) {
+    if (__builtin_expect(r->cancel == REQ_CANCEL_ASKED, 0)) {
+        /* The receiver's answer, or its failure, completes it (mpi_cancel.c). */
+        r->cancel_opdone = 1;
+        return;
+    }
+    if (status >= 0 && r->kind == REQ_RECV) {
         r->status.ivc_count = (long long)op->xfer;
         if (op->xfer < r->msg_len)
             r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
@@ -572,7 +577,8 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_o
     ivc_backoff_t b;
     ivc_backoff_init_idle(&b, NULL, NULL);
     for (int i = 0; i < count; i++) {
-        while (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i])) {
+        while (array_of_requests[i] != MPI_REQUEST_NULL &&
+               !ivc_mpi_req_done(array_of_requests[i])) {
             if (__builtin_expect(req_blocked(array_of_requests[i]) != MPI_SUCCESS, 0)) {
                 /* The others may still complete: wait for them, then report. */
                 for (int j = 0; j < count; j++)
@@ -797,8 +803,7 @@ static int req_peek(MPI_Request r, MPI_Status *status)
             return MPI_SUCCESS;
         }
         return req_peek(r->u.p.inner, status);
-    case REQ_GREQ:
-        return greq_query(r, status);
+    case REQ_GREQ: return greq_query(r, status);
     default:
         if (status != MPI_STATUS_IGNORE)
             *status = r->status;
@@ -901,9 +906,8 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
 }
 IVC_MPI_WEAK(Request_get_status_all)
 
-int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[],
-                                 int *outcount, int array_of_indices[],
-                                 MPI_Status array_of_statuses[])
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[])
 {
     const char *fn = "MPI_Request_get_status_some";
     CHECK_REQS(fn, incount, array_of_requests);
@@ -938,8 +942,7 @@ static int req_cancel(MPI_Request r)
 {
     switch (r->kind) {
     case REQ_RECV:
-        /* A receive still in the posted queue is cancelled; a send cannot be taken back once
-         * a channel has it, so it completes normally (allowed by the standard). */
+        /* A receive still in the posted queue is cancelled. */
         if (!r->done && ivc_mpi_match_cancel(r)) {
             r->status.ivc_cancelled = 1;
             r->status.MPI_ERROR = MPI_SUCCESS;
@@ -951,10 +954,9 @@ static int req_cancel(MPI_Request r)
         return MPI_SUCCESS;
     case REQ_PERSIST: /* the active round; nothing to cancel while inactive */
         return r->u.p.inner != NULL ? req_cancel(r->u.p.inner) : MPI_SUCCESS;
-    case REQ_GREQ:
-        return r->u.g.cancel(r->u.g.extra, r->done);
-    default: /* sends, collectives and compound requests complete normally */
-        return MPI_SUCCESS;
+    case REQ_GREQ: return r->u.g.cancel(r->u.g.extra, r->done);
+    case REQ_SEND: ivc_mpi_cancel_send(r); return MPI_SUCCESS;
+    default: /* collectives and compound requests complete normally */ return MPI_SUCCESS;
     }
 }
 

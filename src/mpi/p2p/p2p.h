@@ -35,9 +35,11 @@ struct ivc_mpi_req_s {
     uint32_t magic;
     int kind;
     volatile int done;
-    int freed;    /* released by the user before completion */
-    int on_stack; /* owned by a blocking call, never freed */
-    int peer;     /* world rank of the peer, or -1 for MPI_ANY_SOURCE */
+    int freed;             /* released by the user before completion */
+    int on_stack;          /* owned by a blocking call, never freed */
+    uint8_t cancel;        /* REQ_SEND: REQ_CANCEL_* (mpi_cancel.c) */
+    uint8_t cancel_opdone; /* REQ_SEND, cancel asked: the channel finished the send */
+    int peer;              /* world rank of the peer, or -1 for MPI_ANY_SOURCE */
     MPI_Comm comm;
     MPI_Datatype dt;  /* retained while in flight */
     uint32_t ctx;     /* receive: context to match */
@@ -58,8 +60,8 @@ struct ivc_mpi_req_s {
             MPI_Grequest_cancel_function *cancel;
             void *extra;
         } g;
-        struct { /* REQ_POLL */
-            int (*poll)(MPI_Request r); /* 1 once complete, with r->status filled */
+        struct {                         /* REQ_POLL */
+            int (*poll)(MPI_Request r);  /* 1 once complete, with r->status filled */
             void (*drop)(MPI_Request r); /* frees the state (r completed or never started) */
             void *state;
         } x;
@@ -93,8 +95,8 @@ static inline int ivc_mpi_req_inactive(MPI_Request r)
 
 /* Internal compound requests (REQ_POLL): a fresh request on comm (retained) that completes
  * when poll() says so; drop() frees `state` when the request is freed. NULL without memory. */
-MPI_Request ivc_mpi_req_poll_new(MPI_Comm comm, int (*poll)(MPI_Request),
-                                 void (*drop)(MPI_Request), void *state);
+MPI_Request ivc_mpi_req_poll_new(MPI_Comm comm, int (*poll)(MPI_Request), void (*drop)(MPI_Request),
+                                 void *state);
 /* Requests freed by the user while still active, finished by ivc_mpi_req_sweep(). */
 extern MPI_Request ivc_mpi_req_zombies;
 void ivc_mpi_req_sweep(void);
@@ -148,8 +150,8 @@ void ivc_mpi_part_comm_free(MPI_Comm comm);
 /* Checks of a point-to-point call's arguments (dir: PEER_SEND or PEER_RECV, which allows
  * the wildcards); raises on comm (or WORLD) and returns the class, or MPI_SUCCESS. */
 enum { PEER_SEND, PEER_RECV };
-int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank,
-                      int tag, int dir, const char *fn);
+int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank, int tag,
+                      int dir, const char *fn);
 
 /* ---- fault tolerance (src/mpi/ft; the ULFM calls in include/mpi-ext.h) ----
  * ivc_mpi_ft_state is 0 until this process hears of a failed peer or a revoked
@@ -227,6 +229,28 @@ int ivc_mpi_iprobe(int src, int tag, MPI_Comm comm, uint32_t ctx_off, MPI_Status
 void ivc_mpi_match_post(MPI_Request r);
 /* Removes a receive from the posted queue; returns 1 if it was there. */
 int ivc_mpi_match_cancel(MPI_Request r);
+
+/* ---- cancelling a send (mpi_cancel.c) ----
+ * The sender asks the receiver to withdraw the message (named by its number, see
+ * ivc_chan_op_t.serial) on the reserved context IVC_CANCEL_CTX; the request completes when
+ * the answer has come and the channel has finished the send. */
+#define IVC_CANCEL_CTX 0xfffffff1u
+enum {
+    REQ_CANCEL_NONE = 0,     /* never asked */
+    REQ_CANCEL_ASKED = 1,    /* waiting for the receiver's answer (not done meanwhile) */
+    REQ_CANCEL_ANSWERED = 2, /* answered (status.ivc_cancelled says how) or given up */
+};
+/* MPI_Cancel of send request r (not yet waited for): asks its receiver, unless the send
+ * cannot be named or has nothing to take back (it then completes normally). */
+void ivc_mpi_cancel_send(MPI_Request r);
+/* A message on IVC_CANCEL_CTX (from ivc_mpi_on_message). */
+void ivc_mpi_cancel_on_message(const ivc_inmsg_t *m);
+/* World rank `peer` failed: requests waiting for its answer are not cancelled. */
+void ivc_mpi_cancel_peer_failed(int peer);
+/* The receiver's side: removes the message number `serial` from world rank `peer` from the
+ * unexpected queue if it is still there with envelope *env (ctx, src, tag, len), and
+ * discards it (ivc_mpi_match_discard). Returns 1 if it did. */
+int ivc_mpi_match_withdraw(int peer, uint64_t serial, const ivc_env_t *env);
 
 /* Copies a request's status into the user's, all but MPI_ERROR: calls that complete one
  * request leave that field as the user had it (MPI 4.0 3.2.5: it is set only where an

@@ -8,6 +8,7 @@ ivc_mpi_test(p2p_part_match  SOURCES mpi/p2p/part_match.c  NP 2 CONFIGS vms plai
 ivc_mpi_test(p2p_args        SOURCES mpi/p2p/args.c        NP 2 CONFIGS vms plain hosts)
 ivc_mpi_test(p2p_typesig     SOURCES mpi/p2p/typesig.c     NP 2 CONFIGS vms plain hosts)
 ivc_mpi_test(p2p_status      SOURCES mpi/p2p/status.c      NP 2 CONFIGS vms plain hosts)
+ivc_mpi_test(p2p_cancel      SOURCES mpi/p2p/cancel.c      NP 2 CONFIGS vms plain hosts)
 # Local to each rank (generalized requests, messages to self): no network involved.
 ivc_mpi_test(p2p_greq        SOURCES mpi/p2p/greq.c        NP 1 CONFIGS vms plain)
 ivc_mpi_test(p2p_getstatus   SOURCES mpi/p2p/getstatus.c   NP 1 CONFIGS vms plain)
