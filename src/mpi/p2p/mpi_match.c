@@ -18,13 +18,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An arrived message no receive has matched yet. */
+/* An arrived message no receive has matched yet, with its eager payload after it in the
+ * same block. */
 typedef struct umsg {
     struct umsg *prev, *next;
-    ivc_inmsg_t m; /* m.data points at buf for eager messages */
-    void *buf;
+    ivc_inmsg_t m;   /* m.data points at the payload for eager messages, else NULL */
     uint64_t serial; /* its number among m.peer's messages to this rank (mpi_cancel.c) */
+    int small;       /* a block of UMSG_SMALL payload bytes, kept for reuse when freed */
 } umsg_t;
+
+/* Blocks for small unexpected messages are kept on a free list: a burst of messages that
+ * arrive before their receives (drained by another call's progress) would otherwise cost a
+ * malloc and a free each, a third of a receive's instructions (bench/instr.sh). */
+#define UMSG_SMALL     256
+#define UMSG_CACHE_MAX 256
+static umsg_t *umsg_cache; /* linked through next */
+static int umsg_cached;
+
+static umsg_t *umsg_new(uint64_t len)
+{
+    umsg_t *u;
+    if (len <= UMSG_SMALL && umsg_cache != NULL) {
+        u = umsg_cache;
+        umsg_cache = u->next;
+        umsg_cached--;
+        return u;
+    }
+    int small = len <= UMSG_SMALL;
+    u = malloc(sizeof(*u) + (small ? UMSG_SMALL : len));
+    if (u != NULL)
+        u->small = small;
+    return u;
+}
+
+static void umsg_free(umsg_t *u)
+{
+    if (u->small && umsg_cached < UMSG_CACHE_MAX) {
+        u->next = umsg_cache;
+        umsg_cache = u;
+        umsg_cached++;
+        return;
+    }
+    free(u);
+}
 
 static struct {
     MPI_Request head, tail;
@@ -175,22 +211,16 @@ void ivc_mpi_on_message(void *arg, ivc_inmsg_t *m)
             return;
         }
     }
-    umsg_t *u = malloc(sizeof(*u));
-    void *buf = NULL;
-    if (u != NULL && !m->rndv && m->env.len > 0) {
-        buf = malloc(m->env.len);
-        if (buf == NULL) {
-            free(u);
-            u = NULL;
-        }
-    }
+    int eager = !m->rndv && m->env.len > 0;
+    umsg_t *u = umsg_new(eager ? m->env.len : 0);
     if (u == NULL)
         ivc_mpi_die(MPI_ERR_NO_MEM, "out of memory queueing an unexpected message");
-    if (buf != NULL)
-        memcpy(buf, m->data, m->env.len);
     u->m = *m;
-    u->m.data = buf;
-    u->buf = buf;
+    u->m.data = NULL;
+    if (eager) {
+        memcpy(u + 1, m->data, m->env.len);
+        u->m.data = u + 1;
+    }
     u->serial = serial;
     u->next = NULL;
     u->prev = unexpected.tail;
@@ -284,8 +314,7 @@ static void match_ft_sweep_once(void)
         if (ivc_mpi_ft_sink_ctx(u->m.env.ctx)) {
             unexpected_remove(u);
             ivc_mpi_match_discard(&u->m);
-            free(u->buf);
-            free(u);
+            umsg_free(u);
         }
         u = next;
     }
@@ -309,8 +338,7 @@ void ivc_mpi_match_post(MPI_Request r)
     }
     unexpected_remove(u);
     deliver(r, &u->m);
-    free(u->buf);
-    free(u);
+    umsg_free(u);
 }
 
 /* Takes a posted receive back (MPI_Cancel). Returns 1 if it was still posted. */
@@ -335,8 +363,7 @@ int ivc_mpi_match_withdraw(int peer, uint64_t serial, const ivc_env_t *env)
             return 0; /* not the message the sender means: leave it */
         unexpected_remove(u);
         ivc_mpi_match_discard(&u->m);
-        free(u->buf);
-        free(u);
+        umsg_free(u);
         return 1;
     }
     return 0;
@@ -371,8 +398,7 @@ void ivc_mpi_match_deliver_taken(MPI_Request r, void *umsg)
 {
     umsg_t *u = umsg;
     deliver(r, &u->m);
-    free(u->buf);
-    free(u);
+    umsg_free(u);
 }
 
 void ivc_mpi_match_finalize(void)
@@ -385,12 +411,17 @@ void ivc_mpi_match_finalize(void)
     while (unexpected.head) {
         umsg_t *u = unexpected.head;
         unexpected.head = u->next;
-        free(u->buf);
-        free(u);
+        umsg_free(u);
     }
     free(arrived);
     arrived = NULL;
     arrived_cap = 0;
+    while (umsg_cache != NULL) {
+        umsg_t *u = umsg_cache;
+        umsg_cache = u->next;
+        free(u);
+    }
+    umsg_cached = 0;
     unexpected.tail = NULL;
     posted.head = posted.tail = NULL;
     free(failed_peers);
