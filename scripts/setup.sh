@@ -8,13 +8,13 @@
 # real-VM tests QEMU, a static busybox and Debian's kernel package (downloaded into
 # ~/.cache/ivc-vm, not installed), clang with libFuzzer for the fuzz targets
 # (tests/fuzz), Meson (tests/buildsys) and Slurm with munge (tests/slurm; the tests start
-# their own daemons). With --bench it adds MPICH's headers, Open MPI and matplotlib for the
-# benchmark harness (Open MPI's packages take over the system's default mpicc and mpirun:
+# their own daemons). With --bench it adds MPICH's headers, Open MPI, matplotlib and valgrind for the
+# benchmark harness and bench/instr.sh (Open MPI's packages take over the system's default mpicc and mpirun:
 # they are handed back to MPICH, which the tests and the harness name explicitly anyway).
 set -eu
 pkgs="gcc g++ gfortran libc6-dev cmake ninja-build pkg-config libucx-dev iproute2 util-linux procps qemu-system-x86 busybox-static mpich libmpich-dev netpipe-mpich2 libblas-dev python3-venv python3-dev clang-14 libfuzzer-14-dev libclang-rt-14-dev meson slurmctld slurmd slurm-client munge"
 case "${1:-}" in
---bench) pkgs="$pkgs libmpich-dev python3 python3-matplotlib openmpi-bin libopenmpi-dev" ;;
+--bench) pkgs="$pkgs libmpich-dev python3 python3-matplotlib openmpi-bin libopenmpi-dev valgrind" ;;
 esac
 missing=""
 for p in $pkgs; do
