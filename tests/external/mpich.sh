@@ -138,6 +138,9 @@ run_one() {
         wd=$work/iodirs/$(echo "$id" | tr -c 'A-Za-z0-9_.=-' '_') exe=$dir/$prog
         rm -rf "$wd" && mkdir -p "$wd" ;;
     esac
+    # spawn/join connects its ranks over TCP by host name before MPI_Comm_join, as between
+    # real VMs: the VMs get their virtual network (ivcrun --net).
+    [ "$path" = spawn/join ] && xargs+=(--net)
     local out rc t0=$SECONDS
     out=$(cd "$wd" && env "${envs[@]}" timeout -k 10 $((limit + 30)) "$prefix/bin/ivcrun" -n "$np" \
         --timeout "$limit" "${xargs[@]}" "$exe" "${args[@]}" 2>&1)

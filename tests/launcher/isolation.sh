@@ -37,6 +37,43 @@ else
     echo "note: no ip command; interfaces not checked"
 fi
 
+# A VM resolves its own host name (an /etc/hosts of its own, as a machine's), not another
+# VM's (without --net they have no network between them), and the host's file is unchanged.
+hosts_before=$(md5sum </etc/hosts)
+run -n 2 --vms 2 sh -c 'getent hosts "$(hostname)" | tr -s " \t" " "; getent hosts vm$((1 - IVC_VM)) || echo "no vm$((1 - IVC_VM))"'
+expect_rc 0
+expect_eq "names resolved in each VM" "127.0.1.1 vm0
+127.0.1.1 vm1
+no vm0
+no vm1" "$(echo "$OUT" | sort)"
+[ "$(md5sum </etc/hosts)" = "$hosts_before" ] || fail "the host's /etc/hosts changed"
+
+# --net: the VMs are on a bridge and every VM resolves every VM's name to its address there;
+# a TCP connection by name reaches the other VM (what MPI_Comm_join programs do).
+if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && command -v python3 >/dev/null; then
+    run -n 2 --vms 2 --net python3 -c '
+import os, socket, sys, time
+vm = int(os.environ["IVC_VM"])
+print(vm, socket.gethostbyname("vm0"), socket.gethostbyname("vm1"))
+if vm == 0:
+    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((socket.gethostname(), 47123)); s.listen(1)
+    c, peer = s.accept(); print(vm, "accepted from", peer[0], c.recv(16).decode())
+else:
+    for _ in range(100):
+        try:
+            c = socket.create_connection(("vm0", 47123)); break
+        except OSError:
+            time.sleep(0.1)
+    c.sendall(b"hello")'
+    expect_rc 0
+    expect_eq "--net: names and a connection by name" "0 10.77.0.1 10.77.0.2
+0 accepted from 10.77.0.2 hello
+1 10.77.0.1 10.77.0.2" "$(echo "$OUT" | sort)"
+else
+    echo "note: not root, or no ip/python3: --net names not checked"
+fi
+
 # A pid namespace whose pid 1 is the VM's init; the rank's pid is small.
 run -n 2 sh -c 'echo "$(cat /proc/1/comm) $$"'
 expect_rc 0

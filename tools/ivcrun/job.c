@@ -488,6 +488,8 @@ void job_vm_conf(const job_t *job, uint32_t k, int userns, vm_conf_t *c)
         c->regions[c->nregions++] = job->region_paths[h];
     for (int i = 0; i < job->ntmp_trees; i++)
         c->tmp_trees[c->ntmp_trees++] = job->tmp_trees[i];
+    c->net = job->opts->hosts > 1 || job->opts->vm_net;
+    c->nvms = job->opts->nvms;
 }
 
 /* The rank runs: the launcher drops its copies of the rank's output pipes' write ends, so

@@ -142,6 +142,29 @@ static int loopback_up(char *why, size_t len)
     return rc;
 }
 
+/* The VM's own /etc/hosts, as a machine's: its host name resolves (programs that open their
+ * own sockets look it up, e.g. MPI_Comm_join tests), and with a bridge every VM's name gives
+ * its address there (fabric.c's numbering), so that VMs reach each other by name. Written
+ * to the VM's private /tmp, bind-mounted over /etc/hosts and unlinked. A convenience: where
+ * it cannot be done the host's file stays. */
+static void hosts_file(const vm_conf_t *c)
+{
+    const char *tmp = "/tmp/.ivcrun-hosts";
+    FILE *f = fopen(tmp, "we");
+    if (f == NULL)
+        return;
+    fprintf(f, "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n");
+    if (c->net)
+        for (uint32_t k = 0; k < c->nvms; k++)
+            fprintf(f, "10.77.%u.%u\tvm%u\n", k / 250, k % 250 + 1, k);
+    else
+        fprintf(f, "127.0.1.1\tvm%u\n", c->index);
+    int ok = fclose(f) == 0;
+    if (ok)
+        mount(tmp, "/etc/hosts", NULL, MS_BIND, NULL);
+    unlink(tmp);
+}
+
 int vm_setup(const vm_conf_t *c, char *why, size_t len)
 {
     int rc;
@@ -153,6 +176,7 @@ int vm_setup(const vm_conf_t *c, char *why, size_t len)
     snprintf(name, sizeof(name), "vm%u", c->index);
     if (sethostname(name, strlen(name)) != 0)
         return fail(why, len, "sethostname", name);
+    hosts_file(c);
     return loopback_up(why, len);
 }
 

@@ -46,6 +46,10 @@ typedef struct vm_conf {
     int nregions;
     const char *tmp_trees[VM_KEEP_MAX]; /* entries of the host's /tmp kept visible */
     int ntmp_trees;
+    /* The job's VMs are on a bridge (--net, --hosts; fabric.h): /etc/hosts names all `nvms`
+     * by their addresses. Otherwise it names this VM's own host name on its loopback. */
+    int net;
+    uint32_t nvms;
 } vm_conf_t;
 
 /* Like fork(), but the child is pid 1 of a new VM's namespaces and runs `fn(arg)`, then
@@ -54,7 +58,8 @@ typedef struct vm_conf {
  * Returns the child's pid or -errno from clone (e.g. -EPERM without privileges). */
 pid_t vm_clone(int userns, int (*fn)(void *), void *arg);
 
-/* In the child of vm_clone(): maps ids, builds the private mounts, hostname and loopback.
+/* In the child of vm_clone(): maps ids, builds the private mounts, hostname, /etc/hosts and
+ * loopback.
  * Returns 0, or -errno with `why` describing the step that failed (nothing is printed). */
 int vm_setup(const vm_conf_t *c, char *why, size_t len);
 
