@@ -65,7 +65,8 @@ endif()
 # the working directory).
 foreach(t f77:f77_basic.f f90:f90_basic.f90 f08:f08_basic.f90 f90_more:f90_more.f90
           f08_more:f08_more.f90 f08_io:f08_io.f90 f90_conform:f90_conform.f90
-          f90_attrlang:f90_attrlang.f90 f90_real16:f90_real16.f90 f08_real16:f08_real16.f90)
+          f90_attrlang:f90_attrlang.f90 f90_real16:f90_real16.f90 f08_real16:f08_real16.f90
+          f90_datarep:f90_datarep.f90 f08_datarep:f08_datarep.f90)
   string(REPLACE ":" ";" t ${t})
   list(GET t 0 name)
   list(GET t 1 src)

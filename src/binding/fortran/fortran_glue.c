@@ -7,7 +7,9 @@
  *   - attribute values: INTEGER(KIND=MPI_ADDRESS_KIND) (MPI_Comm_set_attr ...) or INTEGER
  *     (MPI_Attr_put) stored as the C attribute's pointer value; predefined attributes, which C
  *     returns as pointers to the value, come back to Fortran as the value itself;
- *   - the predefined Fortran callbacks (MPI_COMM_DUP_FN ...) and MPI_F_sync_reg.
+ *   - MPI_Register_datarep's conversion and extent procedures, through C trampolines;
+ *   - the predefined Fortran callbacks (MPI_COMM_DUP_FN ..., MPI_CONVERSION_FN_NULL) and
+ *     MPI_F_sync_reg.
  * Every C function is reached through a weak reference, as in the generated glue. */
 #include "fortran_util.h"
 
@@ -515,6 +517,92 @@ void pmpi_grequest_start_(void *query_fn, void *free_fn, void *cancel_fn, MPI_Ai
     *ierror = rc;
 }
 ALIAS(mpi_grequest_start)
+
+/* ---- MPI_Register_datarep with Fortran conversion procedures ----
+ * The representation lives for the rest of the program (nothing unregisters one), so its
+ * record is kept (ivcf_keep). Every procedure gets the Fortran arguments by reference (the
+ * buffers as their addresses: TYPE(C_PTR), VALUE in mpi_f08 passes the same), the datatype
+ * as its Fortran handle and the EXTRA_STATE value given at registration. MPI_CONVERSION_FN_NULL
+ * from Fortran is the procedure below, which stands for C's: no conversion that way. */
+WEAK_C(int, MPI_Register_datarep, (const char *, void *, void *, void *, void *));
+
+typedef void fconv_fn(void *, MPI_Fint *, MPI_Fint *, void *, MPI_Offset *, MPI_Aint *,
+                      MPI_Fint *);
+typedef void fextent_fn(MPI_Fint *, MPI_Aint *, MPI_Aint *, MPI_Fint *);
+
+struct fdatarep {
+    fconv_fn *read, *write;
+    fextent_fn *extent;
+    MPI_Aint extra;
+};
+
+void mpi_conversion_fn_null_(void *userbuf, MPI_Fint *datatype, MPI_Fint *count, void *filebuf,
+                             MPI_Offset *position, MPI_Aint *extra_state, MPI_Fint *ierror);
+void mpi_conversion_fn_null_(void *userbuf, MPI_Fint *datatype, MPI_Fint *count, void *filebuf,
+                             MPI_Offset *position, MPI_Aint *extra_state, MPI_Fint *ierror)
+{
+    *ierror = MPI_SUCCESS;
+}
+
+static int datarep_conv(fconv_fn *fn, void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                        MPI_Offset position, struct fdatarep *d)
+{
+    MPI_Fint fdt = PMPI_Type_c2f(dt), fcount = count, ierr = MPI_SUCCESS;
+    fn(userbuf, &fdt, &fcount, filebuf, &position, &d->extra, &ierr);
+    return ierr;
+}
+
+static int datarep_read_tramp(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                              MPI_Offset position, void *extra)
+{
+    struct fdatarep *d = extra;
+    return datarep_conv(d->read, userbuf, dt, count, filebuf, position, d);
+}
+
+static int datarep_write_tramp(void *userbuf, MPI_Datatype dt, int count, void *filebuf,
+                               MPI_Offset position, void *extra)
+{
+    struct fdatarep *d = extra;
+    return datarep_conv(d->write, userbuf, dt, count, filebuf, position, d);
+}
+
+static int datarep_extent_tramp(MPI_Datatype dt, MPI_Aint *extent, void *extra)
+{
+    struct fdatarep *d = extra;
+    MPI_Fint fdt = PMPI_Type_c2f(dt), ierr = MPI_SUCCESS;
+    d->extent(&fdt, extent, &d->extra, &ierr);
+    return ierr;
+}
+
+void pmpi_register_datarep_(char *datarep, void *read_fn, void *write_fn, void *extent_fn,
+                            MPI_Aint *extra_state, MPI_Fint *ierror, size_t datarep_len);
+void pmpi_register_datarep_(char *datarep, void *read_fn, void *write_fn, void *extent_fn,
+                            MPI_Aint *extra_state, MPI_Fint *ierror, size_t datarep_len)
+{
+    NOT_THERE(MPI_Register_datarep, ierror);
+    void *null_fn = (void *)mpi_conversion_fn_null_;
+    char *name = ivcf_cstr(datarep, datarep_len);
+    struct fdatarep *d = malloc(sizeof(*d));
+    if (name == NULL || d == NULL) {
+        free(name);
+        free(d);
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *d = (struct fdatarep){(fconv_fn *)read_fn, (fconv_fn *)write_fn, (fextent_fn *)extent_fn,
+                           *extra_state};
+    int rc = ivcf_MPI_Register_datarep(
+        name, read_fn == null_fn ? (void *)MPI_CONVERSION_FN_NULL : (void *)datarep_read_tramp,
+        write_fn == null_fn ? (void *)MPI_CONVERSION_FN_NULL : (void *)datarep_write_tramp,
+        (void *)datarep_extent_tramp, d);
+    free(name);
+    if (rc == MPI_SUCCESS)
+        ivcf_keep(d);
+    else
+        free(d);
+    *ierror = rc;
+}
+ALIAS(mpi_register_datarep)
 
 /* ---- MPI_Comm_spawn and MPI_Comm_spawn_multiple ----
  * Fortran passes argv as CHARACTER*(*) argv(*), ended by a blank entry, or MPI_ARGV_NULL;

@@ -120,6 +120,26 @@ ABSTRACT INTERFACE
     LOGICAL :: complete
     INTEGER :: ierror
   END SUBROUTINE MPI_Grequest_cancel_function
+  SUBROUTINE MPI_Datarep_conversion_function(userbuf, datatype, count, filebuf, position, &
+      extra_state, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(C_PTR), VALUE :: userbuf
+    TYPE(MPI_Datatype) :: datatype
+    INTEGER :: count
+    TYPE(C_PTR), VALUE :: filebuf
+    INTEGER(KIND=MPI_OFFSET_KIND) :: position
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Datarep_conversion_function
+  SUBROUTINE MPI_Datarep_extent_function(datatype, extent, extra_state, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Datatype) :: datatype
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extent
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state
+    INTEGER :: ierror
+  END SUBROUTINE MPI_Datarep_extent_function
 END INTERFACE
 PROCEDURE(MPI_Comm_copy_attr_function) :: MPI_COMM_NULL_COPY_FN
 PROCEDURE(MPI_Comm_copy_attr_function) :: MPI_COMM_DUP_FN
@@ -130,6 +150,7 @@ PROCEDURE(MPI_Type_delete_attr_function) :: MPI_TYPE_NULL_DELETE_FN
 PROCEDURE(MPI_Win_copy_attr_function) :: MPI_WIN_NULL_COPY_FN
 PROCEDURE(MPI_Win_copy_attr_function) :: MPI_WIN_DUP_FN
 PROCEDURE(MPI_Win_delete_attr_function) :: MPI_WIN_NULL_DELETE_FN
+PROCEDURE(MPI_Datarep_conversion_function) :: MPI_CONVERSION_FN_NULL
 INTERFACE OPERATOR(==)
   MODULE PROCEDURE ivcf_eq_comm, ivcf_eq_datatype, ivcf_eq_group, ivcf_eq_request, ivcf_eq_op, &
       ivcf_eq_errhandler, ivcf_eq_info, ivcf_eq_win, ivcf_eq_message, ivcf_eq_session, ivcf_eq_file
@@ -6427,6 +6448,18 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE ivcf_mpi_reduce_scatter_init_c
+  SUBROUTINE pmpi_register_datarep(datarep, read_conversion_fn, write_conversion_fn, &
+      dtype_file_extent_fn, extra_state, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*) :: datarep
+    EXTERNAL :: read_conversion_fn
+    EXTERNAL :: write_conversion_fn
+    EXTERNAL :: dtype_file_extent_fn
+    !GCC$ ATTRIBUTES NO_ARG_CHECK :: extra_state
+    TYPE(*), DIMENSION(*) :: extra_state
+    INTEGER :: ierror
+  END SUBROUTINE pmpi_register_datarep
   SUBROUTINE pmpi_remove_error_class(errorclass, ierror)
     IMPORT
     IMPLICIT NONE
@@ -8884,90 +8917,91 @@ PRIVATE :: pmpi_parrived, pmpi_pcontrol, pmpi_pready, pmpi_pready_list, pmpi_pre
     pmpi_precv_init, pmpi_probe, pmpi_psend_init, pmpi_publish_name, pmpi_put, pmpi_query_thread, &
     pmpi_raccumulate, pmpi_recv, pmpi_recv_init, pmpi_reduce, pmpi_reduce_init, pmpi_reduce_local, &
     pmpi_reduce_scatter, pmpi_reduce_scatter_block, pmpi_reduce_scatter_block_init
-PRIVATE :: pmpi_reduce_scatter_init, pmpi_remove_error_class, pmpi_remove_error_code, &
-    pmpi_remove_error_string, pmpi_request_free, pmpi_request_get_status, &
+PRIVATE :: pmpi_reduce_scatter_init, pmpi_register_datarep, pmpi_remove_error_class, &
+    pmpi_remove_error_code, pmpi_remove_error_string, pmpi_request_free, pmpi_request_get_status, &
     pmpi_request_get_status_all, pmpi_request_get_status_any, pmpi_request_get_status_some, &
     pmpi_rget, pmpi_rget_accumulate, pmpi_rput, pmpi_rsend, pmpi_rsend_init, pmpi_scan, &
-    pmpi_scan_init, pmpi_scatter, pmpi_scatter_init, pmpi_scatterv, pmpi_scatterv_init
-PRIVATE :: pmpi_send, pmpi_send_init, pmpi_sendrecv, pmpi_sendrecv_replace, &
+    pmpi_scan_init, pmpi_scatter, pmpi_scatter_init, pmpi_scatterv
+PRIVATE :: pmpi_scatterv_init, pmpi_send, pmpi_send_init, pmpi_sendrecv, pmpi_sendrecv_replace, &
     pmpi_session_attach_buffer, pmpi_session_call_errhandler, pmpi_session_create_errhandler, &
     ivcf_mpi_session_detach_buffer_cptr, pmpi_session_finalize, pmpi_session_flush_buffer, &
     pmpi_session_get_errhandler, pmpi_session_get_info, pmpi_session_get_nth_pset, &
     pmpi_session_get_num_psets, pmpi_session_get_pset_info, pmpi_session_iflush_buffer, &
-    pmpi_session_init, pmpi_session_set_errhandler, pmpi_ssend, pmpi_ssend_init
-PRIVATE :: pmpi_start, pmpi_startall, pmpi_status_f082f, pmpi_status_f2f08, pmpi_status_get_error, &
-    pmpi_status_get_source, pmpi_status_get_tag, pmpi_status_set_cancelled, pmpi_status_set_elements, &
-    pmpi_status_set_elements_x, pmpi_status_set_error, pmpi_status_set_source, pmpi_status_set_tag, &
-    pmpi_test, pmpi_test_cancelled, pmpi_testall, pmpi_testany, pmpi_testsome, pmpi_topo_test, &
-    pmpi_type_commit
-PRIVATE :: pmpi_type_contiguous, pmpi_type_create_darray, pmpi_type_create_f90_complex, &
-    pmpi_type_create_f90_integer, pmpi_type_create_f90_real, pmpi_type_create_hindexed, &
-    pmpi_type_create_hindexed_block, pmpi_type_create_hvector, pmpi_type_create_indexed_block, &
-    pmpi_type_create_keyval, pmpi_type_create_resized, pmpi_type_create_struct, &
-    pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, pmpi_type_free, &
-    pmpi_type_free_keyval, pmpi_type_get_attr, pmpi_type_get_contents, pmpi_type_get_envelope
-PRIVATE :: pmpi_type_get_extent, pmpi_type_get_extent_x, pmpi_type_get_name, &
+    pmpi_session_init, pmpi_session_set_errhandler, pmpi_ssend
+PRIVATE :: pmpi_ssend_init, pmpi_start, pmpi_startall, pmpi_status_f082f, pmpi_status_f2f08, &
+    pmpi_status_get_error, pmpi_status_get_source, pmpi_status_get_tag, pmpi_status_set_cancelled, &
+    pmpi_status_set_elements, pmpi_status_set_elements_x, pmpi_status_set_error, &
+    pmpi_status_set_source, pmpi_status_set_tag, pmpi_test, pmpi_test_cancelled, pmpi_testall, &
+    pmpi_testany, pmpi_testsome, pmpi_topo_test
+PRIVATE :: pmpi_type_commit, pmpi_type_contiguous, pmpi_type_create_darray, &
+    pmpi_type_create_f90_complex, pmpi_type_create_f90_integer, pmpi_type_create_f90_real, &
+    pmpi_type_create_hindexed, pmpi_type_create_hindexed_block, pmpi_type_create_hvector, &
+    pmpi_type_create_indexed_block, pmpi_type_create_keyval, pmpi_type_create_resized, &
+    pmpi_type_create_struct, pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, &
+    pmpi_type_free, pmpi_type_free_keyval, pmpi_type_get_attr, pmpi_type_get_contents
+PRIVATE :: pmpi_type_get_envelope, pmpi_type_get_extent, pmpi_type_get_extent_x, pmpi_type_get_name, &
     pmpi_type_get_true_extent, pmpi_type_get_true_extent_x, pmpi_type_get_value_index, &
     pmpi_type_indexed, pmpi_type_match_size, pmpi_type_set_attr, pmpi_type_set_name, pmpi_type_size, &
     pmpi_type_size_x, pmpi_type_vector, pmpi_unpack, pmpi_unpack_external, pmpi_unpublish_name, &
-    pmpi_wait, pmpi_waitall, pmpi_waitany, pmpi_waitsome
-PRIVATE :: pmpi_win_allocate, pmpi_win_allocate_shared, pmpi_win_attach, pmpi_win_call_errhandler, &
-    pmpi_win_complete, pmpi_win_create, pmpi_win_create_dynamic, pmpi_win_create_errhandler, &
-    pmpi_win_create_keyval, pmpi_win_delete_attr, pmpi_win_detach, pmpi_win_fence, pmpi_win_flush, &
-    pmpi_win_flush_all, pmpi_win_flush_local, pmpi_win_flush_local_all, pmpi_win_free, &
-    pmpi_win_free_keyval, pmpi_win_get_attr, pmpi_win_get_errhandler
-PRIVATE :: pmpi_win_get_group, pmpi_win_get_info, pmpi_win_get_name, pmpi_win_lock, &
-    pmpi_win_lock_all, pmpi_win_post, pmpi_win_set_attr, pmpi_win_set_errhandler, pmpi_win_set_info, &
-    pmpi_win_set_name, pmpi_win_shared_query, pmpi_win_start, pmpi_win_sync, pmpi_win_test, &
-    pmpi_win_unlock, pmpi_win_unlock_all, pmpi_win_wait, ivcf_mpi_accumulate_c, ivcf_mpi_allgather_c, &
-    ivcf_mpi_allgather_init_c
-PRIVATE :: ivcf_mpi_allgatherv_c, ivcf_mpi_allgatherv_init_c, ivcf_mpi_allreduce_c, &
-    ivcf_mpi_allreduce_init_c, ivcf_mpi_alltoall_c, ivcf_mpi_alltoall_init_c, ivcf_mpi_alltoallv_c, &
-    ivcf_mpi_alltoallv_init_c, ivcf_mpi_alltoallw_c, ivcf_mpi_alltoallw_init_c, ivcf_mpi_bcast_c, &
-    ivcf_mpi_bcast_init_c, ivcf_mpi_bsend_c, ivcf_mpi_bsend_init_c, ivcf_mpi_buffer_attach_c, &
-    ivcf_mpi_buffer_detach_c_cptr, ivcf_mpi_comm_attach_buffer_c, ivcf_mpi_comm_detach_buffer_c_cptr, &
-    ivcf_mpi_exscan_c, ivcf_mpi_exscan_init_c
-PRIVATE :: ivcf_mpi_file_iread_c, ivcf_mpi_file_iread_all_c, ivcf_mpi_file_iread_at_c, &
-    ivcf_mpi_file_iread_at_all_c, ivcf_mpi_file_iread_shared_c, ivcf_mpi_file_iwrite_c, &
-    ivcf_mpi_file_iwrite_all_c, ivcf_mpi_file_iwrite_at_c, ivcf_mpi_file_iwrite_at_all_c, &
-    ivcf_mpi_file_iwrite_shared_c, ivcf_mpi_file_read_c, ivcf_mpi_file_read_all_c, &
-    ivcf_mpi_file_read_all_begin_c, ivcf_mpi_file_read_at_c, ivcf_mpi_file_read_at_all_c, &
-    ivcf_mpi_file_read_at_all_begin_c, ivcf_mpi_file_read_ordered_c, &
-    ivcf_mpi_file_read_ordered_begin_c, ivcf_mpi_file_read_shared_c, ivcf_mpi_file_write_c
-PRIVATE :: ivcf_mpi_file_write_all_c, ivcf_mpi_file_write_all_begin_c, ivcf_mpi_file_write_at_c, &
-    ivcf_mpi_file_write_at_all_c, ivcf_mpi_file_write_at_all_begin_c, ivcf_mpi_file_write_ordered_c, &
-    ivcf_mpi_file_write_ordered_begin_c, ivcf_mpi_file_write_shared_c, ivcf_mpi_gather_c, &
-    ivcf_mpi_gather_init_c, ivcf_mpi_gatherv_c, ivcf_mpi_gatherv_init_c, ivcf_mpi_get_c, &
-    ivcf_mpi_get_accumulate_c, ivcf_mpi_get_count_c, ivcf_mpi_get_elements_c, ivcf_mpi_iallgather_c, &
-    ivcf_mpi_iallgatherv_c, ivcf_mpi_iallreduce_c, ivcf_mpi_ialltoall_c
-PRIVATE :: ivcf_mpi_ialltoallv_c, ivcf_mpi_ialltoallw_c, ivcf_mpi_ibcast_c, ivcf_mpi_ibsend_c, &
-    ivcf_mpi_iexscan_c, ivcf_mpi_igather_c, ivcf_mpi_igatherv_c, ivcf_mpi_imrecv_c, &
-    ivcf_mpi_ineighbor_allgather_c, ivcf_mpi_ineighbor_allgatherv_c, ivcf_mpi_ineighbor_alltoall_c, &
-    ivcf_mpi_ineighbor_alltoallv_c, ivcf_mpi_ineighbor_alltoallw_c, ivcf_mpi_irecv_c, &
-    ivcf_mpi_ireduce_c, ivcf_mpi_ireduce_scatter_c, ivcf_mpi_ireduce_scatter_block_c, &
-    ivcf_mpi_irsend_c, ivcf_mpi_iscan_c, ivcf_mpi_iscatter_c
-PRIVATE :: ivcf_mpi_iscatterv_c, ivcf_mpi_isend_c, ivcf_mpi_isendrecv_c, &
+    pmpi_wait, pmpi_waitall, pmpi_waitany
+PRIVATE :: pmpi_waitsome, pmpi_win_allocate, pmpi_win_allocate_shared, pmpi_win_attach, &
+    pmpi_win_call_errhandler, pmpi_win_complete, pmpi_win_create, pmpi_win_create_dynamic, &
+    pmpi_win_create_errhandler, pmpi_win_create_keyval, pmpi_win_delete_attr, pmpi_win_detach, &
+    pmpi_win_fence, pmpi_win_flush, pmpi_win_flush_all, pmpi_win_flush_local, &
+    pmpi_win_flush_local_all, pmpi_win_free, pmpi_win_free_keyval, pmpi_win_get_attr
+PRIVATE :: pmpi_win_get_errhandler, pmpi_win_get_group, pmpi_win_get_info, pmpi_win_get_name, &
+    pmpi_win_lock, pmpi_win_lock_all, pmpi_win_post, pmpi_win_set_attr, pmpi_win_set_errhandler, &
+    pmpi_win_set_info, pmpi_win_set_name, pmpi_win_shared_query, pmpi_win_start, pmpi_win_sync, &
+    pmpi_win_test, pmpi_win_unlock, pmpi_win_unlock_all, pmpi_win_wait, ivcf_mpi_accumulate_c, &
+    ivcf_mpi_allgather_c
+PRIVATE :: ivcf_mpi_allgather_init_c, ivcf_mpi_allgatherv_c, ivcf_mpi_allgatherv_init_c, &
+    ivcf_mpi_allreduce_c, ivcf_mpi_allreduce_init_c, ivcf_mpi_alltoall_c, ivcf_mpi_alltoall_init_c, &
+    ivcf_mpi_alltoallv_c, ivcf_mpi_alltoallv_init_c, ivcf_mpi_alltoallw_c, ivcf_mpi_alltoallw_init_c, &
+    ivcf_mpi_bcast_c, ivcf_mpi_bcast_init_c, ivcf_mpi_bsend_c, ivcf_mpi_bsend_init_c, &
+    ivcf_mpi_buffer_attach_c, ivcf_mpi_buffer_detach_c_cptr, ivcf_mpi_comm_attach_buffer_c, &
+    ivcf_mpi_comm_detach_buffer_c_cptr, ivcf_mpi_exscan_c
+PRIVATE :: ivcf_mpi_exscan_init_c, ivcf_mpi_file_iread_c, ivcf_mpi_file_iread_all_c, &
+    ivcf_mpi_file_iread_at_c, ivcf_mpi_file_iread_at_all_c, ivcf_mpi_file_iread_shared_c, &
+    ivcf_mpi_file_iwrite_c, ivcf_mpi_file_iwrite_all_c, ivcf_mpi_file_iwrite_at_c, &
+    ivcf_mpi_file_iwrite_at_all_c, ivcf_mpi_file_iwrite_shared_c, ivcf_mpi_file_read_c, &
+    ivcf_mpi_file_read_all_c, ivcf_mpi_file_read_all_begin_c, ivcf_mpi_file_read_at_c, &
+    ivcf_mpi_file_read_at_all_c, ivcf_mpi_file_read_at_all_begin_c, ivcf_mpi_file_read_ordered_c, &
+    ivcf_mpi_file_read_ordered_begin_c, ivcf_mpi_file_read_shared_c
+PRIVATE :: ivcf_mpi_file_write_c, ivcf_mpi_file_write_all_c, ivcf_mpi_file_write_all_begin_c, &
+    ivcf_mpi_file_write_at_c, ivcf_mpi_file_write_at_all_c, ivcf_mpi_file_write_at_all_begin_c, &
+    ivcf_mpi_file_write_ordered_c, ivcf_mpi_file_write_ordered_begin_c, ivcf_mpi_file_write_shared_c, &
+    ivcf_mpi_gather_c, ivcf_mpi_gather_init_c, ivcf_mpi_gatherv_c, ivcf_mpi_gatherv_init_c, &
+    ivcf_mpi_get_c, ivcf_mpi_get_accumulate_c, ivcf_mpi_get_count_c, ivcf_mpi_get_elements_c, &
+    ivcf_mpi_iallgather_c, ivcf_mpi_iallgatherv_c, ivcf_mpi_iallreduce_c
+PRIVATE :: ivcf_mpi_ialltoall_c, ivcf_mpi_ialltoallv_c, ivcf_mpi_ialltoallw_c, ivcf_mpi_ibcast_c, &
+    ivcf_mpi_ibsend_c, ivcf_mpi_iexscan_c, ivcf_mpi_igather_c, ivcf_mpi_igatherv_c, &
+    ivcf_mpi_imrecv_c, ivcf_mpi_ineighbor_allgather_c, ivcf_mpi_ineighbor_allgatherv_c, &
+    ivcf_mpi_ineighbor_alltoall_c, ivcf_mpi_ineighbor_alltoallv_c, ivcf_mpi_ineighbor_alltoallw_c, &
+    ivcf_mpi_irecv_c, ivcf_mpi_ireduce_c, ivcf_mpi_ireduce_scatter_c, &
+    ivcf_mpi_ireduce_scatter_block_c, ivcf_mpi_irsend_c, ivcf_mpi_iscan_c
+PRIVATE :: ivcf_mpi_iscatter_c, ivcf_mpi_iscatterv_c, ivcf_mpi_isend_c, ivcf_mpi_isendrecv_c, &
     ivcf_mpi_isendrecv_replace_c, ivcf_mpi_issend_c, ivcf_mpi_mrecv_c, ivcf_mpi_neighbor_allgather_c, &
     ivcf_mpi_neighbor_allgather_init_c, ivcf_mpi_neighbor_allgatherv_c, &
     ivcf_mpi_neighbor_allgatherv_init_c, ivcf_mpi_neighbor_alltoall_c, &
     ivcf_mpi_neighbor_alltoall_init_c, ivcf_mpi_neighbor_alltoallv_c, &
     ivcf_mpi_neighbor_alltoallv_init_c, ivcf_mpi_neighbor_alltoallw_c, &
     ivcf_mpi_neighbor_alltoallw_init_c, ivcf_mpi_pack_c, ivcf_mpi_pack_external_c, &
-    ivcf_mpi_pack_external_size_c, ivcf_mpi_pack_size_c
-PRIVATE :: ivcf_mpi_put_c, ivcf_mpi_raccumulate_c, ivcf_mpi_recv_c, ivcf_mpi_recv_init_c, &
-    ivcf_mpi_reduce_c, ivcf_mpi_reduce_init_c, ivcf_mpi_reduce_local_c, ivcf_mpi_reduce_scatter_c, &
-    ivcf_mpi_reduce_scatter_block_c, ivcf_mpi_reduce_scatter_block_init_c, &
+    ivcf_mpi_pack_external_size_c
+PRIVATE :: ivcf_mpi_pack_size_c, ivcf_mpi_put_c, ivcf_mpi_raccumulate_c, ivcf_mpi_recv_c, &
+    ivcf_mpi_recv_init_c, ivcf_mpi_reduce_c, ivcf_mpi_reduce_init_c, ivcf_mpi_reduce_local_c, &
+    ivcf_mpi_reduce_scatter_c, ivcf_mpi_reduce_scatter_block_c, ivcf_mpi_reduce_scatter_block_init_c, &
     ivcf_mpi_reduce_scatter_init_c, ivcf_mpi_rget_c, ivcf_mpi_rget_accumulate_c, ivcf_mpi_rput_c, &
     ivcf_mpi_rsend_c, ivcf_mpi_rsend_init_c, ivcf_mpi_scan_c, ivcf_mpi_scan_init_c, &
-    ivcf_mpi_scatter_c, ivcf_mpi_scatter_init_c
-PRIVATE :: ivcf_mpi_scatterv_c, ivcf_mpi_scatterv_init_c, ivcf_mpi_send_c, ivcf_mpi_send_init_c, &
-    ivcf_mpi_sendrecv_c, ivcf_mpi_sendrecv_replace_c, ivcf_mpi_session_attach_buffer_c, &
-    ivcf_mpi_session_detach_buffer_c_cptr, ivcf_mpi_ssend_c, ivcf_mpi_ssend_init_c, &
-    ivcf_mpi_status_set_elements_c, ivcf_mpi_type_contiguous_c, ivcf_mpi_type_create_darray_c, &
-    ivcf_mpi_type_create_hindexed_c, ivcf_mpi_type_create_hindexed_block_c, &
-    ivcf_mpi_type_create_hvector_c, ivcf_mpi_type_create_indexed_block_c, &
-    ivcf_mpi_type_create_struct_c, ivcf_mpi_type_create_subarray_c, ivcf_mpi_type_indexed_c
-PRIVATE :: ivcf_mpi_type_size_c, ivcf_mpi_type_vector_c, ivcf_mpi_unpack_c, &
+    ivcf_mpi_scatter_c
+PRIVATE :: ivcf_mpi_scatter_init_c, ivcf_mpi_scatterv_c, ivcf_mpi_scatterv_init_c, ivcf_mpi_send_c, &
+    ivcf_mpi_send_init_c, ivcf_mpi_sendrecv_c, ivcf_mpi_sendrecv_replace_c, &
+    ivcf_mpi_session_attach_buffer_c, ivcf_mpi_session_detach_buffer_c_cptr, ivcf_mpi_ssend_c, &
+    ivcf_mpi_ssend_init_c, ivcf_mpi_status_set_elements_c, ivcf_mpi_type_contiguous_c, &
+    ivcf_mpi_type_create_darray_c, ivcf_mpi_type_create_hindexed_c, &
+    ivcf_mpi_type_create_hindexed_block_c, ivcf_mpi_type_create_hvector_c, &
+    ivcf_mpi_type_create_indexed_block_c, ivcf_mpi_type_create_struct_c, &
+    ivcf_mpi_type_create_subarray_c
+PRIVATE :: ivcf_mpi_type_indexed_c, ivcf_mpi_type_size_c, ivcf_mpi_type_vector_c, ivcf_mpi_unpack_c, &
     ivcf_mpi_unpack_external_c, ivcf_mpi_win_allocate_c, ivcf_mpi_win_allocate_shared_c, &
     ivcf_mpi_win_create_c, ivcf_mpi_win_shared_query_c
 INTERFACE MPI_Abort
@@ -10161,6 +10195,9 @@ END INTERFACE MPI_Reduce_scatter_init
 INTERFACE MPI_Reduce_scatter_init
   MODULE PROCEDURE MPI_Reduce_scatter_init_f08c
 END INTERFACE MPI_Reduce_scatter_init
+INTERFACE MPI_Register_datarep
+  MODULE PROCEDURE MPI_Register_datarep_f08
+END INTERFACE MPI_Register_datarep
 INTERFACE MPI_Remove_error_class
   MODULE PROCEDURE MPI_Remove_error_class_f08
 END INTERFACE MPI_Remove_error_class
@@ -15905,6 +15942,19 @@ SUBROUTINE MPI_Reduce_scatter_init_f08c(sendbuf, recvbuf, recvcounts, datatype, 
       comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Reduce_scatter_init_f08c
+SUBROUTINE MPI_Register_datarep_f08(datarep, read_conversion_fn, write_conversion_fn, &
+    dtype_file_extent_fn, extra_state, ierror)
+  CHARACTER(LEN=*), INTENT(IN) :: datarep
+  PROCEDURE(MPI_Datarep_conversion_function) :: read_conversion_fn
+  PROCEDURE(MPI_Datarep_conversion_function) :: write_conversion_fn
+  PROCEDURE(MPI_Datarep_extent_function) :: dtype_file_extent_fn
+  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: extra_state
+  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  INTEGER :: ierror_c
+  CALL pmpi_register_datarep(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn, &
+      extra_state, ierror_c)
+  IF (PRESENT(ierror)) ierror = ierror_c
+END SUBROUTINE MPI_Register_datarep_f08
 SUBROUTINE MPI_Remove_error_class_f08(errorclass, ierror)
   INTEGER, INTENT(IN) :: errorclass
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
