@@ -9,7 +9,8 @@
 # ROMIO's tests, which need only the standard's MPI-IO). spawn: the dynamic-process tests
 # (spawn, ports, names, join, disconnect); the suite stays configured with --disable-spawn,
 # which keeps the spawn variants of the other directories out of their lists, and the
-# spawn directory's programs are made by name as each test runs. Left out: basic (MPICH
+# spawn directory is made by name with f08 and ft (before any test runs: two entries of one
+# program, made at once as they start, would race). Left out: basic (MPICH
 # 4.0.2 ships no testlist for it and its top list comments it out), cxx (the C++ bindings
 # were removed from the standard), mpi_t and impls (MPICH internals). The io tests' files go to their working directory, one per test (they name
 # their files alike), which ivcrun shares with every simulated VM.
@@ -76,11 +77,11 @@ if [ "$(cat build.stamp 2>/dev/null)" != "$stamp" ]; then
             fail "cannot switch the f08 tests on (build.log)"
     fi
     # make -k: a program that does not build is a failure of that test, not of the run.
-    # f08 and ft are made by name (the top-level list leaves them out); the f08 helper
+    # f08, ft and spawn are made by name (the top-level list leaves them out); the f08 helper
     # library first, which f08's programs would otherwise each make at once.
     make -C "$suite" -k -j"$jobs" >>build.log 2>&1
     [ $fortran = all ] && make -C "$suite/util" libmtest_f08.la >>build.log 2>&1
-    for d in f08 ft; do
+    for d in f08 ft spawn; do
         [ -f "$suite/$d/Makefile" ] && make -C "$suite/$d" -k -j"$jobs" >>build.log 2>&1
     done
     echo "$stamp" >build.stamp
