@@ -74,8 +74,9 @@ int host_move(int argc, char **argv)
         ivc_region_detach(&r, 0);
         return 2;
     }
-    /* Each order's sequence number exceeds every order the rank carried out: those it read
-     * here (order, done) and the one that brought it here (at_seq, written before JOINED). */
+    /* Every rank must be running here before any is ordered: a refusal after some orders
+     * were written would leave those ranks moving alone (and a retry would then find them
+     * gone), where the caller asked for all of them at once. */
     for (int i = 0; i < n; i++) {
         uint32_t st = ivc_region_member_get(&r, ranks[i]);
         if (st != IVC_MEMBER_JOINED) {
@@ -84,6 +85,10 @@ int host_move(int argc, char **argv)
             ivc_region_detach(&r, 0);
             return 1;
         }
+    }
+    /* Each order's sequence number exceeds every order the rank carried out: those it read
+     * here (order, done) and the one that brought it here (at_seq, written before JOINED). */
+    for (int i = 0; i < n; i++) {
         ivc_move_t *slot = ivc_region_move(&r, ranks[i]);
         uint64_t seq = ivc_load_acquire(&slot->order) >> 16, done = ivc_load_acquire(&slot->done);
         uint64_t at = ivc_load_acquire(&slot->at_seq);
