@@ -271,36 +271,13 @@ void ivc_mpi_ft_sink_done(ivc_chan_op_t *op, int status)
 
 /* ---- revocation ---- */
 
-typedef struct note {
-    ivc_chan_op_t op;
-    uint64_t fid;
-} note_t;
-
-static void note_done(ivc_chan_op_t *op, int status)
-{
-    (void)status;
-    free(op);
-}
-
 /* Sends comm's revocation notice to world rank w (fire and forget). */
 static void note_send(MPI_Comm c, int w, uint64_t fid)
 {
     if (w == ivc_mpi_world_rank || ivc_mpi_peer_failed(w))
         return;
-    note_t *n = calloc(1, sizeof(*n));
-    if (n == NULL)
-        return; /* the other members forward it too */
-    n->fid = fid;
-    n->op.env.ctx = c->ctx + IVC_FT_CTX_OFF;
-    n->op.env.src = c->rank;
-    n->op.env.tag = FT_TAG_REVOKE;
-    n->op.env.len = sizeof(n->fid);
-    n->op.data.buf = &n->fid;
-    n->op.data.count = sizeof(n->fid);
-    n->op.data.bytes = sizeof(n->fid);
-    n->op.done = note_done;
-    if (ivc_coord_send((uint32_t)w, &n->op) != 0) /* 1: sent at once; < 0: failed */
-        free(n);
+    /* A notice that cannot go is no loss: the other members forward it too. */
+    ivc_mpi_send_notice(w, c->ctx + IVC_FT_CTX_OFF, c->rank, FT_TAG_REVOKE, &fid, sizeof(fid));
 }
 
 void ivc_mpi_ft_revoke(MPI_Comm c)

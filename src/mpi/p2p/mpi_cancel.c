@@ -38,40 +38,14 @@ typedef struct cancel_wire {
     uint32_t yes;
 } cancel_wire_t;
 
-typedef struct cancel_note {
-    ivc_chan_op_t op;
-    cancel_wire_t w;
-} cancel_note_t;
-
 /* Send requests waiting for an answer (few: one per MPI_Cancel of a send in flight). */
 static MPI_Request *pending;
 static int npending, cap_pending;
 
-static void note_done(ivc_chan_op_t *op, int status)
-{
-    (void)status; /* a failed peer is handled by ivc_mpi_cancel_peer_failed */
-    free(op);
-}
-
 /* Sends an ASK or an answer to world rank `peer`. Returns 0 or -errno. */
 static int note_send(int peer, int kind, const cancel_wire_t *w)
 {
-    cancel_note_t *n = calloc(1, sizeof(*n));
-    if (n == NULL)
-        return -ENOMEM;
-    n->w = *w;
-    n->op.env.ctx = IVC_CANCEL_CTX;
-    n->op.env.src = ivc_mpi_world_rank;
-    n->op.env.tag = kind;
-    n->op.env.len = sizeof(n->w);
-    n->op.data.buf = &n->w;
-    n->op.data.count = sizeof(n->w);
-    n->op.data.bytes = sizeof(n->w);
-    n->op.done = note_done;
-    int rc = ivc_coord_send((uint32_t)peer, &n->op);
-    if (rc != 0) /* 1: sent at once; < 0: failed */
-        free(n);
-    return rc < 0 ? rc : 0;
+    return ivc_mpi_send_notice(peer, IVC_CANCEL_CTX, ivc_mpi_world_rank, kind, w, sizeof(*w));
 }
 
 static void finish(MPI_Request r)

@@ -2,6 +2,7 @@
  * the blocking and nonblocking calls, Sendrecv, Probe, Get_count. */
 #include "mpi_impl.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,36 @@ int ivc_mpi_start_send(MPI_Request r, const void *buf, int count, MPI_Datatype d
         return r->status.MPI_ERROR;
     }
     return MPI_SUCCESS;
+}
+
+/* A notice and its payload, in one block freed when the channel is done with it. */
+typedef struct notice {
+    ivc_chan_op_t op;
+    uint64_t payload[]; /* 8-byte aligned, as any payload may need */
+} notice_t;
+
+static void notice_done(ivc_chan_op_t *op, int status)
+{
+    (void)status; /* a failed peer is reported through on_peer_failed */
+    free(op);
+}
+
+int ivc_mpi_send_notice(int peer, uint32_t ctx, int src, int tag, const void *payload,
+                        size_t len)
+{
+    notice_t *n = calloc(1, sizeof(*n) + len);
+    if (n == NULL)
+        return -ENOMEM;
+    memcpy(n->payload, payload, len);
+    n->op.env = (ivc_env_t){.ctx = ctx, .src = src, .tag = tag, .len = len};
+    n->op.data.buf = n->payload;
+    n->op.data.count = len;
+    n->op.data.bytes = len;
+    n->op.done = notice_done;
+    int rc = ivc_coord_send((uint32_t)peer, &n->op);
+    if (rc != 0) /* 1: sent at once; < 0: failed */
+        free(n);
+    return rc < 0 ? rc : 0;
 }
 
 int ivc_mpi_start_recv(MPI_Request r, void *buf, int count, MPI_Datatype dt, int src, int tag,

@@ -213,6 +213,13 @@ int ivc_mpi_start_send(MPI_Request req, const void *buf, int count, MPI_Datatype
 int ivc_mpi_start_recv(MPI_Request req, void *buf, int count, MPI_Datatype dt, int src, int tag,
                        MPI_Comm comm, uint32_t ctx_off);
 
+/* Fire and forget: sends a copy of `len` bytes at `payload` to world rank `peer` with the
+ * envelope (ctx, src, tag); the copy is freed when the channel is done with it, whatever
+ * happens to the peer. For the library's own notices on reserved contexts (revocations,
+ * send cancellation). Returns 0 or -errno (nothing sent). */
+int ivc_mpi_send_notice(int peer, uint32_t ctx, int src, int tag, const void *payload,
+                        size_t len);
+
 /* Drives progress until req completes; returns its error class (status filled unless
  * MPI_STATUS_IGNORE). Does not free the request. */
 int ivc_mpi_wait_done(MPI_Request req, MPI_Status *status);
