@@ -74,7 +74,8 @@ int fabric_create(job_t *job)
         snprintf(veth, sizeof(veth), "vm%u", k);
         snprintf(pid, sizeof(pid), "%d", (int)job->vms[k].init);
         snprintf(netns_path, sizeof(netns_path), "--net=/proc/%d/ns/net", (int)job->vms[k].init);
-        snprintf(addr, sizeof(addr), "10.77.%u.%u/16", k / 250, k % 250 + 1);
+        vm_net_addr(k, addr);
+        strcat(addr, "/16");
         char *add[] = {"ip",   "link", "add",  veth,   "netns", ns,  "type",
                        "veth", "peer", "name", "eth0", "netns", pid, NULL};
         char *master[] = {"ip", "-n", ns, "link", "set", veth, "master", "br0", "up", NULL};

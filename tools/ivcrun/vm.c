@@ -144,7 +144,7 @@ static int loopback_up(char *why, size_t len)
 
 /* The VM's own /etc/hosts, as a machine's: its host name resolves (programs that open their
  * own sockets look it up, e.g. MPI_Comm_join tests), and with a bridge every VM's name gives
- * its address there (fabric.c's numbering), so that VMs reach each other by name. Written
+ * its address there (vm_net_addr), so that VMs reach each other by name. Written
  * to the VM's private /tmp, bind-mounted over /etc/hosts and unlinked. A convenience: where
  * it cannot be done the host's file stays. */
 static void hosts_file(const vm_conf_t *c)
@@ -154,9 +154,12 @@ static void hosts_file(const vm_conf_t *c)
     if (f == NULL)
         return;
     fprintf(f, "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n");
+    char addr[VM_NET_ADDR_MAX];
     if (c->net)
-        for (uint32_t k = 0; k < c->nvms; k++)
-            fprintf(f, "10.77.%u.%u\tvm%u\n", k / 250, k % 250 + 1, k);
+        for (uint32_t k = 0; k < c->nvms; k++) {
+            vm_net_addr(k, addr);
+            fprintf(f, "%s\tvm%u\n", addr, k);
+        }
     else
         fprintf(f, "127.0.1.1\tvm%u\n", c->index);
     int ok = fclose(f) == 0;

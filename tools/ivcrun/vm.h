@@ -29,11 +29,20 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* Most host paths brought back into a covered directory (/tmp: the trees of the programs,
  * their libraries and the working directories). */
 #define VM_KEEP_MAX 16
+
+/* VM k's address on the job's bridge (fabric.h), without the /16: "10.77.<k/250>.<k%250+1>".
+ * One numbering for the bridge's set-up and the VMs' /etc/hosts. */
+#define VM_NET_ADDR_MAX 24
+static inline void vm_net_addr(uint32_t k, char buf[VM_NET_ADDR_MAX])
+{
+    snprintf(buf, VM_NET_ADDR_MAX, "10.77.%u.%u", k / 250, k % 250 + 1);
+}
 
 typedef struct vm_conf {
     uint32_t index; /* k: hostname vm<k> */
