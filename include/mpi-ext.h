@@ -5,11 +5,12 @@
  * Semantics, in short (details at each function):
  *  - With MPI_ERRORS_RETURN (or a user handler) on a communicator, an operation that
  *    involves a failed process returns MPIX_ERR_PROC_FAILED: receives from it, sends to it,
- *    MPI_ANY_SOURCE receives while a failure in the communicator is not acknowledged
+ *    blocking MPI_ANY_SOURCE receives while a failure in the communicator is not acknowledged
  *    (MPIX_Comm_failure_ack / MPIX_Comm_ack_failed), and every collective on a communicator
  *    that contains it. Operations between live processes go on.
- *  - A nonblocking MPI_ANY_SOURCE receive that was pending when a failure became known is
- *    reported by MPI_Wait/MPI_Test as MPIX_ERR_PROC_FAILED_PENDING and stays active.
+ *  - A nonblocking MPI_ANY_SOURCE receive that is pending while a failure is not
+ *    acknowledged (posted before the failure or after it) is reported by MPI_Wait/MPI_Test
+ *    as MPIX_ERR_PROC_FAILED_PENDING and stays active.
  *  - MPIX_Comm_revoke makes every operation on the communicator, at every member, return
  *    MPIX_ERR_REVOKED (pending ones complete with it), except MPIX_Comm_agree/iagree,
  *    MPIX_Comm_shrink, the acknowledgement calls and MPI_Comm_free.

@@ -581,8 +581,21 @@ extern MPI_Fint ivc_obj_f_status_ignore_[], ivc_obj_f_statuses_ignore_[];
 #define MPI_F08_STATUS_IGNORE   ((MPI_F08_status *)ivc_obj_f_status_ignore_)
 #define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)ivc_obj_f_statuses_ignore_)
 
+/* MPICH 4.0's extension names for what MPI-4.1 made MPI_Remove_error_class/code/string;
+ * programs written for MPICH 4.0 still use them. */
+#define MPIX_Delete_error_class   MPI_Remove_error_class
+#define MPIX_Delete_error_code    MPI_Remove_error_code
+#define MPIX_Delete_error_string  MPI_Remove_error_string
+#define PMPIX_Delete_error_class  PMPI_Remove_error_class
+#define PMPIX_Delete_error_code   PMPI_Remove_error_code
+#define PMPIX_Delete_error_string PMPI_Remove_error_string
+
 #ifdef __cplusplus
 }
 #endif
+
+/* The fault-tolerance extension (ULFM's MPIX_ names). Open MPI declares it in mpi-ext.h
+ * only; MPICH in mpi.h, and programs written for MPICH use it without mpi-ext.h. */
+#include "mpi-ext.h"
 
 #endif

@@ -196,11 +196,17 @@ static int keyval_free(int *keyval, int kind, const char *fn)
         return rc;
     CHECK_NULL_ARG(MPI_COMM_WORLD, keyval, fn, "keyval pointer");
     keyval_t *k = keyval_get(*keyval, kind);
-    if (k == NULL || k->freed)
+    if (k == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fn, "invalid %s keyval",
                              kind_name[kind]);
-    k->freed = 1;
-    keyval_unref(*keyval);
+    /* A second free through a copy of the handle (or from a delete callback, a common
+     * idiom) while attributes still hold the keyval is let through: the keyval is already
+     * on its way out, and MPICH accepts it too. Once the last attribute is gone the handle
+     * is invalid again. */
+    if (!k->freed) {
+        k->freed = 1;
+        keyval_unref(*keyval);
+    }
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }

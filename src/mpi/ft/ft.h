@@ -14,7 +14,7 @@
  *    with a failed member, or on an internal communicator of one (hierarchy levels, an
  *    intercommunicator's local group): ft_broken;
  *  - an MPI_ANY_SOURCE receive on a communicator with an unacknowledged failed member:
- *    at once when posted, or (already posted) a blocking one at once and a nonblocking one
+ *    a blocking one at once; a nonblocking one (posted before the failure or after it)
  *    is reported PENDING by the waits and stays posted (mpi_request.c);
  *  - anything but fault-tolerance traffic on a revoked communicator: MPIX_ERR_REVOKED.
  * Fault-tolerance traffic fails only with its own peer.
@@ -82,9 +82,8 @@ void ivc_mpi_ft_on_failure(int world_rank, int err);
 int ivc_mpi_ft_on_message(ivc_inmsg_t *m);
 /* Whether a message on context ctx must be discarded (see the top of this file). */
 int ivc_mpi_ft_sink_ctx(uint32_t ctx);
-/* MPI_SUCCESS, or the error a posted receive completes with now; posting: it is being
- * posted (MPI_ANY_SOURCE receives then fail instead of staying pending). */
-int ivc_mpi_ft_doomed(MPI_Request r, int posting);
+/* MPI_SUCCESS, or the error a posted (or being posted) receive completes with now. */
+int ivc_mpi_ft_doomed(MPI_Request r);
 /* Completion of a discarding receive (ivc_mpi_match_discard). */
 void ivc_mpi_ft_sink_done(ivc_chan_op_t *op, int status);
 /* Recounts the failed members of every communicator. */

@@ -197,7 +197,7 @@ int ivc_mpi_ft_check_slow(MPI_Comm comm, int peer, uint32_t ctx_off)
     return MPI_SUCCESS;
 }
 
-int ivc_mpi_ft_doomed(MPI_Request r, int posting)
+int ivc_mpi_ft_doomed(MPI_Request r)
 {
     MPI_Comm c = r->comm;
     if (c == NULL)
@@ -211,9 +211,10 @@ int ivc_mpi_ft_doomed(MPI_Request r, int posting)
         return MPIX_ERR_REVOKED;
     if (off == 1 && (c->ft_nfailed || c->ft_broken))
         return MPI_ERR_PROC_FAILED;
-    /* MPI_ANY_SOURCE: a blocking receive cannot stay pending; a nonblocking one posted
-     * before the failure is reported by the waits (ivc_mpi_ft_pending). */
-    if (r->peer < 0 && c->ft_nfailed > c->ft_nacked && (posting || r->on_stack))
+    /* MPI_ANY_SOURCE: a blocking receive cannot stay pending; a nonblocking one, posted
+     * before the failure or after it (ULFM: it starts, and stays pending until the failure
+     * is acknowledged), is reported by the waits (ivc_mpi_ft_pending). */
+    if (r->peer < 0 && c->ft_nfailed > c->ft_nacked && r->on_stack)
         return MPI_ERR_PROC_FAILED;
     return MPI_SUCCESS;
 }

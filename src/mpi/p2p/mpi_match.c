@@ -300,7 +300,7 @@ static void match_ft_sweep_once(void)
     MPI_Request r = posted.head;
     while (r != NULL) {
         MPI_Request next = r->next;
-        int err = ivc_mpi_ft_doomed(r, 0);
+        int err = ivc_mpi_ft_doomed(r);
         if (err != MPI_SUCCESS) {
             posted_remove(r);
             r->status.MPI_ERROR = err;
@@ -324,7 +324,7 @@ static void match_ft_sweep_once(void)
 void ivc_mpi_match_post(MPI_Request r)
 {
     if (__builtin_expect(ivc_mpi_ft_state != 0, 0)) {
-        int err = ivc_mpi_ft_doomed(r, 1);
+        int err = ivc_mpi_ft_doomed(r);
         if (err != MPI_SUCCESS) {
             r->status.MPI_ERROR = err;
             complete(r);

@@ -140,8 +140,10 @@ int ivc_mpi_start_recv(MPI_Request r, void *buf, int count, MPI_Datatype dt, int
         return MPI_SUCCESS;
     }
     r->peer = src == MPI_ANY_SOURCE ? -1 : comm->world[src];
-    /* The same, and MPI_ANY_SOURCE with a failed member not acknowledged (ft.h). */
-    int rc = ivc_mpi_ft_check(comm, r->peer, ctx_off);
+    /* The same, and a blocking MPI_ANY_SOURCE receive with a failed member not
+     * acknowledged (ft.h); a nonblocking one starts and stays pending (the waits report
+     * MPIX_ERR_PROC_FAILED_PENDING), as ULFM has it. */
+    int rc = ivc_mpi_ft_check(comm, r->peer >= 0 || r->on_stack ? r->peer : -2, ctx_off);
     if (__builtin_expect(rc != MPI_SUCCESS, 0)) {
         r->done = 1;
         return r->status.MPI_ERROR = rc;

@@ -261,6 +261,28 @@ int main(int argc, char **argv)
     MPI_Comm_free_keyval(&kc);
     MPI_Type_free_keyval(&kt);
 
+    /* ---- a keyval freed again through a copy of its handle ---- */
+    {
+        /* While an attribute still holds it, a second free is let through (MPICH's
+         * keyval_double_free tests; a delete callback that frees its keyval is an idiom);
+         * once the attribute is gone the handle is invalid. */
+        int k, copy1, copy2;
+        MPI_Comm dup;
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_SELF, &dup));
+        MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+        CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, NULL));
+        copy1 = copy2 = k;
+        CHECK_MPI(MPI_Comm_set_attr(dup, k, (void *)7));
+        CHECK_MPI(MPI_Comm_free_keyval(&k));
+        CHECK_CLASS(MPI_SUCCESS, MPI_Comm_free_keyval(&copy1), "second free, attribute alive");
+        CHECK_INT(MPI_KEYVAL_INVALID, copy1, "second free sets MPI_KEYVAL_INVALID");
+        void *got = NULL;
+        CHECK_MPI(MPI_Comm_get_attr(dup, copy2, &got, &flag));
+        CHECK_TRUE(flag && got == (void *)7, "attribute of a twice-freed keyval still served");
+        CHECK_MPI(MPI_Comm_free(&dup));
+        CHECK_CLASS(MPI_ERR_KEYVAL, MPI_Comm_free_keyval(&copy2), "free after the last attribute");
+    }
+
     /* ---- MPI_LASTUSEDCODE ---- */
     int *lastp = NULL;
     CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &lastp, &flag));

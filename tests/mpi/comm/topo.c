@@ -1,6 +1,6 @@
 /* Topology additions, checked against expectations computed here:
  * - Dims_create gives the most balanced factorization, non-increasing, as MPICH does
- *   ((72, 2) = 9 x 8, not 12 x 6), keeps non-zero entries, and refuses impossible
+ *   ((72, 2) = 9 x 8, not 12 x 6; ties as MPICH breaks them), keeps non-zero entries, and refuses impossible
  *   requests (MPI_ERR_DIMS, MPI_ERR_ARG for nnodes < 1);
  * - Cart_map / Graph_map: the ranks that fit keep their rank, the others MPI_UNDEFINED;
  * - Dist_graph_create (the non-adjacent form) with all edges given by rank 0 (weighted),
@@ -108,6 +108,12 @@ int main(int argc, char **argv)
     dims_case(72, 3, (int[]){0, 8, 0}, (int[]){3, 8, 3});
     dims_case(12, 3, (int[]){0, 3, 0}, (int[]){2, 3, 2});
     dims_case(12, 2, (int[]){3, 4}, (int[]){3, 4});
+    /* Ties in balance (largest - smallest) go to the larger smallest factor, then the
+     * next-smallest, as MPICH's topo/dims5 expects: 20x18x14 and 113x28x15x15 are as
+     * balanced. */
+    dims_case(5040, 3, (int[]){0, 0, 0}, (int[]){21, 16, 15});
+    dims_case(711900, 4, (int[]){0, 0, 0, 0}, (int[]){113, 21, 20, 15});
+    dims_case(218736, 5, (int[]){0, 0, 0, 0, 0}, (int[]){31, 14, 9, 8, 7});
     {
         int d[3];
         CHECK_CLASS(MPI_ERR_DIMS, MPI_Dims_create(12, 2, (d[0] = 5, d[1] = 0, d)),
@@ -121,6 +127,15 @@ int main(int argc, char **argv)
                     "Dims_create with nnodes 0");
         CHECK_CLASS(MPI_ERR_DIMS, MPI_Dims_create(5, 0, d), "Dims_create(5, 0 dims)");
         CHECK_MPI(MPI_Dims_create(1, 0, d));
+    }
+    {
+        /* A grid larger than the communicator: an error, and the output is MPI_COMM_NULL
+         * (MPICH's errors/topo/cartsmall). */
+        int d[2] = {n, n}, p[2] = {0, 0};
+        MPI_Comm c = MPI_COMM_WORLD;
+        CHECK_CLASS(MPI_ERR_DIMS, MPI_Cart_create(MPI_COMM_WORLD, 2, d, p, 0, &c),
+                    "Cart_create of n x n points");
+        CHECK_TRUE(c == MPI_COMM_NULL, "a failed Cart_create leaves MPI_COMM_NULL");
     }
 
     /* Cart_map / Graph_map. */

@@ -1,7 +1,7 @@
 /* What operations return after a failure, under MPI_ERRORS_RETURN (ULFM rules): the last
  * rank dies; the survivors check point-to-point with it, MPI_ANY_SOURCE receives before
- * and after MPIX_Comm_failure_ack (a nonblocking one posted before the failure is
- * MPIX_ERR_PROC_FAILED_PENDING and stays active), collectives on communicators that
+ * and after MPIX_Comm_failure_ack (a nonblocking one posted before the failure, or after it,
+ * is MPIX_ERR_PROC_FAILED_PENDING and stays active), collectives on communicators that
  * contain it (blocking, nonblocking, large ones in the shared-memory areas), and that
  * everything not involving it goes on: point-to-point between survivors on the same
  * communicator, collectives on a communicator without it, all with checked data. */
@@ -97,6 +97,16 @@ int main(int argc, char **argv)
               "MPI_Wait of it");
     if (pend == MPI_REQUEST_NULL)
         t_fail("MPI_Wait freed a pending request");
+    /* Posted after the failure, before the acknowledgement: it starts (MPI_Irecv succeeds)
+     * and stays pending like the one posted before (MPICH's ft/anysource). */
+    int late_val = -1;
+    MPI_Request late = MPI_REQUEST_NULL;
+    FT_EXPECT(MPI_Irecv(&late_val, 1, MPI_INT, MPI_ANY_SOURCE, 98, comm, &late), MPI_SUCCESS,
+              "MPI_Irecv(MPI_ANY_SOURCE) after the failure");
+    FT_EXPECT(MPI_Wait(&late, MPI_STATUS_IGNORE), MPIX_ERR_PROC_FAILED_PENDING,
+              "MPI_Wait of an MPI_ANY_SOURCE receive posted after the failure");
+    if (late == MPI_REQUEST_NULL)
+        t_fail("MPI_Wait freed a pending request posted after the failure");
 
     ft_set_phase("collectives with the victim");
     double d = 1, dsum = 0;
@@ -160,6 +170,11 @@ int main(int argc, char **argv)
     if (pending_val != 1000 + left || st.MPI_SOURCE != left)
         t_fail("pending MPI_ANY_SOURCE receive: expected %d from %d, got %d from %d",
                1000 + left, left, pending_val, st.MPI_SOURCE);
+    FT_EXPECT(MPI_Send(&token, 1, MPI_INT, right, 98, comm), MPI_SUCCESS, "send after the ack");
+    FT_EXPECT(MPI_Wait(&late, &st), MPI_SUCCESS, "late MPI_ANY_SOURCE receive after the ack");
+    if (late_val != 1000 + left || st.MPI_SOURCE != left)
+        t_fail("late MPI_ANY_SOURCE receive: expected %d from %d, got %d from %d", 1000 + left,
+               left, late_val, st.MPI_SOURCE);
     FT_EXPECT(MPI_Send(&token, 1, MPI_INT, right, 4, comm), MPI_SUCCESS, "send after the ack");
     FT_EXPECT(MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 4, comm, &st), MPI_SUCCESS,
               "blocking MPI_ANY_SOURCE receive after the ack");
