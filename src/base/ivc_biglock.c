@@ -17,16 +17,25 @@ void ivc_biglock_enable(void)
     ivc_biglock.on = 1;
 }
 
-/* Waits for ticket t, then marks this thread the holder at nesting `depth`. A waiter polls
- * briefly, then yields: the holder may need this core (2 vCPUs, more threads). */
-static void take(uint32_t t, uint32_t depth)
+/* Takes the lock, then marks this thread the holder at nesting `depth`. A waiter polls
+ * briefly, then yields: the holder may need this core (2 vCPUs, more threads). Not first
+ * come, first served: whichever waiter runs when the lock is free takes it, so a holder
+ * descheduled behind other threads does not stall the ones queued after it. */
+static void take(uint32_t depth)
 {
-    for (uint32_t i = 0; ivc_load_acquire(&ivc_biglock.serving) != t; i++) {
-        /* A1: pairs with R1 in give() */
-        if (i < 64)
-            ivc_cpu_relax();
-        else
-            sched_yield();
+    /* A1: the exchange's acquire pairs with R1 in give(): the last holder's writes */
+    if (ivc_exchange(&ivc_biglock.held, 1) != 0) {
+        ivc_fetch_add(&ivc_biglock.waiting, 1); /* waiting: the holder hands over */
+        for (uint32_t i = 0;; i++) {
+            if (ivc_load_relaxed(&ivc_biglock.held) == 0 &&
+                ivc_exchange(&ivc_biglock.held, 1) == 0)
+                break;
+            if (i < 64)
+                ivc_cpu_relax();
+            else
+                sched_yield();
+        }
+        ivc_fetch_add(&ivc_biglock.waiting, (uint32_t)-1);
     }
     ivc_store_relaxed(&ivc_biglock.owner, ivc_biglock_self());
     ivc_biglock.depth = depth;
@@ -35,19 +44,13 @@ static void take(uint32_t t, uint32_t depth)
         ivc_biglock.wake();
 }
 
-static uint32_t ticket(void)
-{
-    return ivc_fetch_add(&ivc_biglock.next, 1);
-}
-
-/* Gives the lock to the next ticket; returns the nesting it had. */
+/* Gives the lock up; returns the nesting it had. */
 static uint32_t give(void)
 {
     uint32_t depth = ivc_biglock.depth;
     ivc_biglock.depth = 0;
     ivc_store_relaxed(&ivc_biglock.owner, 0);
-    /* R1: publishes this holder's writes to the next; pairs with A1 in take() */
-    ivc_store_release(&ivc_biglock.serving, ivc_load_relaxed(&ivc_biglock.serving) + 1);
+    ivc_store_release(&ivc_biglock.held, 0); /* R1: pairs with A1 in take() */
     return depth;
 }
 
@@ -56,7 +59,7 @@ void ivc_biglock_lock(void)
     if (ivc_load_relaxed(&ivc_biglock.owner) == ivc_biglock_self())
         ivc_biglock.depth++;
     else
-        take(ticket(), 1);
+        take(1);
 }
 
 void ivc_biglock_unlock(void)
@@ -71,7 +74,7 @@ int ivc_biglock_handover(void)
         return 0;
     uint32_t depth = give();
     sched_yield();
-    take(ticket(), depth);
+    take(depth);
     return 1;
 }
 
@@ -89,5 +92,5 @@ void ivc_biglock_reacquire(uint32_t depth)
         return;
     /* Awake already: threads that take the lock before this one need not ring it. */
     ivc_fetch_add(&ivc_biglock.sleepers, (uint32_t)-1);
-    take(ticket(), depth);
+    take(depth);
 }

@@ -8,13 +8,13 @@
  *                     Isend, Irecv, Sendrecv)
  *      MPI_ERR_TAG    negative tag other than MPI_ANY_TAG (Send, Recv, Isend)
  *      MPI_ERR_COUNT  count -1 (Send, Recv, Irecv)
- *      MPI_ERR_TYPE   MPI_DATATYPE_NULL (Send, Recv)
+ *      MPI_ERR_TYPE   MPI_DATATYPE_NULL with count 1 (Send, Recv)
  *      MPI_ERR_COMM   MPI_COMM_NULL (Send, Recv, Comm_rank, Comm_size)
  *  - Error_class maps every returned code to its class and every class to itself;
  *    classes lie in (MPI_SUCCESS, MPI_ERR_LASTCODE] and are distinct; Error_string
  *    returns non-empty text of length resultlen < MPI_MAX_ERROR_STRING for each class and
  *    each returned code.
- *  - Communication still works afterwards.
+ *  - Communication still works afterwards, and an empty message may name MPI_DATATYPE_NULL.
  */
 #include "t_util.h"
 
@@ -185,6 +185,21 @@ int main(int argc, char **argv)
                            (t_rank + t_size - 1) % t_size, 1, d1, &st));
     CHECK_INT(500 + (t_rank + t_size - 1) % t_size, got,
               "ring exchange on the dup after the errors");
+    /* An empty message may name MPI_DATATYPE_NULL (count 0: nothing is typed); it is
+     * delivered, with a count of 0. */
+    {
+        int right = (t_rank + 1) % t_size, left = (t_rank + t_size - 1) % t_size, n = -1;
+        MPI_Request rq;
+        CHECK_MPI(MPI_Irecv(NULL, 0, MPI_DATATYPE_NULL, left, 7, MPI_COMM_WORLD, &rq));
+        CHECK_MPI(MPI_Send(NULL, 0, MPI_DATATYPE_NULL, right, 7, MPI_COMM_WORLD));
+        CHECK_MPI(MPI_Wait(&rq, &st));
+        CHECK_INT(left, st.MPI_SOURCE, "empty MPI_DATATYPE_NULL message: source");
+        MPI_Get_count(&st, MPI_BYTE, &n);
+        CHECK_INT(0, n, "empty MPI_DATATYPE_NULL message: count");
+        CHECK_MPI(MPI_Sendrecv(NULL, 0, MPI_DATATYPE_NULL, right, 8, NULL, 0, MPI_DATATYPE_NULL,
+                               left, 8, MPI_COMM_WORLD, &st));
+        CHECK_INT(left, st.MPI_SOURCE, "empty MPI_DATATYPE_NULL Sendrecv: source");
+    }
 
     MPI_Comm_free(&d1);
     MPI_Comm_free(&d2);

@@ -8,3 +8,6 @@ ivc_unit_test(unit_config unit/config.c)
 ivc_unit_test(unit_match unit/match.c)
 target_link_libraries(unit_match PRIVATE mpi)
 ivc_unit_test(unit_ivshmem unit/ivshmem.c)
+# MPI_THREAD_MULTIPLE's lock: exclusion and hand-over from wait loops, 8 threads.
+ivc_unit_test(unit_biglock unit/biglock.c)
+target_link_libraries(unit_biglock PRIVATE pthread)

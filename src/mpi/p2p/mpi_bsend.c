@@ -301,7 +301,7 @@ static int bsend_raise(MPI_Comm comm, int rc, int dest, const char *fn)
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     const char *fn = "MPI_Bsend";
-    int rc = ivc_mpi_check_p2p(buf, comm, count, datatype, dest, tag, PEER_SEND, fn);
+    int rc = ivc_mpi_check_p2p(buf, comm, count, &datatype, dest, tag, PEER_SEND, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     struct ivc_mpi_req_s r;
@@ -316,7 +316,7 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
                 MPI_Request *request)
 {
     const char *fn = "MPI_Ibsend";
-    int rc = ivc_mpi_check_p2p(buf, comm, count, datatype, dest, tag, PEER_SEND, fn);
+    int rc = ivc_mpi_check_p2p(buf, comm, count, &datatype, dest, tag, PEER_SEND, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (request == NULL)

@@ -8,9 +8,11 @@
 #include <string.h>
 
 /* Checks what every point-to-point call takes; raises on comm (or WORLD) and returns the
- * class, or returns MPI_SUCCESS. */
-static inline int check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank,
-                            int tag, int dir, const char *fn)
+ * class, or returns MPI_SUCCESS. MPI_DATATYPE_NULL with count 0 becomes MPI_BYTE in *dtp:
+ * nothing moves, and codes written for MPICH pass it for empty messages (ParallelIO, ESMF
+ * do; MPICH accepts it since 4.0.1). */
+static inline int check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype *dtp,
+                            int rank, int tag, int dir, const char *fn)
 {
     int rc = ivc_mpi_check_init(fn);
     if (rc != MPI_SUCCESS)
@@ -19,6 +21,9 @@ static inline int check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datat
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "invalid communicator");
     if (count < 0)
         return ivc_mpi_raise(comm, MPI_ERR_COUNT, fn, "negative count %d", count);
+    if (*dtp == MPI_DATATYPE_NULL && count == 0)
+        *dtp = MPI_BYTE;
+    MPI_Datatype dt = *dtp;
     if (!ivc_mpi_dt_valid(dt))
         return ivc_mpi_raise(comm, MPI_ERR_TYPE, fn, "invalid datatype");
     if (!dt->committed)
@@ -35,10 +40,10 @@ static inline int check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datat
     return MPI_SUCCESS;
 }
 
-int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank, int tag,
-                      int dir, const char *fn)
+int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype *dtp, int rank,
+                      int tag, int dir, const char *fn)
 {
-    return check_p2p(buf, comm, count, dt, rank, tag, dir, fn);
+    return check_p2p(buf, comm, count, dtp, rank, tag, dir, fn);
 }
 
 static void req_begin(MPI_Request r, int kind, MPI_Comm comm)
@@ -184,7 +189,7 @@ int ivc_mpi_start_mrecv(MPI_Request r, void *buf, int count, MPI_Datatype dt, MP
 static int blocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                          MPI_Comm comm, uint32_t flags, const char *fn)
 {
-    int rc = check_p2p(buf, comm, count, dt, dest, tag, PEER_SEND, fn);
+    int rc = check_p2p(buf, comm, count, &dt, dest, tag, PEER_SEND, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     struct ivc_mpi_req_s r;
@@ -221,7 +226,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
               MPI_Status *status)
 {
     const char *fn = "MPI_Recv";
-    int rc = check_p2p(buf, comm, count, datatype, source, tag, PEER_RECV, fn);
+    int rc = check_p2p(buf, comm, count, &datatype, source, tag, PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (__builtin_expect(status == NULL, 0))
@@ -251,7 +256,7 @@ IVC_MPI_WEAK(Recv)
 static int nonblocking_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                             MPI_Comm comm, uint32_t flags, MPI_Request *request, const char *fn)
 {
-    int rc = check_p2p(buf, comm, count, dt, dest, tag, PEER_SEND, fn);
+    int rc = check_p2p(buf, comm, count, &dt, dest, tag, PEER_SEND, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (__builtin_expect(request == NULL, 0))
@@ -294,7 +299,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                MPI_Request *request)
 {
     const char *fn = "MPI_Irecv";
-    int rc = check_p2p(buf, comm, count, datatype, source, tag, PEER_RECV, fn);
+    int rc = check_p2p(buf, comm, count, &datatype, source, tag, PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (__builtin_expect(request == NULL, 0))
@@ -338,9 +343,9 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   MPI_Comm comm, MPI_Status *status)
 {
     const char *fn = "MPI_Sendrecv";
-    int rc = check_p2p(sendbuf, comm, sendcount, sendtype, dest, sendtag, PEER_SEND, fn);
+    int rc = check_p2p(sendbuf, comm, sendcount, &sendtype, dest, sendtag, PEER_SEND, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_p2p(recvbuf, comm, recvcount, recvtype, source, recvtag, PEER_RECV, fn);
+        rc = check_p2p(recvbuf, comm, recvcount, &recvtype, source, recvtag, PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (status == NULL)
@@ -357,9 +362,9 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     const char *fn = "MPI_Sendrecv_replace";
-    int rc = check_p2p(buf, comm, count, datatype, dest, sendtag, PEER_SEND, fn);
+    int rc = check_p2p(buf, comm, count, &datatype, dest, sendtag, PEER_SEND, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_p2p(buf, comm, count, datatype, source, recvtag, PEER_RECV, fn);
+        rc = check_p2p(buf, comm, count, &datatype, source, recvtag, PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (status == NULL)
@@ -439,9 +444,9 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                    MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Isendrecv";
-    int rc = check_p2p(sendbuf, comm, sendcount, sendtype, dest, sendtag, PEER_SEND, fn);
+    int rc = check_p2p(sendbuf, comm, sendcount, &sendtype, dest, sendtag, PEER_SEND, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_p2p(recvbuf, comm, recvcount, recvtype, source, recvtag, PEER_RECV, fn);
+        rc = check_p2p(recvbuf, comm, recvcount, &recvtype, source, recvtag, PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (request == NULL)
@@ -455,9 +460,9 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
                            int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Isendrecv_replace";
-    int rc = check_p2p(buf, comm, count, datatype, dest, sendtag, PEER_SEND, fn);
+    int rc = check_p2p(buf, comm, count, &datatype, dest, sendtag, PEER_SEND, fn);
     if (rc == MPI_SUCCESS)
-        rc = check_p2p(buf, comm, count, datatype, source, recvtag, PEER_RECV, fn);
+        rc = check_p2p(buf, comm, count, &datatype, source, recvtag, PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (request == NULL)
@@ -505,7 +510,8 @@ int ivc_mpi_recv_x(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_
 
 static int check_probe(int source, int tag, MPI_Comm comm, const MPI_Status *status, const char *fn)
 {
-    int rc = check_p2p(NULL, comm, 0, MPI_BYTE, source, tag, PEER_RECV, fn);
+    MPI_Datatype byte = MPI_BYTE;
+    int rc = check_p2p(NULL, comm, 0, &byte, source, tag, PEER_RECV, fn);
     if (rc == MPI_SUCCESS && status == NULL)
         return ivc_mpi_raise(comm, MPI_ERR_ARG, fn, "NULL status (MPI_STATUS_IGNORE ignores it)");
     return rc;

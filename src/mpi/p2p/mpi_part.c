@@ -140,7 +140,7 @@ static int part_init(const void *buf, int partitions, MPI_Count count, MPI_Datat
         return ivc_mpi_raise(comm, MPI_ERR_RANK, fn, "MPI_ANY_SOURCE is not allowed");
     if (!send && tag == MPI_ANY_TAG)
         return ivc_mpi_raise(comm, MPI_ERR_TAG, fn, "MPI_ANY_TAG is not allowed");
-    rc = ivc_mpi_check_p2p(buf, comm, total, dt, peer, tag, send ? PEER_SEND : PEER_RECV, fn);
+    rc = ivc_mpi_check_p2p(buf, comm, total, &dt, peer, tag, send ? PEER_SEND : PEER_RECV, fn);
     if (rc != MPI_SUCCESS)
         return rc;
     if (info != MPI_INFO_NULL && info->magic != INFO_MAGIC)

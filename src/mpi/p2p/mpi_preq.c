@@ -139,7 +139,7 @@ static int p2p_init(const void *buf, int count, MPI_Datatype dt, int peer, int t
                     MPI_Comm comm, int mode, uint32_t flags, MPI_Request *request,
                     const char *fn)
 {
-    int rc = ivc_mpi_check_p2p(buf, comm, count, dt, peer, tag,
+    int rc = ivc_mpi_check_p2p(buf, comm, count, &dt, peer, tag,
                                mode == P_RECV ? PEER_RECV : PEER_SEND, fn);
     if (rc != MPI_SUCCESS)
         return rc;

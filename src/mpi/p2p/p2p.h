@@ -148,10 +148,11 @@ int ivc_mpi_recv_split_elem(MPI_Request r, uint64_t n);
 void ivc_mpi_part_comm_free(MPI_Comm comm);
 
 /* Checks of a point-to-point call's arguments (dir: PEER_SEND or PEER_RECV, which allows
- * the wildcards); raises on comm (or WORLD) and returns the class, or MPI_SUCCESS. */
+ * the wildcards); raises on comm (or WORLD) and returns the class, or MPI_SUCCESS. Turns
+ * *dtp from MPI_DATATYPE_NULL into MPI_BYTE when count is 0. */
 enum { PEER_SEND, PEER_RECV };
-int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype dt, int rank, int tag,
-                      int dir, const char *fn);
+int ivc_mpi_check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype *dtp, int rank,
+                      int tag, int dir, const char *fn);
 
 /* ---- fault tolerance (src/mpi/ft; the ULFM calls in include/mpi-ext.h) ----
  * ivc_mpi_ft_state is 0 until this process hears of a failed peer or a revoked
