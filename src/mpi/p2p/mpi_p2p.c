@@ -10,9 +10,12 @@
 /* Checks what every point-to-point call takes; raises on comm (or WORLD) and returns the
  * class, or returns MPI_SUCCESS. MPI_DATATYPE_NULL with count 0 becomes MPI_BYTE in *dtp:
  * nothing moves, and codes written for MPICH pass it for empty messages (ParallelIO, ESMF
- * do; MPICH accepts it since 4.0.1). */
-static inline int check_p2p(const void *buf, MPI_Comm comm, int count, MPI_Datatype *dtp,
-                            int rank, int tag, int dir, const char *fn)
+ * do; MPICH accepts it since 4.0.1). Inlined always: the send path paid 32 instructions
+ * per message when the pointer argument made GCC call it out of line. */
+static inline __attribute__((always_inline)) int check_p2p(const void *buf, MPI_Comm comm,
+                                                           int count, MPI_Datatype *dtp,
+                                                           int rank, int tag, int dir,
+                                                           const char *fn)
 {
     int rc = ivc_mpi_check_init(fn);
     if (rc != MPI_SUCCESS)
