@@ -51,11 +51,8 @@ static int note_send(int peer, int kind, const cancel_wire_t *w)
 static void finish(MPI_Request r)
 {
     r->cancel = REQ_CANCEL_ANSWERED;
-    if (r->cancel_opdone) {
-        r->done = 1;
-        if (r->freed)
-            ivc_mpi_req_free(r);
-    }
+    if (r->cancel_opdone)
+        ivc_mpi_req_complete(r);
 }
 
 static void pending_drop(int i)

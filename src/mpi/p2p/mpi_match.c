@@ -142,13 +142,6 @@ static umsg_t *unexpected_find(uint32_t ctx, int src, int tag)
     return NULL;
 }
 
-static void complete(MPI_Request r)
-{
-    r->done = 1;
-    if (r->freed)
-        ivc_mpi_req_free(r);
-}
-
 /* Hands message m to the matched receive r: copies an eager payload now, or asks the
  * channel to pull a rendezvous payload. */
 int ivc_mpi_recv_split_elem(MPI_Request r, uint64_t n)
@@ -176,13 +169,13 @@ static void deliver(MPI_Request r, const ivc_inmsg_t *m)
             if (rc < 0)
                 r->status.MPI_ERROR = ivc_mpi_errno_class(rc);
         }
-        complete(r);
+        ivc_mpi_req_complete(r);
         return;
     }
     int rc = ivc_coord_recv_rndv(m, &r->op);
     if (rc < 0) {
         r->status.MPI_ERROR = ivc_mpi_errno_class(rc);
-        complete(r);
+        ivc_mpi_req_complete(r);
     }
 }
 
@@ -304,7 +297,7 @@ static void match_ft_sweep_once(void)
         if (err != MPI_SUCCESS) {
             posted_remove(r);
             r->status.MPI_ERROR = err;
-            complete(r);
+            ivc_mpi_req_complete(r);
         }
         r = next;
     }
@@ -327,7 +320,7 @@ void ivc_mpi_match_post(MPI_Request r)
         int err = ivc_mpi_ft_doomed(r);
         if (err != MPI_SUCCESS) {
             r->status.MPI_ERROR = err;
-            complete(r);
+            ivc_mpi_req_complete(r);
             return;
         }
     }

@@ -188,9 +188,7 @@ void ivc_mpi_req_op_done(ivc_chan_op_t *op, int status)
         else if (op->xfer < op->data.bytes && ivc_mpi_recv_split_elem(r, op->xfer))
             r->status.MPI_ERROR = MPI_ERR_TYPE;
     }
-    r->done = 1;
-    if (r->freed)
-        ivc_mpi_req_free(r);
+    ivc_mpi_req_complete(r);
 }
 
 static void status_set(MPI_Status *s, int source)

@@ -203,6 +203,14 @@ MPI_Request ivc_mpi_req_alloc(int kind);
 void ivc_mpi_req_init_local(MPI_Request r, int kind, MPI_Comm comm, int done);
 MPI_Request ivc_mpi_req_new_local(int kind, MPI_Comm comm, int done);
 void ivc_mpi_req_free(MPI_Request req);
+/* Marks r complete; a request the user already freed (MPI_Request_free while active) goes
+ * now. */
+static inline void ivc_mpi_req_complete(MPI_Request r)
+{
+    r->done = 1;
+    if (r->freed)
+        ivc_mpi_req_free(r);
+}
 /* Completion callback installed in every request's op. */
 void ivc_mpi_req_op_done(ivc_chan_op_t *op, int status);
 
