@@ -54,11 +54,12 @@ if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && command -v python3 >/dev/nu
     run -n 2 --vms 2 --net python3 -c '
 import os, socket, sys, time
 vm = int(os.environ["IVC_VM"])
-print(vm, socket.gethostbyname("vm0"), socket.gethostbyname("vm1"))
+say = lambda *a: os.write(1, (" ".join(map(str, a)) + "\n").encode())  # one write per line
+say(vm, socket.gethostbyname("vm0"), socket.gethostbyname("vm1"))
 if vm == 0:
     s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     s.bind((socket.gethostname(), 47123)); s.listen(1)
-    c, peer = s.accept(); print(vm, "accepted from", peer[0], c.recv(16).decode())
+    c, peer = s.accept(); say(vm, "accepted from", peer[0], c.recv(16).decode())
 else:
     for _ in range(100):
         try:
