@@ -945,9 +945,7 @@ static int req_cancel(MPI_Request r)
             r->status.ivc_cancelled = 1;
             r->status.MPI_ERROR = MPI_SUCCESS;
             r->status.ivc_count = 0;
-            r->done = 1;
-            if (r->freed)
-                ivc_mpi_req_free(r);
+            ivc_mpi_req_complete(r);
         }
         return MPI_SUCCESS;
     case REQ_PERSIST: /* the active round; nothing to cancel while inactive */
