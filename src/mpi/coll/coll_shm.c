@@ -672,6 +672,34 @@ static inline void pub_copy(void *dst, const void *src, uint64_t n)
         memcpy(dst, src, n);
 }
 
+/* Packs bytes [off, off+n) of d to dst in our area and publishes check word `slot` for them
+ * (block blk of publication tag). The check word is computed from private memory, never
+ * from the area after the copy: a stray write into our own area between the two would be
+ * covered by a valid check word and reach the readers as our data (hostile.own_coll). A
+ * source that is not contiguous is packed privately first (falling back to the area when
+ * there is no memory for it). */
+static void pub_put(const ivc_data_t *d, uint64_t off, uint8_t *dst, uint64_t n, uint64_t slot,
+                    uint64_t blk, uint64_t tag)
+{
+    if (!ivc_coll.csum || ivc_data_contig(d)) {
+        pub_pack(d, off, dst, n);
+        pub_sum(slot, blk, tag, ivc_data_contig(d) ? (const uint8_t *)d->buf + off : dst, n);
+        return;
+    }
+    uint8_t *tmp = n > 0 ? malloc(n) : NULL;
+    if (tmp == NULL) {
+        pub_pack(d, off, dst, n);
+        pub_sum(slot, blk, tag, dst, n);
+        return;
+    }
+    cnt()->published += n;
+    ivc_data_pack(d, off, tmp, n);
+    /* R14: after the data; pairs with A14 in sum_want(). */
+    ivc_store_release(csum_of(ivc_coll.me) + slot,
+                      ivc_shm_csum_copy(dst, tmp, n, csum_seed(tag, blk)));
+    free(tmp);
+}
+
 /* Copies packed bytes [soff, soff+n) of s to [doff, doff+n) of d. */
 static int data_copy(const ivc_data_t *s, uint64_t soff, ivc_data_t *d, uint64_t doff, uint64_t n)
 {
@@ -876,10 +904,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
          * once, so that readers copy out while the root copies in. */
         uint64_t first = 1;
         uint64_t flen = first * chunk < bytes ? first * chunk : bytes;
-        pub_pack(&d, 0, data_of(ivc_coll.me), flen);
-        /* Check words from the user's (cached) buffer when it is contiguous. */
-        int from_buf = ivc_data_contig(&d);
-        pub_sum(0, 0, tag, from_buf ? (const uint8_t *)d.buf : data_of(ivc_coll.me), flen);
+        pub_put(&d, 0, data_of(ivc_coll.me), flen, 0, 0, tag);
         ivc_store_relaxed(len_of(ivc_coll.me), bytes); /* before R10 in publish() */
         publish(tag, first);
         ivc_coll_ctl_t *c = ctl_of(ivc_coll.me);
@@ -902,8 +927,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
                 }
             }
             uint8_t *slot = data_of(ivc_coll.me) + (k % nslots) * chunk;
-            pub_pack(&d, off, slot, len);
-            pub_sum(k % nslots, k, tag, from_buf ? (const uint8_t *)d.buf + off : slot, len);
+            pub_put(&d, off, slot, len, k % nslots, k, tag);
             ivc_coll.my_filled = k + 1;
             ivc_store_release(&c->filled, k + 1); /* R12: unit k is in; pairs with A12 */
             ivc_door_kick_all();
@@ -1359,9 +1383,10 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
                 break;
             uint8_t *area = data_of(ivc_coll.me) + DESC_BYTES;
             desc_put(direct, hoff, blk);
-            if (!direct)
-                pub_pack(od, ooff + off, area, len);
-            pub_sum(0, 0, tag, direct ? obuf + off : area, len);
+            if (direct)
+                pub_sum(0, 0, tag, obuf + off, len);
+            else
+                pub_put(od, ooff + off, area, len, 0, 0, tag);
             publish(tag, 1);
             if (all)
                 owe_all(comm, cc, 1);
@@ -1411,10 +1436,9 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
             if ((rc = wait_acks(comm)) != MPI_SUCCESS)
                 break;
             for (int r = 0; r < n; r++)
-                if (r != root) {
-                    pub_pack(sd, (uint64_t)r * blk + off, data_of(ivc_coll.me) + r * len, len);
-                    pub_sum((uint64_t)r, (uint64_t)r, tag, data_of(ivc_coll.me) + r * len, len);
-                }
+                if (r != root)
+                    pub_put(sd, (uint64_t)r * blk + off, data_of(ivc_coll.me) + r * len, len,
+                            (uint64_t)r, (uint64_t)r, tag);
             publish(tag, 1);
             owe_all(comm, cc, 1);
             continue;
@@ -1452,12 +1476,12 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
         desc_put(direct, hoff, (uint64_t)n * blk);
         for (int r = 0; r < n; r++)
             if (r != me || inplace) {
-                const uint8_t *p = (const uint8_t *)sd->buf + (uint64_t)r * blk + off;
-                if (!direct) {
-                    pub_pack(sd, (uint64_t)r * blk + off, area + r * len, len);
-                    p = area + r * len;
-                }
-                pub_sum((uint64_t)r, (uint64_t)r, tag, p, len);
+                if (direct)
+                    pub_sum((uint64_t)r, (uint64_t)r, tag,
+                            (const uint8_t *)sd->buf + (uint64_t)r * blk + off, len);
+                else
+                    pub_put(sd, (uint64_t)r * blk + off, area + r * len, len, (uint64_t)r,
+                            (uint64_t)r, tag);
             }
         publish(tag, 1);
         owe_all(comm, cc, 1);
