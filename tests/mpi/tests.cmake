@@ -32,6 +32,9 @@ ivc_mpi_test(threads    SOURCES mpi/threads.c    NP 3 TIMEOUT 180 CONFIGS vms pl
 target_link_libraries(threads PRIVATE Threads::Threads)
 ivc_mpi_test(threads_block SOURCES mpi/threads.c NP 4 TIMEOUT 180 CONFIGS vms ARGS 60
              ENV IVC_WAIT=block)
+# Communicators made by 4 threads per rank at once, every constructor side by side.
+ivc_mpi_test(comm_threads SOURCES mpi/comm_threads.c NP 4 TIMEOUT 120 CONFIGS vms plain)
+target_link_libraries(comm_threads PRIVATE Threads::Threads)
 # The locked entry points (src/binding/gen_mt.py's outputs) match the library's functions.
 find_program(IVC_PYTHON3 python3 REQUIRED)
 add_test(NAME mpi.threads.wrappers

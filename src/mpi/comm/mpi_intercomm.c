@@ -12,7 +12,9 @@
  * intercommunicator itself otherwise); each leader hands the result to its group with two
  * OR-allreduces (non-leaders contribute zeros). Both leaders pick the same ids from the
  * same AND of the two masks: ids[0] for the new intercommunicator(s), ids[1] for their
- * local communicators. Communicators of different colors made by one split share ids
+ * local communicators. Nothing holds the masks meanwhile (ids_confirm() says why), so
+ * every member then checks that the two ids are still free, and both groups try again
+ * unless all found them so. Communicators of different colors made by one split share ids
  * safely: no process belongs to two of them (as in mpi_comm.c). */
 #include "mpi_impl.h"
 
@@ -94,10 +96,52 @@ static int leader_swap(link_t *l, const uint64_t *mask, const int *mine, int n, 
     return hdr[HDR_ID1] < 0 ? SWAP_RETRY : 0;
 }
 
+/* After the leaders picked ids[0..1]: whether they are still free at every member of both
+ * groups (*ok). Nothing held them back while the leaders talked: holding a group's whole
+ * mask across that wait deadlocked with MPI_THREAD_MULTIPLE (threads/comm/idup_comm_gen: the
+ * held ids starved another thread's agreement in the leader's process, which kept the other
+ * group's agreement, lower in its process, from ending, so that its leader never came).
+ * Here only the two ids are held back, from the check until the caller takes them, and the
+ * only wait is on the members of the two groups, all already past the leaders' swap.
+ * Returns MPI_SUCCESS or an error class, the same at every member of this group. */
+static int ids_confirm(link_t *l, const int ids[2], int *ok)
+{
+    uint64_t avail[IVC_MPI_ID_WORDS], held[IVC_MPI_ID_WORDS] = {0};
+    ivc_mpi_comm_ids_offer(avail);
+    int here = 1;
+    for (int i = 0; i < 2; i++) {
+        int id = ids[i];
+        if (id < 0 || id >= 64 * IVC_MPI_ID_WORDS || !(avail[id / 64] >> (id % 64) & 1))
+            here = 0;
+        else
+            held[id / 64] |= 1ull << (id % 64);
+    }
+    if (here)
+        ivc_mpi_comm_ids_reserve(held);
+    int group = 0, word = 1;
+    int rc = ivc_mpi_coll_allreduce(&here, &group, 1, MPI_INT, MPI_BAND, l->local);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (l->local->rank == l->leader) {
+        int theirs = 0;
+        rc = ivc_mpi_sendrecv_x(&group, 1, MPI_INT, l->peer, l->tag, &theirs, 1, MPI_INT, l->peer,
+                                l->tag, l->bridge, 1, MPI_STATUS_IGNORE);
+        /* 1: both groups found them free; 0: try again; below 0: an error class, negated. */
+        word = rc != MPI_SUCCESS ? -rc : group && theirs;
+    }
+    int all = 0;
+    rc = ivc_mpi_coll_allreduce(&word, &all, 1, MPI_INT, MPI_MIN, l->local);
+    if (rc == MPI_SUCCESS && all < 0)
+        rc = -all;
+    *ok = all == 1;
+    return rc;
+}
+
 /* Collective over both groups: see the file comment. `mine` (n ints) counts at the leader
  * only. On success *theirs (malloc'd, *ntheirs ints) holds what the other leader sent and
- * ids[] the agreed ids. Returns MPI_SUCCESS or an error class, the same at every member of
- * this group (and of the other, unless a leader's arguments were wrong). */
+ * ids[] the agreed ids, held back from other agreements here until it returns (the caller
+ * takes them before any wait). Returns MPI_SUCCESS or an error class, the same at every
+ * member of this group (and of the other, unless a leader's arguments were wrong). */
 static int swap(link_t *l, const int *mine, int n, int **theirs, int *ntheirs, int ids[2])
 {
     uint64_t mask[IVC_MPI_ID_WORDS];
@@ -107,9 +151,6 @@ static int swap(link_t *l, const int *mine, int n, int **theirs, int *ntheirs, i
         rc = ivc_mpi_comm_ids_agree(l->local, mask);
         if (rc != MPI_SUCCESS)
             return rc;
-        /* The ids are taken after more messages: keep them from other agreements meanwhile
-         * (the caller takes them right after this returns). */
-        ivc_mpi_comm_ids_reserve(mask);
         memset(hdr, 0, sizeof(hdr));
         if (l->local->rank == l->leader) {
             hdr[HDR_STATUS] = l->status;
@@ -119,9 +160,17 @@ static int swap(link_t *l, const int *mine, int n, int **theirs, int *ntheirs, i
                 hdr[HDR_N] = 0;
         }
         rc = ivc_mpi_coll_allreduce(hdr, all, HDR_WORDS, MPI_INT, MPI_BOR, l->local);
-        if (rc != MPI_SUCCESS || all[HDR_STATUS] != SWAP_RETRY)
+        if (rc != MPI_SUCCESS)
             break;
-        /* Both leaders saw the same two masks: both groups come back here. */
+        /* Both leaders saw the same two masks, and both groups confirm alike: either both
+         * come back here or neither does. */
+        if (all[HDR_STATUS] == 0) {
+            int ok = 0;
+            if ((rc = ids_confirm(l, all + HDR_ID0, &ok)) != MPI_SUCCESS || ok)
+                break;
+        } else if (all[HDR_STATUS] != SWAP_RETRY) {
+            break;
+        }
         free(buf);
         buf = NULL;
         ivc_mpi_comm_ids_reserve(NULL);
