@@ -42,6 +42,24 @@ foreach(kind p2p coll)
   set_tests_properties(hostile.own_${kind} PROPERTIES TIMEOUT 600 LABELS hostile
                        ENVIRONMENT "IVC_CHECKSUM=1")
 endforeach()
+# Each collective alone (work.c's HOSTILE_COLL), ten runs each, so that every one of them
+# meets the scribble first: a rank scribbling its own section, and a co-tenant scribbling
+# the collective areas where they lie in the region file (IVC_SECTIONS=no).
+set(IVC_HOSTILE_COLLS "bcast allreduce allgather alltoall scatter gather reduce_scatter reduce scan vector")
+foreach(area own-coll coll)
+  string(REPLACE "-" "_" name "${area}")
+  set(env "IVC_CHECKSUM=1")
+  if(area STREQUAL "coll")
+    set(name coll_nosect)
+    list(APPEND env IVC_SECTIONS=no)
+  endif()
+  add_test(NAME hostile.${name}_each
+           COMMAND bash -c "for k in $3; do for i in 1 2 3 4 5 6 7 8 9 10; do echo \"== $k run $i\"; HOSTILE_COLL=$k \"$0\" $4 \"$1\" \"$2\" 3 || exit 1; done; done"
+                   $<TARGET_FILE:hostile_run> $<TARGET_FILE:ivcrun> $<TARGET_FILE:hostile_work>
+                   "${IVC_HOSTILE_COLLS}" ${area})
+  set_tests_properties(hostile.${name}_each PROPERTIES TIMEOUT 900 LABELS hostile
+                       ENVIRONMENT "${env}")
+endforeach()
 # The same with the default settings (no check words): no hang, and nobody but the writer's
 # receiver takes wrong data (its scribbled messages are its data). Who is blamed is not
 # judged there (run.c, README's threat model: without check words a forged record can get

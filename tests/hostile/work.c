@@ -20,6 +20,10 @@
  * messages it gets from it (the writer's own data) instead of stopping at the first:
  *   WRITERDATA <rank> <n> ...
  *
+ * coll runs every collective each round (Bcast, Allreduce, Allgather, Alltoall, Scatter,
+ * Gather, Reduce_scatter_block, Reduce, Scan, and a non-contiguous Bcast and Allgather),
+ * or only the one HOSTILE_COLL names (want() below).
+ *
  * usage: work p2p|coll|rma SECONDS */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -234,12 +238,128 @@ static long run_p2p(double secs)
     return round;
 }
 
+/* The rest of the collectives, each result checked (the values depend on the round, the
+ * contributing rank and the element): rooted ones with the root moving, personalised
+ * blocks, reductions and prefixes, and a non-contiguous operand. iv holds NI ints (also
+ * scratch here), all size * NI ints. */
+enum { NI = 2000 };
+
+/* HOSTILE_COLL=<name> runs that collective alone each round (besides the Allreduce that
+ * decides when to stop), so that a scribble is found by it and not by whichever collective
+ * comes first: bcast allreduce allgather alltoall scatter gather reduce_scatter reduce scan
+ * vector. */
+static int want(const char *name)
+{
+    const char *only = getenv("HOSTILE_COLL");
+    return only == NULL || *only == 0 || strcmp(only, name) == 0;
+}
+
+static int val(long round, int from, int to, int i)
+{
+    return (int)(round + i) * (from + 1) + to * 7;
+}
+
+static void more_colls(long round, int *iv, int *all, MPI_Datatype vec)
+{
+    int nb = NI / size, root = (int)((round + 1) % size);
+    int *out = malloc((size_t)size * NI * sizeof(int));
+    for (int r = 0; r < size; r++)
+        for (int i = 0; i < nb; i++)
+            out[r * nb + i] = val(round, rank, r, i);
+    if (want("alltoall")) {
+        CALL("MPI_Alltoall", MPI_Alltoall(out, nb, MPI_INT, all, nb, MPI_INT, MPI_COMM_WORLD));
+        for (int r = 0; r < size; r++)
+            for (int i = 0; i < nb; i++)
+                if (all[r * nb + i] != val(round, r, rank, i))
+                    result_corrupt("alltoall block from %d differs at %d", r, i);
+    }
+
+    if (want("scatter")) {
+        CALL("MPI_Scatter",
+             MPI_Scatter(out, nb, MPI_INT, iv, nb, MPI_INT, root, MPI_COMM_WORLD));
+        for (int i = 0; i < nb; i++)
+            if (iv[i] != val(round, root, rank, i))
+                result_corrupt("scatter from %d differs at %d", root, i);
+    }
+    if (want("gather")) {
+        for (int i = 0; i < nb; i++)
+            iv[i] = val(round, rank, root, i);
+        CALL("MPI_Gather", MPI_Gather(iv, nb, MPI_INT, all, nb, MPI_INT, root, MPI_COMM_WORLD));
+        for (int r = 0; rank == root && r < size; r++)
+            for (int i = 0; i < nb; i++)
+                if (all[r * nb + i] != val(round, r, root, i))
+                    result_corrupt("gather block from %d differs at %d", r, i);
+    }
+
+    /* Sums: rank k contributes val(round, k, r, i) to element i of block r. */
+    if (want("reduce_scatter")) {
+        CALL("MPI_Reduce_scatter_block",
+             MPI_Reduce_scatter_block(out, iv, nb, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        for (int i = 0; i < nb; i++) {
+            int sum = 0;
+            for (int k = 0; k < size; k++)
+                sum += val(round, k, rank, i);
+            if (iv[i] != sum)
+                result_corrupt("reduce_scatter_block element %d: got %d, want %d", i, iv[i], sum);
+        }
+    }
+    if (want("reduce")) {
+        CALL("MPI_Reduce",
+             MPI_Reduce(out, all, size * nb, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
+        for (int j = 0; rank == root && j < size * nb; j++) {
+            int sum = 0;
+            for (int k = 0; k < size; k++)
+                sum += val(round, k, j / nb, j % nb);
+            if (all[j] != sum)
+                result_corrupt("reduce element %d: got %d, want %d", j, all[j], sum);
+        }
+    }
+    if (want("scan")) {
+        CALL("MPI_Scan", MPI_Scan(out, all, nb, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+        for (int i = 0; i < nb; i++) {
+            int sum = 0;
+            for (int k = 0; k <= rank; k++)
+                sum += val(round, k, 0, i);
+            if (all[i] != sum)
+                result_corrupt("scan element %d: got %d, want %d", i, all[i], sum);
+        }
+    }
+    if (!want("vector")) {
+        free(out);
+        return;
+    }
+
+    /* Every other int of NI, broadcast from the root and gathered from everyone. */
+    for (int i = 0; i < NI; i++)
+        iv[i] = i % 2 ? -1 : val(round, root, 0, i);
+    if (rank != root)
+        for (int i = 0; i < NI; i++)
+            iv[i] = -1;
+    CALL("MPI_Bcast (vector)", MPI_Bcast(iv, 1, vec, root, MPI_COMM_WORLD));
+    for (int i = 0; i < NI; i++)
+        if (iv[i] != (i % 2 ? -1 : val(round, root, 0, i)))
+            result_corrupt("bcast of a vector from %d differs at %d", root, i);
+    for (int i = 0; i < NI; i += 2)
+        iv[i] = val(round, rank, 1, i);
+    CALL("MPI_Allgather (vector)",
+         MPI_Allgather(iv, 1, vec, all, NI / 2, MPI_INT, MPI_COMM_WORLD));
+    for (int r = 0; r < size; r++)
+        for (int i = 0; i < NI / 2; i++)
+            if (all[r * (NI / 2) + i] != val(round, r, 1, 2 * i))
+                result_corrupt("allgather of a vector from %d differs at %d", r, 2 * i);
+    free(out);
+}
+
 static long run_coll(double secs)
 {
-    enum { N = 100000, NI = 2000 };
+    enum { N = 100000 };
     uint8_t *buf = malloc(N);
     int *iv = malloc(NI * sizeof(int)), *ov = malloc(NI * sizeof(int));
     int *all = malloc((size_t)size * NI * sizeof(int));
+    /* Every other int of NI / 2: operands that are not contiguous (packed privately). */
+    MPI_Datatype vec;
+    MPI_Type_vector(NI / 2, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
     double t0 = MPI_Wtime();
     long round;
     for (round = 0; !stop_now(t0, secs); round++) {
@@ -249,21 +369,30 @@ static long run_coll(double secs)
             fill(buf, N, seed);
         else
             memset(buf, 0, N);
-        CALL("MPI_Bcast", MPI_Bcast(buf, N, MPI_BYTE, root, MPI_COMM_WORLD));
-        verify(buf, N, seed, "bcast");
+        if (want("bcast")) {
+            CALL("MPI_Bcast", MPI_Bcast(buf, N, MPI_BYTE, root, MPI_COMM_WORLD));
+            verify(buf, N, seed, "bcast");
+        }
         for (int i = 0; i < NI; i++)
             iv[i] = (int)(round + i) * (rank + 1);
-        CALL("MPI_Allreduce", MPI_Allreduce(iv, ov, NI, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-        for (int i = 0; i < NI; i++)
-            if (ov[i] != (int)(round + i) * (size * (size + 1) / 2))
-                result_corrupt("allreduce element %d: got %d", i, ov[i]);
-        CALL("MPI_Allgather", MPI_Allgather(iv, NI, MPI_INT, all, NI, MPI_INT, MPI_COMM_WORLD));
-        for (int r = 0; r < size; r++)
+        if (want("allreduce")) {
+            CALL("MPI_Allreduce", MPI_Allreduce(iv, ov, NI, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
             for (int i = 0; i < NI; i++)
-                if (all[r * NI + i] != (int)(round + i) * (r + 1))
-                    result_corrupt("allgather block %d differs at %d", r, i);
+                if (ov[i] != (int)(round + i) * (size * (size + 1) / 2))
+                    result_corrupt("allreduce element %d: got %d", i, ov[i]);
+        }
+        if (want("allgather")) {
+            CALL("MPI_Allgather",
+                 MPI_Allgather(iv, NI, MPI_INT, all, NI, MPI_INT, MPI_COMM_WORLD));
+            for (int r = 0; r < size; r++)
+                for (int i = 0; i < NI; i++)
+                    if (all[r * NI + i] != (int)(round + i) * (r + 1))
+                        result_corrupt("allgather block %d differs at %d", r, i);
+        }
+        more_colls(round, iv, all, vec);
         CALL("MPI_Barrier", MPI_Barrier(MPI_COMM_WORLD));
     }
+    MPI_Type_free(&vec);
     free(buf);
     free(iv);
     free(ov);

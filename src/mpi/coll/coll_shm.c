@@ -525,6 +525,27 @@ static int word_ready(void *arg)
     return ww->ge ? x >= ww->v : x == ww->v;
 }
 
+/* The owner of area l published a tag of comm past `tag`, which this rank still waits
+ * for. It may: when it declared this rank failed (its record is in the membership table
+ * before it goes on, ivc_coord_peer_broke) or gave up comm (its gave-up bit), and this rank
+ * has not heard yet. Else it went on without this rank's acknowledgement, which wait_acks()
+ * forbids: another writer changed its area or our acknowledgement word. */
+static int tag_ran_past(MPI_Comm comm, uint32_t l, uint64_t tag)
+{
+    int ctx = (int)(tag >> SEQ_BITS);
+    uint32_t me = ivc_coord.local[ivc_coll.me];
+    int declared = ivc_region_member_get(&ivc_coord.region, me) == IVC_MEMBER_FAILED;
+    int gaveup = ivc_coll.gaveup_off != 0 && ctx < IVC_MPI_ID_WORDS * 64 &&
+                 (ivc_load_acquire(gaveup_of(l) + ctx / 64) >> (ctx % 64) & 1);
+    if (declared || gaveup) {
+        gave_up(comm);
+        return MPI_ERR_PROC_FAILED;
+    }
+    return area_broken(comm, l, "its operation tag ran past the one this rank waits for, "
+                                "without this rank's acknowledgement (damaged by another "
+                                "writer)");
+}
+
 static int wait_word(MPI_Comm comm, uint32_t l, IVC_ATOMIC(uint64_t) * w, uint64_t v, int ge)
 {
     ivc_backoff_t b;
@@ -534,6 +555,12 @@ static int wait_word(MPI_Comm comm, uint32_t l, IVC_ATOMIC(uint64_t) * w, uint64
         uint64_t x = ivc_load_acquire(w); /* A10 / A11 / A12, per caller */
         if (ge ? x >= v : x == v)
             return MPI_SUCCESS;
+        /* A tag of the same communicator past the one awaited: the owner went on without
+         * this rank's acknowledgement, which it cannot do (wait_acks) unless its area or
+         * our acknowledgement word was changed by another writer. Waiting on would never
+         * end: the value awaited is gone. */
+        if (!ge && (x ^ v) >> SEQ_BITS == 0 && x > v && ivc_mpi_ft_state == 0)
+            return tag_ran_past(comm, l, v);
         ivc_mpi_poll(&b);
         if (__builtin_expect(ivc_mpi_ft_state != 0, 0)) {
             int e = shm_ft_broken(comm);
@@ -584,8 +611,20 @@ static int wait_acks(MPI_Comm comm)
             continue;
         IVC_ATOMIC(uint64_t) *w = ack_of(l, s->me);
         /* A11: pairs with R11 in ack(); the reader is done with our data. */
-        if (__builtin_expect(ivc_load_acquire(w) >= s->owed[l], 1))
+        uint64_t got = ivc_load_acquire(w);
+        if (__builtin_expect(got == s->owed[l], 1))
             continue;
+        /* More than it was given: only a reader that gave up a communicator acknowledges
+         * from where it stands (reader_gone() below, once a failure is known); otherwise
+         * another writer changed the word, and going on could overwrite what it still
+         * reads, or leave it waiting for a tag that is gone. */
+        if (got > s->owed[l]) {
+            if (ivc_mpi_ft_state == 0)
+                return area_broken(comm, l, "it acknowledged more of this rank's collective "
+                                            "area than it was given (damaged by another "
+                                            "writer)");
+            continue;
+        }
         ivc_backoff_t b;
         word_wait_t ww = {w, s->owed[l], 1};
         ivc_backoff_init_idle(&b, word_ready, &ww);
