@@ -884,7 +884,7 @@ def main():
     glue, ifaces, f08_ifaces, f08_procs, f08_generics, externals = [], [], [], [], [], []
     generic_ifaces = []
     ts_generics, ts_ext, ts_bind, ts_glue = [], [], [], []
-    n_ts = 0
+    n_ts = n_tsc = 0
     n_glue = n_hand = n_iface = n_f08 = n_f08c = 0
     f08_private = []
     report = []
@@ -936,7 +936,8 @@ def main():
                 ts_ext += ext
                 ts_bind += bind
                 ts_glue.append(cglue)
-                n_ts += 1
+                n_ts += not big
+                n_tsc += big
                 n_f08c += big
             n_f08 += 1
             if len(forms) == 1 and p.has_embiggenment():
@@ -1034,8 +1035,9 @@ def main():
                f"procedures in scope with a Fortran binding: {len(procs)}",
                f"mpif.h / use mpi: generated C glue {n_glue}, hand-written glue {n_hand}, "
                f"interfaces {n_iface}",
-               f"mpi_f08: procedures {n_f08}, large-count forms {n_f08c}; of these, choice-buffer "
-               f"specifics MPI_<Name>_f08ts / MPI_<Name>_c_f08ts (external, with PMPI_ twins) {n_ts}",
+               f"mpi_f08: procedures {n_f08}, large-count forms {n_f08c}; of these, with choice buffers "
+               f"(external specifics MPI_<Name>_f08ts / MPI_<Name>_c_f08ts, with PMPI_ twins) "
+               f"{n_ts} / {n_tsc}",
                ""] + report
     write(os.path.join(OUT, "bindings.txt"), "\n".join(summary) + "\n")
     print("\n".join(summary[2:5]))
