@@ -13,6 +13,8 @@
 #   fortran.{f90,f08}_real16.CFG  REAL(16), COMPLEX(16), INTEGER(16) as MPI_REAL16, MPI_COMPLEX32,
 #                               MPI_INTEGER16: names, MPI_Sizeof/Type_match_size, a ring,
 #                               exact Allreduce results (use mpi, use mpi_f08)
+#   fortran.f08_subarray.CFG    array sections as mpi_f08 choice buffers (MPI_SUBARRAYS_SUPPORTED):
+#                               nonblocking, blocking, persistent, reductions, the refusal
 #   fortran.cxx.vms             mpi.h from C++ (-Wall -Wextra -pedantic -Werror), 2 ranks
 #   fortran.install             cmake --install, then the prefix's mpifort and ivcrun
 
@@ -66,7 +68,7 @@ endif()
 foreach(t f77:f77_basic.f f90:f90_basic.f90 f08:f08_basic.f90 f90_more:f90_more.f90
           f08_more:f08_more.f90 f08_io:f08_io.f90 f90_conform:f90_conform.f90
           f90_attrlang:f90_attrlang.f90 f90_real16:f90_real16.f90 f08_real16:f08_real16.f90
-          f90_datarep:f90_datarep.f90 f08_datarep:f08_datarep.f90)
+          f90_datarep:f90_datarep.f90 f08_datarep:f08_datarep.f90 f08_subarray:f08_subarray.f90)
   string(REPLACE ":" ";" t ${t})
   list(GET t 0 name)
   list(GET t 1 src)

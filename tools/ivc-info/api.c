@@ -5,8 +5,10 @@
  * libivcmpifort.so.1): a C function counts when libmpi exports its PMPI_ name (a predefined
  * callback: its MPI_ name; a large-count `_c` form: also its `int` twin's), a Fortran
  * binding when libmpifort exports the mpif.h/`use mpi` name (mpi_foo_) and, for mpi_f08,
- * gfortran's name of the module procedure (__mpi_f08_MOD_mpi_foo_f08; for a predefined
- * callback the external mpi_foo_), and the C function exists. The mpi_f08 large-count overloads (..._f08c) are not counted. */
+ * gfortran's name of the module procedure (__mpi_f08_MOD_mpi_foo_f08; for a routine with a
+ * choice buffer the external specific mpi_foo_f08ts_; for a predefined callback the external
+ * mpi_foo_), and the C function exists. The mpi_f08 large-count overloads (..._f08c,
+ * ..._c_f08ts) are not counted. */
 #include "api.h"
 
 #include "binding/c/api_table.h"
@@ -100,6 +102,11 @@ int ivc_info_api(int verbose)
         else
             snprintf(sym, sizeof sym, "__mpi_f08_MOD_%s_f08", low);
         int f08 = c && fort != NULL && f->f08 && dlsym(fort, sym) != NULL;
+        /* a routine with a choice buffer: the external specific mpi_foo_f08ts_ */
+        if (c && fort != NULL && f->f08 && !f08 && !f->predefined) {
+            snprintf(sym, sizeof sym, "%s_f08ts_", low);
+            f08 = dlsym(fort, sym) != NULL;
+        }
         t[k].c_total++, t[k].c_have += c;
         t[k].f90_total += f->f90, t[k].f90_have += f90;
         t[k].f08_total += f->f08, t[k].f08_have += f08;

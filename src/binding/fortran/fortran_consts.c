@@ -140,7 +140,7 @@ static void param(const char *type, const char *name, long long value)
     printf("      PARAMETER (%s=%lld)\n", name, value);
 }
 
-static void ints(int with_status_indices)
+static void ints(int with_status_indices, int f08)
 {
     for (size_t i = 0; i < sizeof(INT_CONSTANTS) / sizeof(INT_CONSTANTS[0]); i++)
         param("INTEGER", INT_CONSTANTS[i].name, INT_CONSTANTS[i].value);
@@ -155,10 +155,15 @@ static void ints(int with_status_indices)
     param("INTEGER", "MPI_OFFSET_KIND", sizeof(MPI_Offset));
     param("INTEGER", "MPI_COUNT_KIND", sizeof(MPI_Count));
     param("INTEGER(KIND=MPI_OFFSET_KIND)", "MPI_DISPLACEMENT_CURRENT", MPI_DISPLACEMENT_CURRENT);
+    /* MPI-4.1 section 19.1.1: per Fortran support method. mpi_f08 declares its choice buffers
+     * TYPE(*), DIMENSION(..) with ASYNCHRONOUS on those of nonblocking routines, and gfortran
+     * treats ASYNCHRONOUS variables as volatile (README.md, "Choice buffers"); mpif.h and
+     * module mpi pass buffers by address (NO_ARG_CHECK): .FALSE. there. */
+    const char *ts = f08 ? ".TRUE." : ".FALSE.";
     printf("      LOGICAL MPI_SUBARRAYS_SUPPORTED\n");
-    printf("      PARAMETER (MPI_SUBARRAYS_SUPPORTED=.FALSE.)\n");
+    printf("      PARAMETER (MPI_SUBARRAYS_SUPPORTED=%s)\n", ts);
     printf("      LOGICAL MPI_ASYNC_PROTECTS_NONBLOCKING\n");
-    printf("      PARAMETER (MPI_ASYNC_PROTECTS_NONBLOCKING=.FALSE.)\n");
+    printf("      PARAMETER (MPI_ASYNC_PROTECTS_NONBLOCKING=%s)\n", ts);
 }
 
 static void int_handles(void)
@@ -218,7 +223,7 @@ int main(int argc, char **argv)
     printf("!     Generated at build time by src/binding/fortran/fortran_consts.c\n");
     printf("!     from mpi.h (IVC %s). Do not edit.\n", IVC_VERSION_STRING + 4);
     if (strcmp(mode, "mpif") == 0 || strcmp(mode, "mpi") == 0) {
-        ints(1);
+        ints(1, 0);
         int_handles();
         sentinels();
         if (strcmp(mode, "mpif") == 0)
@@ -226,7 +231,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(mode, "f08int") == 0) {
-        ints(0);
+        ints(0, 1);
         return 0;
     }
     if (strcmp(mode, "f08handles") == 0) {

@@ -534,6 +534,281 @@ def big_why_not(name, p):
     return "not distinguishable from the INTEGER form (MPI_COUNT_KIND = MPI_ADDRESS_KIND)"
 
 
+
+# ---------------------------------------------------------------------------------------
+# mpi_f08 choice buffers: TYPE(*), DIMENSION(..) (MPI_SUBARRAYS_SUPPORTED = .TRUE.)
+# ---------------------------------------------------------------------------------------
+#
+# A routine with a choice buffer has, in mpi_f08, the specific procedures the standard names
+# for assumed-type, assumed-rank buffers (MPI-4.1 section 19.1.5, Table 19.1 scheme 1B):
+# MPI_<Name>_f08ts and, for the large-count form, MPI_<Name>_c_f08ts; the generic
+# PMPI_<Name> has PMPI_<Name>_f08ts / PMPI_<Name>_c_f08ts. They are external procedures
+# (generated/mpi_f08_ts.f90; linker names mpi_<name>_f08ts_ ...), so that a tool or a program
+# can replace one (the profiling interface), each calling the BIND(C) glue
+# ivcf_ts_<name>[_c] (generated/mpi_f08_ts_glue.c), which receives every buffer as a
+# CFI_cdesc_t and hands the F77 glue an address, a count and a datatype (fortran_ts.c).
+
+# Routines whose send buffer holds one block of sendcount items per process, and those whose
+# receive buffer holds one block of recvcount items per process (a "tiled" buffer).
+TILED_SEND = {"Scatter", "Alltoall", "Neighbor_alltoall", "Reduce_scatter_block"}
+TILED_RECV = {"Gather", "Allgather", "Alltoall", "Neighbor_allgather", "Neighbor_alltoall"}
+# Buffers that the C library keeps (attach, window memory): must be contiguous.
+KEEP_BUF = {"MPI_Buffer_attach", "MPI_Comm_attach_buffer", "MPI_Session_attach_buffer",
+            "MPI_Win_create", "MPI_Win_attach"}
+# pympistandard 0.2.0 gives the partitioned buffers INTENT(IN) without ASYNCHRONOUS; MPI-4.1
+# (sections 4.2.2 and A.4) declares Psend_init's INTENT(IN), ASYNCHRONOUS and Precv_init's
+# ASYNCHRONOUS: both stay in use until the request completes.
+TS_DECL_FIX = {("MPI_Psend_init", "buf"): "TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS",
+               ("MPI_Precv_init", "buf"): "TYPE(*), DIMENSION(..), ASYNCHRONOUS"}
+
+
+def is_ts(p):
+    g = p.express.f08
+    return g is not None and any("TYPE(*)" in q.descriptor for q in g.parameters)
+
+
+def base_name(name):
+    """MPI_Iallgather_init -> {'Iallgather', 'Allgather'}: the names of its blocking form."""
+    b = name[4:]
+    if b.endswith("_init"):
+        b = b[:-5]
+    out = {b}
+    if b.startswith("I") and len(b) > 1:
+        out.add(b[1].upper() + b[2:])
+    return out
+
+
+def ts_decl(name, q):
+    pname = q._parseset["name"]
+    return TS_DECL_FIX.get((name, pname), q.descriptor)
+
+
+def ts_buffers(name, g):
+    """[(buffer, role, count or None, datatype or None, flags)] of g's choice buffers.
+    role: RUN (count items of datatype from the buffer's start), TILED (blocks per process,
+    or counts/displacements arrays, one datatype), OTHER (no datatype describes it: a copy
+    in blocking calls), FIRST (an address only), KEEP (the library keeps the memory)."""
+    names = [q._parseset["name"] for q in g.parameters]
+    out = []
+    for q in g.parameters:
+        if "TYPE(*)" not in q.descriptor:
+            continue
+        b = q._parseset["name"]
+        decl = ts_decl(name, q)
+        flags = []
+        if "INTENT(IN)" not in decl:
+            flags.append("IVCF_OUT")
+        if "ASYNCHRONOUS" in decl:
+            flags.append("IVCF_NB")
+        cnt = dt = None
+        role = "OTHER"
+        bases = base_name(name)
+        if name in KEEP_BUF:
+            role = "KEEP"
+        elif b in ("location", "base") or (b == "buf" and "datatype" not in names):
+            role = "FIRST"  # Get_address, Free_mem, Win_detach, F_sync_reg, File_*_end
+        elif b == "sendbuf":
+            dt = "sendtype" if "sendtype" in names else ("datatype" if "datatype" in names else None)
+            if "sendtypes" in names:
+                role = "OTHER"
+            elif "sendcounts" in names:
+                role = "TILED"
+            elif "sendcount" in names:
+                cnt = "sendcount"
+                role = "TILED" if bases & TILED_SEND else "RUN"
+            elif "count" in names:
+                cnt, role = "count", "RUN"
+            elif "recvcounts" in names or "recvcount" in names:  # Reduce_scatter(_block)
+                role = "TILED"
+        elif b == "recvbuf":
+            dt = "recvtype" if "recvtype" in names else ("datatype" if "datatype" in names else None)
+            if "recvtypes" in names:
+                role = "OTHER"
+            elif "recvcounts" in names:
+                role = "TILED"
+            elif "recvcount" in names:
+                cnt = "recvcount"
+                role = "TILED" if bases & TILED_RECV else "RUN"
+            elif "count" in names:
+                cnt, role = "count", "RUN"
+        elif b in ("buf", "buffer"):
+            dt = "datatype"
+            if "partitions" in names:
+                role = "TILED"
+            elif "count" in names:
+                cnt, role = "count", "RUN"
+        elif b in ("inbuf", "outbuf", "inoutbuf"):
+            dt = "datatype"
+            c = {"inbuf": "incount", "outbuf": "outcount", "inoutbuf": "count"}[b]
+            if c in names:
+                cnt, role = c, "RUN"
+            elif b == "inbuf" and "count" in names:  # Reduce_local
+                cnt, role = "count", "RUN"
+            else:
+                dt = None  # Pack's outbuf, Unpack's inbuf: bytes at a position
+        elif b in ("origin_addr", "result_addr", "compare_addr"):
+            pre = b.split("_")[0]
+            if f"{pre}_datatype" in names:
+                cnt, dt, role = f"{pre}_count", f"{pre}_datatype", "RUN"
+            else:  # Compare_and_swap, Fetch_and_op: one item of datatype
+                cnt, dt, role = None, "datatype", "RUN"
+        if role in ("RUN", "TILED") and dt is None:
+            raise SystemExit(f"{name}: no datatype for {b}")
+        out.append((b, role, cnt, dt, flags))
+    return out
+
+
+def ts_object(names):
+    """The argument whose error handler reports a buffer that cannot be described."""
+    for n, kind in (("comm", "Comm"), ("win", "Win"), ("fh", "File"), ("session", "Session")):
+        if n in names:
+            return n, kind
+    return None, None
+
+
+def ts_specific(g, big, prof=False):
+    return f"{'P' if prof else ''}{g.name}{'_c' if big else ''}_f08ts"
+
+
+def gen_ts(name, p, args, big=False):
+    """(module interface bodies, external procedures, BIND(C) interface, C glue) of the
+    mpi_f08 specifics of name with a choice buffer."""
+    g = p.express.embiggen.f08 if big else p.express.f08
+    c = p.express.embiggen.iso_c if big else p.express.iso_c
+    gparams = list(g.parameters)
+    names = [q._parseset["name"] for q in gparams]
+    low = name.lower()
+    glue77 = f"ivcf_{low}_c{'_cptr' if has_detach_addr(args) else ''}_" if big else \
+        (f"ivcf_{low}_cptr_" if has_detach_addr(args) else f"p{low}_")
+    tsglue = f"ivcf_ts_{low}{'_c' if big else ''}"
+    bufs = ts_buffers(name, g)
+    strings = [q._parseset["name"] for q in gparams if q.type.startswith("CHARACTER")]
+    plist = ", ".join(names)
+
+    def decls(indent):
+        out = []
+        for q in gparams:
+            out.append(f"{indent}{ts_decl(name, q)} :: {str(q)}")
+        return out
+
+    # interface bodies of the specifics (module mpi_f08), MPI_ and PMPI_
+    iface = {}
+    for prof in (False, True):
+        spec = ts_specific(g, big, prof)
+        iface[prof] = [f"SUBROUTINE {spec}({plist})", "  IMPORT", "  IMPLICIT NONE"] + decls("  ") + \
+            [f"END SUBROUTINE {spec}"]
+    # the external procedures
+    ext = []
+    has_ierr = "ierror" in names
+    actuals = []
+    for q in gparams:
+        n = q._parseset["name"]
+        if n == "ierror":
+            actuals.append("ierror_c")
+        elif n in strings:
+            actuals += [n, f"LEN({n}, KIND=C_SIZE_T)"]
+        else:
+            actuals.append(n)
+    for prof in (False, True):
+        spec = ts_specific(g, big, prof)
+        ext.append(f"SUBROUTINE {spec}({plist})")
+        ext.append("  USE mpi_f08, ONLY : " + ", ".join(F08_HANDLE_TYPES) + ", MPI_Status, "
+                   "MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND")
+        ext.append("  USE mpi_f08_ts_glue")
+        ext.append("  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_SIZE_T")
+        ext.append("  IMPLICIT NONE")
+        ext += decls("  ")
+        if has_ierr:
+            ext.append("  INTEGER :: ierror_c")
+        ext.append(f"  CALL {tsglue}({', '.join(actuals)})")
+        if has_ierr:
+            ext.append("  IF (PRESENT(ierror)) ierror = ierror_c")
+        ext.append(f"END SUBROUTINE {spec}")
+    # the BIND(C) interface of the C glue
+    bnames = []
+    bdecl = []
+    for q in gparams:
+        n = q._parseset["name"]
+        if "TYPE(*)" in q.descriptor:
+            bnames.append(n)
+            bdecl.append(f"  TYPE(*), DIMENSION(..), ASYNCHRONOUS :: {n}")
+        elif n in strings:
+            bnames += [n, f"{n}_len"]
+            bdecl.append(f"  CHARACTER(KIND=C_CHAR) :: {n}(*)")
+            bdecl.append(f"  INTEGER(KIND=C_SIZE_T), VALUE :: {n}_len")
+        else:
+            bnames.append(n)
+            bdecl.append(f"  !GCC$ ATTRIBUTES NO_ARG_CHECK :: {n}")
+            bdecl.append(f"  TYPE(*), DIMENSION(*) :: {n}")
+    bind = [f"SUBROUTINE {tsglue}({', '.join(bnames)}) BIND(C, name=\"{tsglue}\")",
+            "  IMPORT :: C_CHAR, C_SIZE_T", "  IMPLICIT NONE"] + bdecl + [f"END SUBROUTINE {tsglue}"]
+
+    # the C glue
+    cparams = []
+    for q in gparams:
+        n = q._parseset["name"]
+        if "TYPE(*)" in q.descriptor:
+            cparams.append(f"CFI_cdesc_t *{n}")
+        elif n in strings:
+            cparams += [f"char *{n}", f"size_t {n}_len"]
+        else:
+            cparams.append(f"void *{n}")
+    # buffers sharing a count or a datatype argument form one group (ivcf_sec_prepare)
+    group = list(range(len(bufs)))
+    for i, bi in enumerate(bufs):
+        for j in range(i):
+            bj = bufs[j]
+            if (bi[2] and bi[2] == bj[2]) or (bi[3] and bi[3] == bj[3]):
+                group[i] = group[j]
+                break
+    nb = len(bufs)
+    obj, kind = ts_object(names)
+    proto77 = ", ".join(["char *" if n in strings else "void *" for n in names]
+                        + ["size_t"] * len(strings))
+    body = [f"/* {name}{'_c' if big else ''}: {ts_specific(g, big)}, {ts_specific(g, big, True)} */"]
+    body.append(f"void {glue77}({proto77});")
+    body += [f"void {tsglue}({', '.join(cparams)});",
+             f"void {tsglue}({', '.join(cparams)})", "{"]
+    body.append(f"    ivcf_sec_t s[{nb}];")
+    for i, (b, role, cnt, dt, flags) in enumerate(bufs):
+        fl = " | ".join(flags + (["IVCF_BIG"] if big and cnt else [])) or "0"
+        body.append(f"    ivcf_sec_init(&s[{i}], {b}, {cnt or 'NULL'}, {dt or 'NULL'}, IVCF_{role}, {fl}, {group[i]});")
+    contig = " & ".join(f"s[{i}].contig" for i in range(nb))
+    body.append(f"    int whole = {contig};")
+    body.append("    if (!whole) {")
+    body.append(f"        int rc = ivcf_sec_prepare(s, {nb});")
+    body.append("        if (rc != MPI_SUCCESS) {")
+    errobj = f"PMPI_{kind}_f2c(*(MPI_Fint *){obj})" if obj else "NULL"
+    if has_ierr:
+        body.append(f"            *(MPI_Fint *)ierror = ivcf_sec_error(rc, IVCF_OBJ_{(kind or 'none').upper()}, {errobj});")
+    else:
+        body.append(f"            (void)ivcf_sec_error(rc, IVCF_OBJ_{(kind or 'none').upper()}, {errobj});")
+    body.append("            return;")
+    body.append("        }")
+    body.append("    }")
+    call = []
+    for q in gparams:
+        n = q._parseset["name"]
+        bi = [i for i, b in enumerate(bufs) if b[0] == n]
+        ci = [i for i, b in enumerate(bufs) if b[2] == n]
+        di = [i for i, b in enumerate(bufs) if b[3] == n]
+        if bi:
+            call.append(f"s[{bi[0]}].addr")
+        elif ci:
+            call.append(f"s[{ci[0]}].count")
+        elif di:
+            call.append(f"s[{di[0]}].type")
+        else:
+            call.append(n)
+    call += [f"{s_}_len" for s_ in strings]
+    body.append(f"    {glue77}({', '.join(call)});")
+    body.append("    if (!whole)")
+    body.append(f"        ivcf_sec_done(s, {nb}, {'*(MPI_Fint *)ierror' if has_ierr else 'MPI_SUCCESS'});")
+    body.append("}")
+    body.append("")
+    return iface, ext, bind, "\n".join(body)
+
+
 def gen_callbacks_f08():
     lines = ["ABSTRACT INTERFACE"]
     for cb in CALLBACKS_F08:
@@ -608,6 +883,8 @@ def main():
     procs = procedures()
     glue, ifaces, f08_ifaces, f08_procs, f08_generics, externals = [], [], [], [], [], []
     generic_ifaces = []
+    ts_generics, ts_ext, ts_bind, ts_glue = [], [], [], []
+    n_ts = n_tsc = 0
     n_glue = n_hand = n_iface = n_f08 = n_f08c = 0
     f08_private = []
     report = []
@@ -645,6 +922,27 @@ def main():
             # every MPI routine also under its PMPI_ name), with the same interface.
             ifaces += [re.sub(rf"\b{f90.name}\b", "P" + f90.name, l)
                        for l in gen_interface(name, p, args)]
+        if is_ts(p) and gen_f08(name, p, args) is not None:
+            # choice buffers: external specifics _f08ts (and _c_f08ts) behind the generics
+            # MPI_<Name> and PMPI_<Name>, with their BIND(C) glue
+            forms = [False] + ([True] if big_ok(name, p, args) else [])
+            for big in forms:
+                iface, ext, bind, cglue = gen_ts(name, p, args, big=big)
+                if big:
+                    glue.append(gen_c_function(name, p, args, cptr=has_detach_addr(args), big=True))
+                for prof in (False, True):
+                    gen = f"{'P' if prof else ''}{p.express.f08.name}"
+                    ts_generics += [f"INTERFACE {gen}"] + ["  " + l for l in iface[prof]] + [f"END INTERFACE {gen}"]
+                ts_ext += ext
+                ts_bind += bind
+                ts_glue.append(cglue)
+                n_ts += not big
+                n_tsc += big
+                n_f08c += big
+            n_f08 += 1
+            if len(forms) == 1 and p.has_embiggenment():
+                report.append(f"no f08c    {name}: large-count form not generated: {big_why_not(name, p)}")
+            continue
         r = gen_f08(name, p, args)
         if r is None:
             if p.express.f08 is not None:
@@ -703,20 +1001,43 @@ def main():
     # mpi_f08 module's PMPI_Wtime (and so on), as module mpi's PMPI_WTIME above.
     private = [(f"ivcf_{n.lower()}_cptr" if has_detach_addr(args_of(p)) else f"p{n.lower()}")
                for n, p in procs if n not in LEFT_OUT and gen_f08(n, p, args_of(p))
-               and not p.express.f90.return_type] + f08_private
+               and not p.express.f90.return_type and not is_ts(p)] + f08_private
     for i in range(0, len(private), 20):
         body.append("PRIVATE :: " + ", ".join(private[i:i + 20]))
     body.append("\n".join(f08_generics))
+    body.append("\n".join(ts_generics))
     body.append("CONTAINS")
     body.append("\n".join(op_procs))
     body.append("\n".join(f08_procs))
     write(os.path.join(OUT, "mpi_f08_procs.f90"), "\n".join(body) + "\n")
 
+    head_ts = fortran_comment([
+        BANNER, "",
+        "mpi_f08's specific procedures for routines with choice buffers (MPI_<Name>_f08ts,",
+        "MPI_<Name>_c_f08ts and their PMPI_ twins): external procedures behind the generics of",
+        "module mpi_f08, each passing its buffers as C descriptors to the BIND(C) glue of",
+        "mpi_f08_ts_glue.c (interfaces in module mpi_f08_ts_glue below)."])
+    write(os.path.join(OUT, "mpi_f08_ts.f90"),
+          head_ts + "MODULE mpi_f08_ts_glue\n  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_CHAR, C_SIZE_T\n"
+          "  IMPLICIT NONE\n  INTERFACE\n" + "\n".join(ind(ts_bind, 2)) + "\n  END INTERFACE\n"
+          "END MODULE mpi_f08_ts_glue\n\n" + "\n".join(ts_ext) + "\n")
+    head_tsc = f"""/* {BANNER}
+ *
+ * The BIND(C) glue of mpi_f08's choice-buffer routines (MPI_<Name>_f08ts ...): every buffer
+ * arrives as a C descriptor; fortran_ts.c turns it into the address, count and datatype
+ * that the F77 glue (mpif_glue.c) passes on (see src/binding/fortran/README.md). */
+#include "fortran_ts.h"
+
+"""
+    write(os.path.join(OUT, "mpi_f08_ts_glue.c"), head_tsc + "\n".join(ts_glue))
+
     summary = [BANNER, "",
                f"procedures in scope with a Fortran binding: {len(procs)}",
                f"mpif.h / use mpi: generated C glue {n_glue}, hand-written glue {n_hand}, "
                f"interfaces {n_iface}",
-               f"mpi_f08: module procedures {n_f08}, large-count (MPI_<Name>_f08c) {n_f08c}",
+               f"mpi_f08: procedures {n_f08}, large-count forms {n_f08c}; of these, with choice buffers "
+               f"(external specifics MPI_<Name>_f08ts / MPI_<Name>_c_f08ts, with PMPI_ twins) "
+               f"{n_ts} / {n_tsc}",
                ""] + report
     write(os.path.join(OUT, "bindings.txt"), "\n".join(summary) + "\n")
     print("\n".join(summary[2:5]))

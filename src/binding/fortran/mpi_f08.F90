@@ -2,11 +2,18 @@
 !   mpi_f08_int.h       integer constants (build time, fortran_consts.c)
 !   mpi_f08_handles.h   predefined handles as TYPE(MPI_Comm) ... constants (build time)
 !   mpi_f08_procs.f90   callback interfaces, handle operators and one module procedure
-!                       MPI_<Name>_f08 per MPI procedure, generic name MPI_<Name>, each calling
-!                       the C glue of the F77 binding (gen_fortran.py)
+!                       MPI_<Name>_f08 per MPI procedure without a choice buffer, generic name
+!                       MPI_<Name>, each calling the C glue of the F77 binding; for a routine
+!                       with choice buffers, the interfaces of its external specifics
+!                       MPI_<Name>_f08ts / MPI_<Name>_c_f08ts behind MPI_<Name>, and of
+!                       PMPI_<Name>_f08ts ... behind PMPI_<Name> (gen_fortran.py; the
+!                       procedures are in mpi_f08_ts.f90, their C glue in mpi_f08_ts_glue.c)
 ! Handle types hold the Fortran INTEGER handle in MPI_VAL; TYPE(MPI_Status) holds the C
-! MPI_Status bit for bit (MPI_STATUS_SIZE integers). Choice buffers are TYPE(*), DIMENSION(*)
-! with NO_ARG_CHECK, so MPI_SUBARRAYS_SUPPORTED and MPI_ASYNC_PROTECTS_NONBLOCKING are .FALSE.
+! MPI_Status bit for bit (MPI_STATUS_SIZE integers). Choice buffers are TYPE(*),
+! DIMENSION(..) with ASYNCHRONOUS where the standard has it, passed to C as descriptors: an
+! array section reaches the library as it is (a datatype describes it, see fortran_ts.c), so
+! MPI_SUBARRAYS_SUPPORTED and MPI_ASYNC_PROTECTS_NONBLOCKING are .TRUE. here (.FALSE. in
+! mpif.h and module mpi).
 MODULE mpi_f08
   USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR
   IMPLICIT NONE

@@ -169,54 +169,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: errorcode
     INTEGER :: ierror
   END SUBROUTINE pmpi_abort
-  SUBROUTINE pmpi_accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-      target_count, target_datatype, op, win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_accumulate
-  SUBROUTINE ivcf_mpi_accumulate_c(origin_addr, origin_count, origin_datatype, target_rank, &
-      target_disp, target_count, target_datatype, op, win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_accumulate_c
   SUBROUTINE pmpi_add_error_class(errorclass, ierror)
     IMPORT
     IMPLICIT NONE
@@ -257,190 +209,6 @@ INTERFACE
     !GCC$ ATTRIBUTES NO_ARG_CHECK :: addr2
     TYPE(*), DIMENSION(*) :: addr2
   END FUNCTION pmpi_aint_diff
-  SUBROUTINE pmpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_allgather
-  SUBROUTINE ivcf_mpi_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_allgather_c
-  SUBROUTINE pmpi_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-      info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_allgather_init
-  SUBROUTINE ivcf_mpi_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-      comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_allgather_init_c
-  SUBROUTINE pmpi_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-      comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_allgatherv
-  SUBROUTINE ivcf_mpi_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-      recvtype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_allgatherv_c
-  SUBROUTINE pmpi_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-      recvtype, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_allgatherv_init
-  SUBROUTINE ivcf_mpi_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-      recvtype, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_allgatherv_init_c
   SUBROUTINE pmpi_alloc_mem(size, info, baseptr, ierror)
     IMPORT
     IMPLICIT NONE
@@ -452,378 +220,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: baseptr
     INTEGER :: ierror
   END SUBROUTINE pmpi_alloc_mem
-  SUBROUTINE pmpi_allreduce(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_allreduce
-  SUBROUTINE ivcf_mpi_allreduce_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_allreduce_c
-  SUBROUTINE pmpi_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_allreduce_init
-  SUBROUTINE ivcf_mpi_allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_allreduce_init_c
-  SUBROUTINE pmpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_alltoall
-  SUBROUTINE ivcf_mpi_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_alltoall_c
-  SUBROUTINE pmpi_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-      info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_alltoall_init
-  SUBROUTINE ivcf_mpi_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-      comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_alltoall_init_c
-  SUBROUTINE pmpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-      recvtype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_alltoallv
-  SUBROUTINE ivcf_mpi_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-      rdispls, recvtype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_alltoallv_c
-  SUBROUTINE pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-      rdispls, recvtype, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_alltoallv_init
-  SUBROUTINE ivcf_mpi_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-      rdispls, recvtype, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_alltoallv_init_c
-  SUBROUTINE pmpi_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_alltoallw
-  SUBROUTINE ivcf_mpi_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_alltoallw_c
-  SUBROUTINE pmpi_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_alltoallw_init
-  SUBROUTINE ivcf_mpi_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_alltoallw_init_c
   SUBROUTINE pmpi_barrier(comm, ierror)
     IMPORT
     IMPLICIT NONE
@@ -842,164 +238,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_barrier_init
-  SUBROUTINE pmpi_bcast(buffer, count, datatype, root, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_bcast
-  SUBROUTINE ivcf_mpi_bcast_c(buffer, count, datatype, root, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_bcast_c
-  SUBROUTINE pmpi_bcast_init(buffer, count, datatype, root, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_bcast_init
-  SUBROUTINE ivcf_mpi_bcast_init_c(buffer, count, datatype, root, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_bcast_init_c
-  SUBROUTINE pmpi_bsend(buf, count, datatype, dest, tag, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_bsend
-  SUBROUTINE ivcf_mpi_bsend_c(buf, count, datatype, dest, tag, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_bsend_c
-  SUBROUTINE pmpi_bsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_bsend_init
-  SUBROUTINE ivcf_mpi_bsend_init_c(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_bsend_init_c
-  SUBROUTINE pmpi_buffer_attach(buffer, size, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
-    TYPE(*), DIMENSION(*) :: size
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_buffer_attach
-  SUBROUTINE ivcf_mpi_buffer_attach_c(buffer, size, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
-    TYPE(*), DIMENSION(*) :: size
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_buffer_attach_c
   SUBROUTINE ivcf_mpi_buffer_detach_cptr(buffer_addr, size, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1163,28 +401,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newcomm
     INTEGER :: ierror
   END SUBROUTINE pmpi_comm_accept
-  SUBROUTINE pmpi_comm_attach_buffer(comm, buffer, size, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
-    TYPE(*), DIMENSION(*) :: size
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_comm_attach_buffer
-  SUBROUTINE ivcf_mpi_comm_attach_buffer_c(comm, buffer, size, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
-    TYPE(*), DIMENSION(*) :: size
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_comm_attach_buffer_c
   SUBROUTINE pmpi_comm_call_errhandler(comm, errorcode, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1607,26 +823,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: flag
     INTEGER :: ierror
   END SUBROUTINE pmpi_comm_test_inter
-  SUBROUTINE pmpi_compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, &
-      target_disp, win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: compare_addr
-    TYPE(*), DIMENSION(*) :: compare_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-    TYPE(*), DIMENSION(*) :: result_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_compare_and_swap
   SUBROUTINE pmpi_dims_create(nnodes, ndims, dims, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1747,109 +943,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: resultlen
     INTEGER :: ierror
   END SUBROUTINE pmpi_error_string
-  SUBROUTINE pmpi_exscan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_exscan
-  SUBROUTINE ivcf_mpi_exscan_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_exscan_c
-  SUBROUTINE pmpi_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_exscan_init
-  SUBROUTINE ivcf_mpi_exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_exscan_init_c
-  SUBROUTINE pmpi_f_sync_reg(buf)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-  END SUBROUTINE pmpi_f_sync_reg
-  SUBROUTINE pmpi_fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-    TYPE(*), DIMENSION(*) :: result_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_fetch_and_op
   SUBROUTINE pmpi_file_call_errhandler(fh, errorcode, ierror)
     IMPORT
     IMPLICIT NONE
@@ -1990,322 +1083,6 @@ INTERFACE
     CHARACTER(LEN=*) :: datarep
     INTEGER :: ierror
   END SUBROUTINE pmpi_file_get_view
-  SUBROUTINE pmpi_file_iread(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_iread
-  SUBROUTINE ivcf_mpi_file_iread_c(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_iread_c
-  SUBROUTINE pmpi_file_iread_all(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_iread_all
-  SUBROUTINE ivcf_mpi_file_iread_all_c(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_iread_all_c
-  SUBROUTINE pmpi_file_iread_at(fh, offset, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_iread_at
-  SUBROUTINE ivcf_mpi_file_iread_at_c(fh, offset, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_iread_at_c
-  SUBROUTINE pmpi_file_iread_at_all(fh, offset, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_iread_at_all
-  SUBROUTINE ivcf_mpi_file_iread_at_all_c(fh, offset, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_iread_at_all_c
-  SUBROUTINE pmpi_file_iread_shared(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_iread_shared
-  SUBROUTINE ivcf_mpi_file_iread_shared_c(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_iread_shared_c
-  SUBROUTINE pmpi_file_iwrite(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_iwrite
-  SUBROUTINE ivcf_mpi_file_iwrite_c(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_iwrite_c
-  SUBROUTINE pmpi_file_iwrite_all(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_iwrite_all
-  SUBROUTINE ivcf_mpi_file_iwrite_all_c(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_iwrite_all_c
-  SUBROUTINE pmpi_file_iwrite_at(fh, offset, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_iwrite_at
-  SUBROUTINE ivcf_mpi_file_iwrite_at_c(fh, offset, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_iwrite_at_c
-  SUBROUTINE pmpi_file_iwrite_at_all(fh, offset, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_iwrite_at_all
-  SUBROUTINE ivcf_mpi_file_iwrite_at_all_c(fh, offset, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_iwrite_at_all_c
-  SUBROUTINE pmpi_file_iwrite_shared(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_iwrite_shared
-  SUBROUTINE ivcf_mpi_file_iwrite_shared_c(fh, buf, count, datatype, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_iwrite_shared_c
   SUBROUTINE pmpi_file_open(comm, filename, amode, info, fh, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2329,309 +1106,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: size
     INTEGER :: ierror
   END SUBROUTINE pmpi_file_preallocate
-  SUBROUTINE pmpi_file_read(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read
-  SUBROUTINE ivcf_mpi_file_read_c(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_read_c
-  SUBROUTINE pmpi_file_read_all(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_all
-  SUBROUTINE ivcf_mpi_file_read_all_c(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_read_all_c
-  SUBROUTINE pmpi_file_read_all_begin(fh, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_all_begin
-  SUBROUTINE ivcf_mpi_file_read_all_begin_c(fh, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_read_all_begin_c
-  SUBROUTINE pmpi_file_read_all_end(fh, buf, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_all_end
-  SUBROUTINE pmpi_file_read_at(fh, offset, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_at
-  SUBROUTINE ivcf_mpi_file_read_at_c(fh, offset, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_read_at_c
-  SUBROUTINE pmpi_file_read_at_all(fh, offset, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_at_all
-  SUBROUTINE ivcf_mpi_file_read_at_all_c(fh, offset, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_read_at_all_c
-  SUBROUTINE pmpi_file_read_at_all_begin(fh, offset, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_at_all_begin
-  SUBROUTINE ivcf_mpi_file_read_at_all_begin_c(fh, offset, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_read_at_all_begin_c
-  SUBROUTINE pmpi_file_read_at_all_end(fh, buf, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_at_all_end
-  SUBROUTINE pmpi_file_read_ordered(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_ordered
-  SUBROUTINE ivcf_mpi_file_read_ordered_c(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_read_ordered_c
-  SUBROUTINE pmpi_file_read_ordered_begin(fh, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_ordered_begin
-  SUBROUTINE ivcf_mpi_file_read_ordered_begin_c(fh, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_read_ordered_begin_c
-  SUBROUTINE pmpi_file_read_ordered_end(fh, buf, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_ordered_end
-  SUBROUTINE pmpi_file_read_shared(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_read_shared
-  SUBROUTINE ivcf_mpi_file_read_shared_c(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_read_shared_c
   SUBROUTINE pmpi_file_seek(fh, offset, whence, ierror)
     IMPORT
     IMPLICIT NONE
@@ -2713,309 +1187,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: fh
     INTEGER :: ierror
   END SUBROUTINE pmpi_file_sync
-  SUBROUTINE pmpi_file_write(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write
-  SUBROUTINE ivcf_mpi_file_write_c(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_write_c
-  SUBROUTINE pmpi_file_write_all(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_all
-  SUBROUTINE ivcf_mpi_file_write_all_c(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_write_all_c
-  SUBROUTINE pmpi_file_write_all_begin(fh, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_all_begin
-  SUBROUTINE ivcf_mpi_file_write_all_begin_c(fh, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_write_all_begin_c
-  SUBROUTINE pmpi_file_write_all_end(fh, buf, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_all_end
-  SUBROUTINE pmpi_file_write_at(fh, offset, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_at
-  SUBROUTINE ivcf_mpi_file_write_at_c(fh, offset, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_write_at_c
-  SUBROUTINE pmpi_file_write_at_all(fh, offset, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_at_all
-  SUBROUTINE ivcf_mpi_file_write_at_all_c(fh, offset, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_write_at_all_c
-  SUBROUTINE pmpi_file_write_at_all_begin(fh, offset, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_at_all_begin
-  SUBROUTINE ivcf_mpi_file_write_at_all_begin_c(fh, offset, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: offset
-    TYPE(*), DIMENSION(*) :: offset
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_write_at_all_begin_c
-  SUBROUTINE pmpi_file_write_at_all_end(fh, buf, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_at_all_end
-  SUBROUTINE pmpi_file_write_ordered(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_ordered
-  SUBROUTINE ivcf_mpi_file_write_ordered_c(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_write_ordered_c
-  SUBROUTINE pmpi_file_write_ordered_begin(fh, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_ordered_begin
-  SUBROUTINE ivcf_mpi_file_write_ordered_begin_c(fh, buf, count, datatype, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_write_ordered_begin_c
-  SUBROUTINE pmpi_file_write_ordered_end(fh, buf, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_ordered_end
-  SUBROUTINE pmpi_file_write_shared(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_file_write_shared
-  SUBROUTINE ivcf_mpi_file_write_shared_c(fh, buf, count, datatype, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
-    TYPE(*), DIMENSION(*) :: fh
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_file_write_shared_c
   SUBROUTINE pmpi_finalize(ierror)
     IMPORT
     IMPLICIT NONE
@@ -3028,328 +1199,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: flag
     INTEGER :: ierror
   END SUBROUTINE pmpi_finalized
-  SUBROUTINE pmpi_free_mem(base, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-    TYPE(*), DIMENSION(*) :: base
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_free_mem
-  SUBROUTINE pmpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_gather
-  SUBROUTINE ivcf_mpi_gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
-      comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_gather_c
-  SUBROUTINE pmpi_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-      info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_gather_init
-  SUBROUTINE ivcf_mpi_gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
-      comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_gather_init_c
-  SUBROUTINE pmpi_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
-      comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_gatherv
-  SUBROUTINE ivcf_mpi_gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-      root, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_gatherv_c
-  SUBROUTINE pmpi_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-      root, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_gatherv_init
-  SUBROUTINE ivcf_mpi_gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-      recvtype, root, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_gatherv_init_c
-  SUBROUTINE pmpi_get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-      target_count, target_datatype, win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_get
-  SUBROUTINE ivcf_mpi_get_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-      target_count, target_datatype, win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_get_c
-  SUBROUTINE pmpi_get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
-      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
-      win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-    TYPE(*), DIMENSION(*) :: result_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_count
-    TYPE(*), DIMENSION(*) :: result_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_datatype
-    TYPE(*), DIMENSION(*) :: result_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_get_accumulate
-  SUBROUTINE ivcf_mpi_get_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
-      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
-      win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-    TYPE(*), DIMENSION(*) :: result_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_count
-    TYPE(*), DIMENSION(*) :: result_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_datatype
-    TYPE(*), DIMENSION(*) :: result_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_get_accumulate_c
-  SUBROUTINE pmpi_get_address(location, address, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
-    TYPE(*), DIMENSION(*) :: location
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: address
-    TYPE(*), DIMENSION(*) :: address
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_get_address
   SUBROUTINE pmpi_get_count(status, datatype, count, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3684,284 +1533,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newgroup
     INTEGER :: ierror
   END SUBROUTINE pmpi_group_union
-  SUBROUTINE pmpi_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_iallgather
-  SUBROUTINE ivcf_mpi_iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_iallgather_c
-  SUBROUTINE pmpi_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-      comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_iallgatherv
-  SUBROUTINE ivcf_mpi_iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-      recvtype, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_iallgatherv_c
-  SUBROUTINE pmpi_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_iallreduce
-  SUBROUTINE ivcf_mpi_iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_iallreduce_c
-  SUBROUTINE pmpi_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ialltoall
-  SUBROUTINE ivcf_mpi_ialltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ialltoall_c
-  SUBROUTINE pmpi_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-      recvtype, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ialltoallv
-  SUBROUTINE ivcf_mpi_ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-      rdispls, recvtype, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ialltoallv_c
-  SUBROUTINE pmpi_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ialltoallw
-  SUBROUTINE ivcf_mpi_ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ialltoallw_c
   SUBROUTINE pmpi_ibarrier(comm, request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -3971,216 +1542,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_ibarrier
-  SUBROUTINE pmpi_ibcast(buffer, count, datatype, root, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ibcast
-  SUBROUTINE ivcf_mpi_ibcast_c(buffer, count, datatype, root, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ibcast_c
-  SUBROUTINE pmpi_ibsend(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ibsend
-  SUBROUTINE ivcf_mpi_ibsend_c(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ibsend_c
-  SUBROUTINE pmpi_iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_iexscan
-  SUBROUTINE ivcf_mpi_iexscan_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_iexscan_c
-  SUBROUTINE pmpi_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_igather
-  SUBROUTINE ivcf_mpi_igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
-      comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_igather_c
-  SUBROUTINE pmpi_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
-      comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_igatherv
-  SUBROUTINE ivcf_mpi_igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-      root, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_igatherv_c
   SUBROUTINE pmpi_improbe(source, tag, comm, flag, message, status, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4198,276 +1559,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: status
     INTEGER :: ierror
   END SUBROUTINE pmpi_improbe
-  SUBROUTINE pmpi_imrecv(buf, count, datatype, message, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: message
-    TYPE(*), DIMENSION(*) :: message
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_imrecv
-  SUBROUTINE ivcf_mpi_imrecv_c(buf, count, datatype, message, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: message
-    TYPE(*), DIMENSION(*) :: message
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_imrecv_c
-  SUBROUTINE pmpi_ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-      comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ineighbor_allgather
-  SUBROUTINE ivcf_mpi_ineighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
-      recvtype, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ineighbor_allgather_c
-  SUBROUTINE pmpi_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-      recvtype, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ineighbor_allgatherv
-  SUBROUTINE ivcf_mpi_ineighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
-      displs, recvtype, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ineighbor_allgatherv_c
-  SUBROUTINE pmpi_ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-      comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ineighbor_alltoall
-  SUBROUTINE ivcf_mpi_ineighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
-      recvtype, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ineighbor_alltoall_c
-  SUBROUTINE pmpi_ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-      rdispls, recvtype, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ineighbor_alltoallv
-  SUBROUTINE ivcf_mpi_ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
-      recvcounts, rdispls, recvtype, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ineighbor_alltoallv_c
-  SUBROUTINE pmpi_ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ineighbor_alltoallw
-  SUBROUTINE ivcf_mpi_ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
-      recvcounts, rdispls, recvtypes, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ineighbor_alltoallw_c
   SUBROUTINE pmpi_info_create(info, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4658,203 +1749,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: status
     INTEGER :: ierror
   END SUBROUTINE pmpi_iprobe
-  SUBROUTINE pmpi_irecv(buf, count, datatype, source, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_irecv
-  SUBROUTINE ivcf_mpi_irecv_c(buf, count, datatype, source, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_irecv_c
-  SUBROUTINE pmpi_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ireduce
-  SUBROUTINE ivcf_mpi_ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ireduce_c
-  SUBROUTINE pmpi_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ireduce_scatter
-  SUBROUTINE ivcf_mpi_ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ireduce_scatter_c
-  SUBROUTINE pmpi_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ireduce_scatter_block
-  SUBROUTINE ivcf_mpi_ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ireduce_scatter_block_c
-  SUBROUTINE pmpi_irsend(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_irsend
-  SUBROUTINE ivcf_mpi_irsend_c(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_irsend_c
   SUBROUTINE pmpi_is_thread_main(flag, ierror)
     IMPORT
     IMPLICIT NONE
@@ -4862,328 +1756,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: flag
     INTEGER :: ierror
   END SUBROUTINE pmpi_is_thread_main
-  SUBROUTINE pmpi_iscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_iscan
-  SUBROUTINE ivcf_mpi_iscan_c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_iscan_c
-  SUBROUTINE pmpi_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_iscatter
-  SUBROUTINE ivcf_mpi_iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
-      comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_iscatter_c
-  SUBROUTINE pmpi_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
-      root, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_iscatterv
-  SUBROUTINE ivcf_mpi_iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
-      recvtype, root, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_iscatterv_c
-  SUBROUTINE pmpi_isend(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_isend
-  SUBROUTINE ivcf_mpi_isend_c(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_isend_c
-  SUBROUTINE pmpi_isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
-      recvtype, source, recvtag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
-    TYPE(*), DIMENSION(*) :: sendtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
-    TYPE(*), DIMENSION(*) :: recvtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_isendrecv
-  SUBROUTINE ivcf_mpi_isendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
-      recvtype, source, recvtag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
-    TYPE(*), DIMENSION(*) :: sendtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
-    TYPE(*), DIMENSION(*) :: recvtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_isendrecv_c
-  SUBROUTINE pmpi_isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
-    TYPE(*), DIMENSION(*) :: sendtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
-    TYPE(*), DIMENSION(*) :: recvtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_isendrecv_replace
-  SUBROUTINE ivcf_mpi_isendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
-    TYPE(*), DIMENSION(*) :: sendtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
-    TYPE(*), DIMENSION(*) :: recvtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_isendrecv_replace_c
-  SUBROUTINE pmpi_issend(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_issend
-  SUBROUTINE ivcf_mpi_issend_c(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_issend_c
   SUBROUTINE pmpi_lookup_name(service_name, info, port_name, ierror)
     IMPORT
     IMPLICIT NONE
@@ -5208,516 +1780,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: status
     INTEGER :: ierror
   END SUBROUTINE pmpi_mprobe
-  SUBROUTINE pmpi_mrecv(buf, count, datatype, message, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: message
-    TYPE(*), DIMENSION(*) :: message
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_mrecv
-  SUBROUTINE ivcf_mpi_mrecv_c(buf, count, datatype, message, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: message
-    TYPE(*), DIMENSION(*) :: message
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_mrecv_c
-  SUBROUTINE pmpi_neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-      comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_neighbor_allgather
-  SUBROUTINE ivcf_mpi_neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
-      recvtype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_neighbor_allgather_c
-  SUBROUTINE pmpi_neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-      comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_neighbor_allgather_init
-  SUBROUTINE ivcf_mpi_neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
-      recvtype, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_neighbor_allgather_init_c
-  SUBROUTINE pmpi_neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-      recvtype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_neighbor_allgatherv
-  SUBROUTINE ivcf_mpi_neighbor_allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
-      displs, recvtype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_neighbor_allgatherv_c
-  SUBROUTINE pmpi_neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-      recvtype, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_neighbor_allgatherv_init
-  SUBROUTINE ivcf_mpi_neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
-      displs, recvtype, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_neighbor_allgatherv_init_c
-  SUBROUTINE pmpi_neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_neighbor_alltoall
-  SUBROUTINE ivcf_mpi_neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-      comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_neighbor_alltoall_c
-  SUBROUTINE pmpi_neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-      comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_neighbor_alltoall_init
-  SUBROUTINE ivcf_mpi_neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
-      recvtype, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_neighbor_alltoall_init_c
-  SUBROUTINE pmpi_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-      rdispls, recvtype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_neighbor_alltoallv
-  SUBROUTINE ivcf_mpi_neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
-      recvcounts, rdispls, recvtype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_neighbor_alltoallv_c
-  SUBROUTINE pmpi_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
-      recvcounts, rdispls, recvtype, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_neighbor_alltoallv_init
-  SUBROUTINE ivcf_mpi_neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
-      recvcounts, rdispls, recvtype, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_neighbor_alltoallv_init_c
-  SUBROUTINE pmpi_neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_neighbor_alltoallw
-  SUBROUTINE ivcf_mpi_neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
-      recvcounts, rdispls, recvtypes, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_neighbor_alltoallw_c
-  SUBROUTINE pmpi_neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
-      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_neighbor_alltoallw_init
-  SUBROUTINE ivcf_mpi_neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
-      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
-    TYPE(*), DIMENSION(*) :: sdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
-    TYPE(*), DIMENSION(*) :: sendtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
-    TYPE(*), DIMENSION(*) :: rdispls
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
-    TYPE(*), DIMENSION(*) :: recvtypes
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_neighbor_alltoallw_init_c
   SUBROUTINE pmpi_op_commutative(op, commute, ierror)
     IMPORT
     IMPLICIT NONE
@@ -5752,82 +1814,6 @@ INTERFACE
     CHARACTER(LEN=*) :: port_name
     INTEGER :: ierror
   END SUBROUTINE pmpi_open_port
-  SUBROUTINE pmpi_pack(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-    TYPE(*), DIMENSION(*) :: inbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: incount
-    TYPE(*), DIMENSION(*) :: incount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-    TYPE(*), DIMENSION(*) :: outbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outsize
-    TYPE(*), DIMENSION(*) :: outsize
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
-    TYPE(*), DIMENSION(*) :: position
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_pack
-  SUBROUTINE ivcf_mpi_pack_c(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-    TYPE(*), DIMENSION(*) :: inbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: incount
-    TYPE(*), DIMENSION(*) :: incount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-    TYPE(*), DIMENSION(*) :: outbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outsize
-    TYPE(*), DIMENSION(*) :: outsize
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
-    TYPE(*), DIMENSION(*) :: position
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_pack_c
-  SUBROUTINE pmpi_pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    CHARACTER(LEN=*) :: datarep
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-    TYPE(*), DIMENSION(*) :: inbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: incount
-    TYPE(*), DIMENSION(*) :: incount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-    TYPE(*), DIMENSION(*) :: outbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outsize
-    TYPE(*), DIMENSION(*) :: outsize
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
-    TYPE(*), DIMENSION(*) :: position
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_pack_external
-  SUBROUTINE ivcf_mpi_pack_external_c(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    CHARACTER(LEN=*) :: datarep
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-    TYPE(*), DIMENSION(*) :: inbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: incount
-    TYPE(*), DIMENSION(*) :: incount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-    TYPE(*), DIMENSION(*) :: outbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outsize
-    TYPE(*), DIMENSION(*) :: outsize
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
-    TYPE(*), DIMENSION(*) :: position
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_pack_external_c
   SUBROUTINE pmpi_pack_external_size(datarep, incount, datatype, size, ierror)
     IMPORT
     IMPLICIT NONE
@@ -5926,30 +1912,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: request
     INTEGER :: ierror
   END SUBROUTINE pmpi_pready_range
-  SUBROUTINE pmpi_precv_init(buf, partitions, count, datatype, source, tag, comm, info, request, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: partitions
-    TYPE(*), DIMENSION(*) :: partitions
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_precv_init
   SUBROUTINE pmpi_probe(source, tag, comm, status, ierror)
     IMPORT
     IMPLICIT NONE
@@ -5963,30 +1925,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: status
     INTEGER :: ierror
   END SUBROUTINE pmpi_probe
-  SUBROUTINE pmpi_psend_init(buf, partitions, count, datatype, dest, tag, comm, info, request, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: partitions
-    TYPE(*), DIMENSION(*) :: partitions
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_psend_init
   SUBROUTINE pmpi_publish_name(service_name, info, port_name, ierror)
     IMPORT
     IMPLICIT NONE
@@ -5996,50 +1934,6 @@ INTERFACE
     CHARACTER(LEN=*) :: port_name
     INTEGER :: ierror
   END SUBROUTINE pmpi_publish_name
-  SUBROUTINE pmpi_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-      target_count, target_datatype, win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_put
-  SUBROUTINE ivcf_mpi_put_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-      target_count, target_datatype, win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_put_c
   SUBROUTINE pmpi_query_thread(provided, ierror)
     IMPORT
     IMPLICIT NONE
@@ -6047,407 +1941,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: provided
     INTEGER :: ierror
   END SUBROUTINE pmpi_query_thread
-  SUBROUTINE pmpi_raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-      target_count, target_datatype, op, win, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_raccumulate
-  SUBROUTINE ivcf_mpi_raccumulate_c(origin_addr, origin_count, origin_datatype, target_rank, &
-      target_disp, target_count, target_datatype, op, win, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_raccumulate_c
-  SUBROUTINE pmpi_recv(buf, count, datatype, source, tag, comm, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_recv
-  SUBROUTINE ivcf_mpi_recv_c(buf, count, datatype, source, tag, comm, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_recv_c
-  SUBROUTINE pmpi_recv_init(buf, count, datatype, source, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_recv_init
-  SUBROUTINE ivcf_mpi_recv_init_c(buf, count, datatype, source, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_recv_init_c
-  SUBROUTINE pmpi_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_reduce
-  SUBROUTINE ivcf_mpi_reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_reduce_c
-  SUBROUTINE pmpi_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_reduce_init
-  SUBROUTINE ivcf_mpi_reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_reduce_init_c
-  SUBROUTINE pmpi_reduce_local(inbuf, inoutbuf, count, datatype, op, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-    TYPE(*), DIMENSION(*) :: inbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-    TYPE(*), DIMENSION(*) :: inoutbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_reduce_local
-  SUBROUTINE ivcf_mpi_reduce_local_c(inbuf, inoutbuf, count, datatype, op, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-    TYPE(*), DIMENSION(*) :: inbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-    TYPE(*), DIMENSION(*) :: inoutbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_reduce_local_c
-  SUBROUTINE pmpi_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_reduce_scatter
-  SUBROUTINE ivcf_mpi_reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_reduce_scatter_c
-  SUBROUTINE pmpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_reduce_scatter_block
-  SUBROUTINE ivcf_mpi_reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_reduce_scatter_block_c
-  SUBROUTINE pmpi_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_reduce_scatter_block_init
-  SUBROUTINE ivcf_mpi_reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, &
-      info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_reduce_scatter_block_init_c
-  SUBROUTINE pmpi_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_reduce_scatter_init
-  SUBROUTINE ivcf_mpi_reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
-      request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
-    TYPE(*), DIMENSION(*) :: recvcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_reduce_scatter_init_c
   SUBROUTINE pmpi_register_datarep(datarep, read_conversion_fn, write_conversion_fn, &
       dtype_file_extent_fn, extra_state, ierror)
     IMPORT
@@ -6543,719 +2036,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: array_of_statuses
     INTEGER :: ierror
   END SUBROUTINE pmpi_request_get_status_some
-  SUBROUTINE pmpi_rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-      target_count, target_datatype, win, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_rget
-  SUBROUTINE ivcf_mpi_rget_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-      target_count, target_datatype, win, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_rget_c
-  SUBROUTINE pmpi_rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, &
-      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
-      win, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-    TYPE(*), DIMENSION(*) :: result_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_count
-    TYPE(*), DIMENSION(*) :: result_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_datatype
-    TYPE(*), DIMENSION(*) :: result_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_rget_accumulate
-  SUBROUTINE ivcf_mpi_rget_accumulate_c(origin_addr, origin_count, origin_datatype, result_addr, &
-      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
-      win, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-    TYPE(*), DIMENSION(*) :: result_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_count
-    TYPE(*), DIMENSION(*) :: result_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_datatype
-    TYPE(*), DIMENSION(*) :: result_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_rget_accumulate_c
-  SUBROUTINE pmpi_rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-      target_count, target_datatype, win, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_rput
-  SUBROUTINE ivcf_mpi_rput_c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-      target_count, target_datatype, win, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-    TYPE(*), DIMENSION(*) :: origin_addr
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
-    TYPE(*), DIMENSION(*) :: origin_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
-    TYPE(*), DIMENSION(*) :: origin_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
-    TYPE(*), DIMENSION(*) :: target_rank
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_disp
-    TYPE(*), DIMENSION(*) :: target_disp
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
-    TYPE(*), DIMENSION(*) :: target_count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
-    TYPE(*), DIMENSION(*) :: target_datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_rput_c
-  SUBROUTINE pmpi_rsend(buf, count, datatype, dest, tag, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_rsend
-  SUBROUTINE ivcf_mpi_rsend_c(buf, count, datatype, dest, tag, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_rsend_c
-  SUBROUTINE pmpi_rsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_rsend_init
-  SUBROUTINE ivcf_mpi_rsend_init_c(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_rsend_init_c
-  SUBROUTINE pmpi_scan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_scan
-  SUBROUTINE ivcf_mpi_scan_c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_scan_c
-  SUBROUTINE pmpi_scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_scan_init
-  SUBROUTINE ivcf_mpi_scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: op
-    TYPE(*), DIMENSION(*) :: op
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_scan_init_c
-  SUBROUTINE pmpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_scatter
-  SUBROUTINE ivcf_mpi_scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
-      comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_scatter_c
-  SUBROUTINE pmpi_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
-      comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_scatter_init
-  SUBROUTINE ivcf_mpi_scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-      root, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_scatter_init_c
-  SUBROUTINE pmpi_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, &
-      comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_scatterv
-  SUBROUTINE ivcf_mpi_scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
-      root, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_scatterv_c
-  SUBROUTINE pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
-      root, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_scatterv_init
-  SUBROUTINE ivcf_mpi_scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
-      recvtype, root, comm, info, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
-    TYPE(*), DIMENSION(*) :: sendcounts
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
-    TYPE(*), DIMENSION(*) :: displs
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: root
-    TYPE(*), DIMENSION(*) :: root
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_scatterv_init_c
-  SUBROUTINE pmpi_send(buf, count, datatype, dest, tag, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_send
-  SUBROUTINE ivcf_mpi_send_c(buf, count, datatype, dest, tag, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_send_c
-  SUBROUTINE pmpi_send_init(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_send_init
-  SUBROUTINE ivcf_mpi_send_init_c(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_send_init_c
-  SUBROUTINE pmpi_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, &
-      source, recvtag, comm, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
-    TYPE(*), DIMENSION(*) :: sendtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
-    TYPE(*), DIMENSION(*) :: recvtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_sendrecv
-  SUBROUTINE ivcf_mpi_sendrecv_c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
-      recvtype, source, recvtag, comm, status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-    TYPE(*), DIMENSION(*) :: sendbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
-    TYPE(*), DIMENSION(*) :: sendcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
-    TYPE(*), DIMENSION(*) :: sendtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
-    TYPE(*), DIMENSION(*) :: sendtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-    TYPE(*), DIMENSION(*) :: recvbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
-    TYPE(*), DIMENSION(*) :: recvcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
-    TYPE(*), DIMENSION(*) :: recvtype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
-    TYPE(*), DIMENSION(*) :: recvtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_sendrecv_c
-  SUBROUTINE pmpi_sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
-      status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
-    TYPE(*), DIMENSION(*) :: sendtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
-    TYPE(*), DIMENSION(*) :: recvtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_sendrecv_replace
-  SUBROUTINE ivcf_mpi_sendrecv_replace_c(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
-      status, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
-    TYPE(*), DIMENSION(*) :: sendtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: source
-    TYPE(*), DIMENSION(*) :: source
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
-    TYPE(*), DIMENSION(*) :: recvtag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: status
-    TYPE(*), DIMENSION(*) :: status
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_sendrecv_replace_c
-  SUBROUTINE pmpi_session_attach_buffer(session, buffer, size, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: session
-    TYPE(*), DIMENSION(*) :: session
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
-    TYPE(*), DIMENSION(*) :: size
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_session_attach_buffer
-  SUBROUTINE ivcf_mpi_session_attach_buffer_c(session, buffer, size, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: session
-    TYPE(*), DIMENSION(*) :: session
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-    TYPE(*), DIMENSION(*) :: buffer
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
-    TYPE(*), DIMENSION(*) :: size
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_session_attach_buffer_c
   SUBROUTINE pmpi_session_call_errhandler(session, errorcode, ierror)
     IMPORT
     IMPLICIT NONE
@@ -7391,78 +2171,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: errhandler
     INTEGER :: ierror
   END SUBROUTINE pmpi_session_set_errhandler
-  SUBROUTINE pmpi_ssend(buf, count, datatype, dest, tag, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ssend
-  SUBROUTINE ivcf_mpi_ssend_c(buf, count, datatype, dest, tag, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ssend_c
-  SUBROUTINE pmpi_ssend_init(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_ssend_init
-  SUBROUTINE ivcf_mpi_ssend_init_c(buf, count, datatype, dest, tag, comm, request, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-    TYPE(*), DIMENSION(*) :: buf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: count
-    TYPE(*), DIMENSION(*) :: count
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
-    TYPE(*), DIMENSION(*) :: dest
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
-    TYPE(*), DIMENSION(*) :: tag
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: request
-    TYPE(*), DIMENSION(*) :: request
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_ssend_init_c
   SUBROUTINE pmpi_start(request, ierror)
     IMPORT
     IMPLICIT NONE
@@ -8266,82 +2974,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: newtype
     INTEGER :: ierror
   END SUBROUTINE ivcf_mpi_type_vector_c
-  SUBROUTINE pmpi_unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-    TYPE(*), DIMENSION(*) :: inbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: insize
-    TYPE(*), DIMENSION(*) :: insize
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
-    TYPE(*), DIMENSION(*) :: position
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-    TYPE(*), DIMENSION(*) :: outbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outcount
-    TYPE(*), DIMENSION(*) :: outcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_unpack
-  SUBROUTINE ivcf_mpi_unpack_c(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-    TYPE(*), DIMENSION(*) :: inbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: insize
-    TYPE(*), DIMENSION(*) :: insize
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
-    TYPE(*), DIMENSION(*) :: position
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-    TYPE(*), DIMENSION(*) :: outbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outcount
-    TYPE(*), DIMENSION(*) :: outcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_unpack_c
-  SUBROUTINE pmpi_unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    CHARACTER(LEN=*) :: datarep
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-    TYPE(*), DIMENSION(*) :: inbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: insize
-    TYPE(*), DIMENSION(*) :: insize
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
-    TYPE(*), DIMENSION(*) :: position
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-    TYPE(*), DIMENSION(*) :: outbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outcount
-    TYPE(*), DIMENSION(*) :: outcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_unpack_external
-  SUBROUTINE ivcf_mpi_unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
-      ierror)
-    IMPORT
-    IMPLICIT NONE
-    CHARACTER(LEN=*) :: datarep
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-    TYPE(*), DIMENSION(*) :: inbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: insize
-    TYPE(*), DIMENSION(*) :: insize
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: position
-    TYPE(*), DIMENSION(*) :: position
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-    TYPE(*), DIMENSION(*) :: outbuf
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: outcount
-    TYPE(*), DIMENSION(*) :: outcount
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
-    TYPE(*), DIMENSION(*) :: datatype
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_unpack_external_c
   SUBROUTINE pmpi_unpublish_name(service_name, info, port_name, ierror)
     IMPORT
     IMPLICIT NONE
@@ -8468,17 +3100,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win
     INTEGER :: ierror
   END SUBROUTINE ivcf_mpi_win_allocate_shared_c
-  SUBROUTINE pmpi_win_attach(win, base, size, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-    TYPE(*), DIMENSION(*) :: base
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
-    TYPE(*), DIMENSION(*) :: size
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_win_attach
   SUBROUTINE pmpi_win_call_errhandler(win, errorcode, ierror)
     IMPORT
     IMPLICIT NONE
@@ -8495,40 +3116,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win
     INTEGER :: ierror
   END SUBROUTINE pmpi_win_complete
-  SUBROUTINE pmpi_win_create(base, size, disp_unit, info, comm, win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-    TYPE(*), DIMENSION(*) :: base
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
-    TYPE(*), DIMENSION(*) :: size
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: disp_unit
-    TYPE(*), DIMENSION(*) :: disp_unit
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_win_create
-  SUBROUTINE ivcf_mpi_win_create_c(base, size, disp_unit, info, comm, win, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-    TYPE(*), DIMENSION(*) :: base
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: size
-    TYPE(*), DIMENSION(*) :: size
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: disp_unit
-    TYPE(*), DIMENSION(*) :: disp_unit
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: info
-    TYPE(*), DIMENSION(*) :: info
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
-    TYPE(*), DIMENSION(*) :: comm
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    INTEGER :: ierror
-  END SUBROUTINE ivcf_mpi_win_create_c
   SUBROUTINE pmpi_win_create_dynamic(info, comm, win, ierror)
     IMPORT
     IMPLICIT NONE
@@ -8569,15 +3156,6 @@ INTERFACE
     TYPE(*), DIMENSION(*) :: win_keyval
     INTEGER :: ierror
   END SUBROUTINE pmpi_win_delete_attr
-  SUBROUTINE pmpi_win_detach(win, base, ierror)
-    IMPORT
-    IMPLICIT NONE
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: win
-    TYPE(*), DIMENSION(*) :: win
-    !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-    TYPE(*), DIMENSION(*) :: base
-    INTEGER :: ierror
-  END SUBROUTINE pmpi_win_detach
   SUBROUTINE pmpi_win_fence(assert, win, ierror)
     IMPORT
     IMPLICIT NONE
@@ -8842,177 +3420,90 @@ INTERFACE
     IMPLICIT NONE
   END FUNCTION pmpi_wtime
 END INTERFACE
-PRIVATE :: pmpi_abort, pmpi_accumulate, pmpi_add_error_class, pmpi_add_error_code, &
-    pmpi_add_error_string, pmpi_allgather, pmpi_allgather_init, pmpi_allgatherv, &
-    pmpi_allgatherv_init, pmpi_alloc_mem, pmpi_allreduce, pmpi_allreduce_init, pmpi_alltoall, &
-    pmpi_alltoall_init, pmpi_alltoallv, pmpi_alltoallv_init, pmpi_alltoallw, pmpi_alltoallw_init, &
-    pmpi_barrier, pmpi_barrier_init
-PRIVATE :: pmpi_bcast, pmpi_bcast_init, pmpi_bsend, pmpi_bsend_init, pmpi_buffer_attach, &
-    ivcf_mpi_buffer_detach_cptr, pmpi_buffer_flush, pmpi_buffer_iflush, pmpi_cancel, &
-    pmpi_cart_coords, pmpi_cart_create, pmpi_cart_get, pmpi_cart_map, pmpi_cart_rank, &
-    pmpi_cart_shift, pmpi_cart_sub, pmpi_cartdim_get, pmpi_close_port, pmpi_comm_accept, &
-    pmpi_comm_attach_buffer
-PRIVATE :: pmpi_comm_call_errhandler, pmpi_comm_compare, pmpi_comm_connect, pmpi_comm_create, &
-    pmpi_comm_create_errhandler, pmpi_comm_create_from_group, pmpi_comm_create_group, &
-    pmpi_comm_create_keyval, pmpi_comm_delete_attr, ivcf_mpi_comm_detach_buffer_cptr, &
-    pmpi_comm_disconnect, pmpi_comm_dup, pmpi_comm_dup_with_info, pmpi_comm_flush_buffer, &
-    pmpi_comm_free, pmpi_comm_free_keyval, pmpi_comm_get_attr, pmpi_comm_get_errhandler, &
-    pmpi_comm_get_info, pmpi_comm_get_name
-PRIVATE :: pmpi_comm_get_parent, pmpi_comm_group, pmpi_comm_idup, pmpi_comm_idup_with_info, &
-    pmpi_comm_iflush_buffer, pmpi_comm_join, pmpi_comm_rank, pmpi_comm_remote_group, &
-    pmpi_comm_remote_size, pmpi_comm_set_attr, pmpi_comm_set_errhandler, pmpi_comm_set_info, &
-    pmpi_comm_set_name, pmpi_comm_size, pmpi_comm_spawn, pmpi_comm_spawn_multiple, pmpi_comm_split, &
-    pmpi_comm_split_type, pmpi_comm_test_inter, pmpi_compare_and_swap
+PRIVATE :: pmpi_abort, pmpi_add_error_class, pmpi_add_error_code, pmpi_add_error_string, &
+    pmpi_alloc_mem, pmpi_barrier, pmpi_barrier_init, ivcf_mpi_buffer_detach_cptr, pmpi_buffer_flush, &
+    pmpi_buffer_iflush, pmpi_cancel, pmpi_cart_coords, pmpi_cart_create, pmpi_cart_get, &
+    pmpi_cart_map, pmpi_cart_rank, pmpi_cart_shift, pmpi_cart_sub, pmpi_cartdim_get, pmpi_close_port
+PRIVATE :: pmpi_comm_accept, pmpi_comm_call_errhandler, pmpi_comm_compare, pmpi_comm_connect, &
+    pmpi_comm_create, pmpi_comm_create_errhandler, pmpi_comm_create_from_group, &
+    pmpi_comm_create_group, pmpi_comm_create_keyval, pmpi_comm_delete_attr, &
+    ivcf_mpi_comm_detach_buffer_cptr, pmpi_comm_disconnect, pmpi_comm_dup, pmpi_comm_dup_with_info, &
+    pmpi_comm_flush_buffer, pmpi_comm_free, pmpi_comm_free_keyval, pmpi_comm_get_attr, &
+    pmpi_comm_get_errhandler, pmpi_comm_get_info
+PRIVATE :: pmpi_comm_get_name, pmpi_comm_get_parent, pmpi_comm_group, pmpi_comm_idup, &
+    pmpi_comm_idup_with_info, pmpi_comm_iflush_buffer, pmpi_comm_join, pmpi_comm_rank, &
+    pmpi_comm_remote_group, pmpi_comm_remote_size, pmpi_comm_set_attr, pmpi_comm_set_errhandler, &
+    pmpi_comm_set_info, pmpi_comm_set_name, pmpi_comm_size, pmpi_comm_spawn, &
+    pmpi_comm_spawn_multiple, pmpi_comm_split, pmpi_comm_split_type, pmpi_comm_test_inter
 PRIVATE :: pmpi_dims_create, pmpi_dist_graph_create, pmpi_dist_graph_create_adjacent, &
     pmpi_dist_graph_neighbors, pmpi_dist_graph_neighbors_count, pmpi_errhandler_free, &
-    pmpi_error_class, pmpi_error_string, pmpi_exscan, pmpi_exscan_init, pmpi_f_sync_reg, &
-    pmpi_fetch_and_op, pmpi_file_call_errhandler, pmpi_file_close, pmpi_file_create_errhandler, &
-    pmpi_file_delete, pmpi_file_get_amode, pmpi_file_get_atomicity, pmpi_file_get_byte_offset, &
-    pmpi_file_get_errhandler
-PRIVATE :: pmpi_file_get_group, pmpi_file_get_info, pmpi_file_get_position, &
-    pmpi_file_get_position_shared, pmpi_file_get_size, pmpi_file_get_type_extent, pmpi_file_get_view, &
-    pmpi_file_iread, pmpi_file_iread_all, pmpi_file_iread_at, pmpi_file_iread_at_all, &
-    pmpi_file_iread_shared, pmpi_file_iwrite, pmpi_file_iwrite_all, pmpi_file_iwrite_at, &
-    pmpi_file_iwrite_at_all, pmpi_file_iwrite_shared, pmpi_file_open, pmpi_file_preallocate, &
-    pmpi_file_read
-PRIVATE :: pmpi_file_read_all, pmpi_file_read_all_begin, pmpi_file_read_all_end, pmpi_file_read_at, &
-    pmpi_file_read_at_all, pmpi_file_read_at_all_begin, pmpi_file_read_at_all_end, &
-    pmpi_file_read_ordered, pmpi_file_read_ordered_begin, pmpi_file_read_ordered_end, &
-    pmpi_file_read_shared, pmpi_file_seek, pmpi_file_seek_shared, pmpi_file_set_atomicity, &
+    pmpi_error_class, pmpi_error_string, pmpi_file_call_errhandler, pmpi_file_close, &
+    pmpi_file_create_errhandler, pmpi_file_delete, pmpi_file_get_amode, pmpi_file_get_atomicity, &
+    pmpi_file_get_byte_offset, pmpi_file_get_errhandler, pmpi_file_get_group, pmpi_file_get_info, &
+    pmpi_file_get_position, pmpi_file_get_position_shared
+PRIVATE :: pmpi_file_get_size, pmpi_file_get_type_extent, pmpi_file_get_view, pmpi_file_open, &
+    pmpi_file_preallocate, pmpi_file_seek, pmpi_file_seek_shared, pmpi_file_set_atomicity, &
     pmpi_file_set_errhandler, pmpi_file_set_info, pmpi_file_set_size, pmpi_file_set_view, &
-    pmpi_file_sync, pmpi_file_write
-PRIVATE :: pmpi_file_write_all, pmpi_file_write_all_begin, pmpi_file_write_all_end, &
-    pmpi_file_write_at, pmpi_file_write_at_all, pmpi_file_write_at_all_begin, &
-    pmpi_file_write_at_all_end, pmpi_file_write_ordered, pmpi_file_write_ordered_begin, &
-    pmpi_file_write_ordered_end, pmpi_file_write_shared, pmpi_finalize, pmpi_finalized, &
-    pmpi_free_mem, pmpi_gather, pmpi_gather_init, pmpi_gatherv, pmpi_gatherv_init, pmpi_get, &
-    pmpi_get_accumulate
-PRIVATE :: pmpi_get_address, pmpi_get_count, pmpi_get_elements, pmpi_get_elements_x, &
-    pmpi_get_hw_resource_info, pmpi_get_library_version, pmpi_get_processor_name, pmpi_get_version, &
-    pmpi_graph_create, pmpi_graph_get, pmpi_graph_map, pmpi_graph_neighbors, &
-    pmpi_graph_neighbors_count, pmpi_graphdims_get, pmpi_grequest_complete, pmpi_grequest_start, &
-    pmpi_group_compare, pmpi_group_difference, pmpi_group_excl, pmpi_group_free
-PRIVATE :: pmpi_group_from_session_pset, pmpi_group_incl, pmpi_group_intersection, &
-    pmpi_group_range_excl, pmpi_group_range_incl, pmpi_group_rank, pmpi_group_size, &
-    pmpi_group_translate_ranks, pmpi_group_union, pmpi_iallgather, pmpi_iallgatherv, pmpi_iallreduce, &
-    pmpi_ialltoall, pmpi_ialltoallv, pmpi_ialltoallw, pmpi_ibarrier, pmpi_ibcast, pmpi_ibsend, &
-    pmpi_iexscan, pmpi_igather
-PRIVATE :: pmpi_igatherv, pmpi_improbe, pmpi_imrecv, pmpi_ineighbor_allgather, &
-    pmpi_ineighbor_allgatherv, pmpi_ineighbor_alltoall, pmpi_ineighbor_alltoallv, &
-    pmpi_ineighbor_alltoallw, pmpi_info_create, pmpi_info_create_env, pmpi_info_delete, &
-    pmpi_info_dup, pmpi_info_free, pmpi_info_get, pmpi_info_get_nkeys, pmpi_info_get_nthkey, &
-    pmpi_info_get_string, pmpi_info_get_valuelen, pmpi_info_set, pmpi_init
-PRIVATE :: pmpi_init_thread, pmpi_initialized, pmpi_intercomm_create, &
-    pmpi_intercomm_create_from_groups, pmpi_intercomm_merge, pmpi_iprobe, pmpi_irecv, pmpi_ireduce, &
-    pmpi_ireduce_scatter, pmpi_ireduce_scatter_block, pmpi_irsend, pmpi_is_thread_main, pmpi_iscan, &
-    pmpi_iscatter, pmpi_iscatterv, pmpi_isend, pmpi_isendrecv, pmpi_isendrecv_replace, pmpi_issend, &
-    pmpi_lookup_name
-PRIVATE :: pmpi_mprobe, pmpi_mrecv, pmpi_neighbor_allgather, pmpi_neighbor_allgather_init, &
-    pmpi_neighbor_allgatherv, pmpi_neighbor_allgatherv_init, pmpi_neighbor_alltoall, &
-    pmpi_neighbor_alltoall_init, pmpi_neighbor_alltoallv, pmpi_neighbor_alltoallv_init, &
-    pmpi_neighbor_alltoallw, pmpi_neighbor_alltoallw_init, pmpi_op_commutative, pmpi_op_create, &
-    pmpi_op_free, pmpi_open_port, pmpi_pack, pmpi_pack_external, pmpi_pack_external_size, &
-    pmpi_pack_size
-PRIVATE :: pmpi_parrived, pmpi_pcontrol, pmpi_pready, pmpi_pready_list, pmpi_pready_range, &
-    pmpi_precv_init, pmpi_probe, pmpi_psend_init, pmpi_publish_name, pmpi_put, pmpi_query_thread, &
-    pmpi_raccumulate, pmpi_recv, pmpi_recv_init, pmpi_reduce, pmpi_reduce_init, pmpi_reduce_local, &
-    pmpi_reduce_scatter, pmpi_reduce_scatter_block, pmpi_reduce_scatter_block_init
-PRIVATE :: pmpi_reduce_scatter_init, pmpi_register_datarep, pmpi_remove_error_class, &
-    pmpi_remove_error_code, pmpi_remove_error_string, pmpi_request_free, pmpi_request_get_status, &
+    pmpi_file_sync, pmpi_finalize, pmpi_finalized, pmpi_get_count, pmpi_get_elements, &
+    pmpi_get_elements_x, pmpi_get_hw_resource_info, pmpi_get_library_version
+PRIVATE :: pmpi_get_processor_name, pmpi_get_version, pmpi_graph_create, pmpi_graph_get, &
+    pmpi_graph_map, pmpi_graph_neighbors, pmpi_graph_neighbors_count, pmpi_graphdims_get, &
+    pmpi_grequest_complete, pmpi_grequest_start, pmpi_group_compare, pmpi_group_difference, &
+    pmpi_group_excl, pmpi_group_free, pmpi_group_from_session_pset, pmpi_group_incl, &
+    pmpi_group_intersection, pmpi_group_range_excl, pmpi_group_range_incl, pmpi_group_rank
+PRIVATE :: pmpi_group_size, pmpi_group_translate_ranks, pmpi_group_union, pmpi_ibarrier, &
+    pmpi_improbe, pmpi_info_create, pmpi_info_create_env, pmpi_info_delete, pmpi_info_dup, &
+    pmpi_info_free, pmpi_info_get, pmpi_info_get_nkeys, pmpi_info_get_nthkey, pmpi_info_get_string, &
+    pmpi_info_get_valuelen, pmpi_info_set, pmpi_init, pmpi_init_thread, pmpi_initialized, &
+    pmpi_intercomm_create
+PRIVATE :: pmpi_intercomm_create_from_groups, pmpi_intercomm_merge, pmpi_iprobe, pmpi_is_thread_main, &
+    pmpi_lookup_name, pmpi_mprobe, pmpi_op_commutative, pmpi_op_create, pmpi_op_free, pmpi_open_port, &
+    pmpi_pack_external_size, pmpi_pack_size, pmpi_parrived, pmpi_pcontrol, pmpi_pready, &
+    pmpi_pready_list, pmpi_pready_range, pmpi_probe, pmpi_publish_name, pmpi_query_thread
+PRIVATE :: pmpi_register_datarep, pmpi_remove_error_class, pmpi_remove_error_code, &
+    pmpi_remove_error_string, pmpi_request_free, pmpi_request_get_status, &
     pmpi_request_get_status_all, pmpi_request_get_status_any, pmpi_request_get_status_some, &
-    pmpi_rget, pmpi_rget_accumulate, pmpi_rput, pmpi_rsend, pmpi_rsend_init, pmpi_scan, &
-    pmpi_scan_init, pmpi_scatter, pmpi_scatter_init, pmpi_scatterv
-PRIVATE :: pmpi_scatterv_init, pmpi_send, pmpi_send_init, pmpi_sendrecv, pmpi_sendrecv_replace, &
-    pmpi_session_attach_buffer, pmpi_session_call_errhandler, pmpi_session_create_errhandler, &
+    pmpi_session_call_errhandler, pmpi_session_create_errhandler, &
     ivcf_mpi_session_detach_buffer_cptr, pmpi_session_finalize, pmpi_session_flush_buffer, &
     pmpi_session_get_errhandler, pmpi_session_get_info, pmpi_session_get_nth_pset, &
-    pmpi_session_get_num_psets, pmpi_session_get_pset_info, pmpi_session_iflush_buffer, &
-    pmpi_session_init, pmpi_session_set_errhandler, pmpi_ssend
-PRIVATE :: pmpi_ssend_init, pmpi_start, pmpi_startall, pmpi_status_f082f, pmpi_status_f2f08, &
-    pmpi_status_get_error, pmpi_status_get_source, pmpi_status_get_tag, pmpi_status_set_cancelled, &
-    pmpi_status_set_elements, pmpi_status_set_elements_x, pmpi_status_set_error, &
-    pmpi_status_set_source, pmpi_status_set_tag, pmpi_test, pmpi_test_cancelled, pmpi_testall, &
-    pmpi_testany, pmpi_testsome, pmpi_topo_test
-PRIVATE :: pmpi_type_commit, pmpi_type_contiguous, pmpi_type_create_darray, &
+    pmpi_session_get_num_psets, pmpi_session_get_pset_info, pmpi_session_iflush_buffer
+PRIVATE :: pmpi_session_init, pmpi_session_set_errhandler, pmpi_start, pmpi_startall, &
+    pmpi_status_f082f, pmpi_status_f2f08, pmpi_status_get_error, pmpi_status_get_source, &
+    pmpi_status_get_tag, pmpi_status_set_cancelled, pmpi_status_set_elements, &
+    pmpi_status_set_elements_x, pmpi_status_set_error, pmpi_status_set_source, pmpi_status_set_tag, &
+    pmpi_test, pmpi_test_cancelled, pmpi_testall, pmpi_testany, pmpi_testsome
+PRIVATE :: pmpi_topo_test, pmpi_type_commit, pmpi_type_contiguous, pmpi_type_create_darray, &
     pmpi_type_create_f90_complex, pmpi_type_create_f90_integer, pmpi_type_create_f90_real, &
     pmpi_type_create_hindexed, pmpi_type_create_hindexed_block, pmpi_type_create_hvector, &
     pmpi_type_create_indexed_block, pmpi_type_create_keyval, pmpi_type_create_resized, &
     pmpi_type_create_struct, pmpi_type_create_subarray, pmpi_type_delete_attr, pmpi_type_dup, &
-    pmpi_type_free, pmpi_type_free_keyval, pmpi_type_get_attr, pmpi_type_get_contents
-PRIVATE :: pmpi_type_get_envelope, pmpi_type_get_extent, pmpi_type_get_extent_x, pmpi_type_get_name, &
-    pmpi_type_get_true_extent, pmpi_type_get_true_extent_x, pmpi_type_get_value_index, &
-    pmpi_type_indexed, pmpi_type_match_size, pmpi_type_set_attr, pmpi_type_set_name, pmpi_type_size, &
-    pmpi_type_size_x, pmpi_type_vector, pmpi_unpack, pmpi_unpack_external, pmpi_unpublish_name, &
-    pmpi_wait, pmpi_waitall, pmpi_waitany
-PRIVATE :: pmpi_waitsome, pmpi_win_allocate, pmpi_win_allocate_shared, pmpi_win_attach, &
-    pmpi_win_call_errhandler, pmpi_win_complete, pmpi_win_create, pmpi_win_create_dynamic, &
-    pmpi_win_create_errhandler, pmpi_win_create_keyval, pmpi_win_delete_attr, pmpi_win_detach, &
-    pmpi_win_fence, pmpi_win_flush, pmpi_win_flush_all, pmpi_win_flush_local, &
-    pmpi_win_flush_local_all, pmpi_win_free, pmpi_win_free_keyval, pmpi_win_get_attr
-PRIVATE :: pmpi_win_get_errhandler, pmpi_win_get_group, pmpi_win_get_info, pmpi_win_get_name, &
-    pmpi_win_lock, pmpi_win_lock_all, pmpi_win_post, pmpi_win_set_attr, pmpi_win_set_errhandler, &
-    pmpi_win_set_info, pmpi_win_set_name, pmpi_win_shared_query, pmpi_win_start, pmpi_win_sync, &
-    pmpi_win_test, pmpi_win_unlock, pmpi_win_unlock_all, pmpi_win_wait, ivcf_mpi_accumulate_c, &
-    ivcf_mpi_allgather_c
-PRIVATE :: ivcf_mpi_allgather_init_c, ivcf_mpi_allgatherv_c, ivcf_mpi_allgatherv_init_c, &
-    ivcf_mpi_allreduce_c, ivcf_mpi_allreduce_init_c, ivcf_mpi_alltoall_c, ivcf_mpi_alltoall_init_c, &
-    ivcf_mpi_alltoallv_c, ivcf_mpi_alltoallv_init_c, ivcf_mpi_alltoallw_c, ivcf_mpi_alltoallw_init_c, &
-    ivcf_mpi_bcast_c, ivcf_mpi_bcast_init_c, ivcf_mpi_bsend_c, ivcf_mpi_bsend_init_c, &
-    ivcf_mpi_buffer_attach_c, ivcf_mpi_buffer_detach_c_cptr, ivcf_mpi_comm_attach_buffer_c, &
-    ivcf_mpi_comm_detach_buffer_c_cptr, ivcf_mpi_exscan_c
-PRIVATE :: ivcf_mpi_exscan_init_c, ivcf_mpi_file_iread_c, ivcf_mpi_file_iread_all_c, &
-    ivcf_mpi_file_iread_at_c, ivcf_mpi_file_iread_at_all_c, ivcf_mpi_file_iread_shared_c, &
-    ivcf_mpi_file_iwrite_c, ivcf_mpi_file_iwrite_all_c, ivcf_mpi_file_iwrite_at_c, &
-    ivcf_mpi_file_iwrite_at_all_c, ivcf_mpi_file_iwrite_shared_c, ivcf_mpi_file_read_c, &
-    ivcf_mpi_file_read_all_c, ivcf_mpi_file_read_all_begin_c, ivcf_mpi_file_read_at_c, &
-    ivcf_mpi_file_read_at_all_c, ivcf_mpi_file_read_at_all_begin_c, ivcf_mpi_file_read_ordered_c, &
-    ivcf_mpi_file_read_ordered_begin_c, ivcf_mpi_file_read_shared_c
-PRIVATE :: ivcf_mpi_file_write_c, ivcf_mpi_file_write_all_c, ivcf_mpi_file_write_all_begin_c, &
-    ivcf_mpi_file_write_at_c, ivcf_mpi_file_write_at_all_c, ivcf_mpi_file_write_at_all_begin_c, &
-    ivcf_mpi_file_write_ordered_c, ivcf_mpi_file_write_ordered_begin_c, ivcf_mpi_file_write_shared_c, &
-    ivcf_mpi_gather_c, ivcf_mpi_gather_init_c, ivcf_mpi_gatherv_c, ivcf_mpi_gatherv_init_c, &
-    ivcf_mpi_get_c, ivcf_mpi_get_accumulate_c, ivcf_mpi_get_count_c, ivcf_mpi_get_elements_c, &
-    ivcf_mpi_iallgather_c, ivcf_mpi_iallgatherv_c, ivcf_mpi_iallreduce_c
-PRIVATE :: ivcf_mpi_ialltoall_c, ivcf_mpi_ialltoallv_c, ivcf_mpi_ialltoallw_c, ivcf_mpi_ibcast_c, &
-    ivcf_mpi_ibsend_c, ivcf_mpi_iexscan_c, ivcf_mpi_igather_c, ivcf_mpi_igatherv_c, &
-    ivcf_mpi_imrecv_c, ivcf_mpi_ineighbor_allgather_c, ivcf_mpi_ineighbor_allgatherv_c, &
-    ivcf_mpi_ineighbor_alltoall_c, ivcf_mpi_ineighbor_alltoallv_c, ivcf_mpi_ineighbor_alltoallw_c, &
-    ivcf_mpi_irecv_c, ivcf_mpi_ireduce_c, ivcf_mpi_ireduce_scatter_c, &
-    ivcf_mpi_ireduce_scatter_block_c, ivcf_mpi_irsend_c, ivcf_mpi_iscan_c
-PRIVATE :: ivcf_mpi_iscatter_c, ivcf_mpi_iscatterv_c, ivcf_mpi_isend_c, ivcf_mpi_isendrecv_c, &
-    ivcf_mpi_isendrecv_replace_c, ivcf_mpi_issend_c, ivcf_mpi_mrecv_c, ivcf_mpi_neighbor_allgather_c, &
-    ivcf_mpi_neighbor_allgather_init_c, ivcf_mpi_neighbor_allgatherv_c, &
-    ivcf_mpi_neighbor_allgatherv_init_c, ivcf_mpi_neighbor_alltoall_c, &
-    ivcf_mpi_neighbor_alltoall_init_c, ivcf_mpi_neighbor_alltoallv_c, &
-    ivcf_mpi_neighbor_alltoallv_init_c, ivcf_mpi_neighbor_alltoallw_c, &
-    ivcf_mpi_neighbor_alltoallw_init_c, ivcf_mpi_pack_c, ivcf_mpi_pack_external_c, &
-    ivcf_mpi_pack_external_size_c
-PRIVATE :: ivcf_mpi_pack_size_c, ivcf_mpi_put_c, ivcf_mpi_raccumulate_c, ivcf_mpi_recv_c, &
-    ivcf_mpi_recv_init_c, ivcf_mpi_reduce_c, ivcf_mpi_reduce_init_c, ivcf_mpi_reduce_local_c, &
-    ivcf_mpi_reduce_scatter_c, ivcf_mpi_reduce_scatter_block_c, ivcf_mpi_reduce_scatter_block_init_c, &
-    ivcf_mpi_reduce_scatter_init_c, ivcf_mpi_rget_c, ivcf_mpi_rget_accumulate_c, ivcf_mpi_rput_c, &
-    ivcf_mpi_rsend_c, ivcf_mpi_rsend_init_c, ivcf_mpi_scan_c, ivcf_mpi_scan_init_c, &
-    ivcf_mpi_scatter_c
-PRIVATE :: ivcf_mpi_scatter_init_c, ivcf_mpi_scatterv_c, ivcf_mpi_scatterv_init_c, ivcf_mpi_send_c, &
-    ivcf_mpi_send_init_c, ivcf_mpi_sendrecv_c, ivcf_mpi_sendrecv_replace_c, &
-    ivcf_mpi_session_attach_buffer_c, ivcf_mpi_session_detach_buffer_c_cptr, ivcf_mpi_ssend_c, &
-    ivcf_mpi_ssend_init_c, ivcf_mpi_status_set_elements_c, ivcf_mpi_type_contiguous_c, &
-    ivcf_mpi_type_create_darray_c, ivcf_mpi_type_create_hindexed_c, &
+    pmpi_type_free, pmpi_type_free_keyval, pmpi_type_get_attr
+PRIVATE :: pmpi_type_get_contents, pmpi_type_get_envelope, pmpi_type_get_extent, &
+    pmpi_type_get_extent_x, pmpi_type_get_name, pmpi_type_get_true_extent, &
+    pmpi_type_get_true_extent_x, pmpi_type_get_value_index, pmpi_type_indexed, pmpi_type_match_size, &
+    pmpi_type_set_attr, pmpi_type_set_name, pmpi_type_size, pmpi_type_size_x, pmpi_type_vector, &
+    pmpi_unpublish_name, pmpi_wait, pmpi_waitall, pmpi_waitany, pmpi_waitsome
+PRIVATE :: pmpi_win_allocate, pmpi_win_allocate_shared, pmpi_win_call_errhandler, pmpi_win_complete, &
+    pmpi_win_create_dynamic, pmpi_win_create_errhandler, pmpi_win_create_keyval, &
+    pmpi_win_delete_attr, pmpi_win_fence, pmpi_win_flush, pmpi_win_flush_all, pmpi_win_flush_local, &
+    pmpi_win_flush_local_all, pmpi_win_free, pmpi_win_free_keyval, pmpi_win_get_attr, &
+    pmpi_win_get_errhandler, pmpi_win_get_group, pmpi_win_get_info, pmpi_win_get_name
+PRIVATE :: pmpi_win_lock, pmpi_win_lock_all, pmpi_win_post, pmpi_win_set_attr, &
+    pmpi_win_set_errhandler, pmpi_win_set_info, pmpi_win_set_name, pmpi_win_shared_query, &
+    pmpi_win_start, pmpi_win_sync, pmpi_win_test, pmpi_win_unlock, pmpi_win_unlock_all, &
+    pmpi_win_wait, ivcf_mpi_buffer_detach_c_cptr, ivcf_mpi_comm_detach_buffer_c_cptr, &
+    ivcf_mpi_get_count_c, ivcf_mpi_get_elements_c, ivcf_mpi_pack_external_size_c, &
+    ivcf_mpi_pack_size_c
+PRIVATE :: ivcf_mpi_session_detach_buffer_c_cptr, ivcf_mpi_status_set_elements_c, &
+    ivcf_mpi_type_contiguous_c, ivcf_mpi_type_create_darray_c, ivcf_mpi_type_create_hindexed_c, &
     ivcf_mpi_type_create_hindexed_block_c, ivcf_mpi_type_create_hvector_c, &
     ivcf_mpi_type_create_indexed_block_c, ivcf_mpi_type_create_struct_c, &
-    ivcf_mpi_type_create_subarray_c
-PRIVATE :: ivcf_mpi_type_indexed_c, ivcf_mpi_type_size_c, ivcf_mpi_type_vector_c, ivcf_mpi_unpack_c, &
-    ivcf_mpi_unpack_external_c, ivcf_mpi_win_allocate_c, ivcf_mpi_win_allocate_shared_c, &
-    ivcf_mpi_win_create_c, ivcf_mpi_win_shared_query_c
+    ivcf_mpi_type_create_subarray_c, ivcf_mpi_type_indexed_c, ivcf_mpi_type_size_c, &
+    ivcf_mpi_type_vector_c, ivcf_mpi_win_allocate_c, ivcf_mpi_win_allocate_shared_c, &
+    ivcf_mpi_win_shared_query_c
 INTERFACE MPI_Abort
   MODULE PROCEDURE MPI_Abort_f08
 END INTERFACE MPI_Abort
-INTERFACE MPI_Accumulate
-  MODULE PROCEDURE MPI_Accumulate_f08
-END INTERFACE MPI_Accumulate
-INTERFACE MPI_Accumulate
-  MODULE PROCEDURE MPI_Accumulate_f08c
-END INTERFACE MPI_Accumulate
 INTERFACE MPI_Add_error_class
   MODULE PROCEDURE MPI_Add_error_class_f08
 END INTERFACE MPI_Add_error_class
@@ -9028,117 +3519,15 @@ END INTERFACE MPI_Aint_add
 INTERFACE MPI_Aint_diff
   MODULE PROCEDURE MPI_Aint_diff_f08
 END INTERFACE MPI_Aint_diff
-INTERFACE MPI_Allgather
-  MODULE PROCEDURE MPI_Allgather_f08
-END INTERFACE MPI_Allgather
-INTERFACE MPI_Allgather
-  MODULE PROCEDURE MPI_Allgather_f08c
-END INTERFACE MPI_Allgather
-INTERFACE MPI_Allgather_init
-  MODULE PROCEDURE MPI_Allgather_init_f08
-END INTERFACE MPI_Allgather_init
-INTERFACE MPI_Allgather_init
-  MODULE PROCEDURE MPI_Allgather_init_f08c
-END INTERFACE MPI_Allgather_init
-INTERFACE MPI_Allgatherv
-  MODULE PROCEDURE MPI_Allgatherv_f08
-END INTERFACE MPI_Allgatherv
-INTERFACE MPI_Allgatherv
-  MODULE PROCEDURE MPI_Allgatherv_f08c
-END INTERFACE MPI_Allgatherv
-INTERFACE MPI_Allgatherv_init
-  MODULE PROCEDURE MPI_Allgatherv_init_f08
-END INTERFACE MPI_Allgatherv_init
-INTERFACE MPI_Allgatherv_init
-  MODULE PROCEDURE MPI_Allgatherv_init_f08c
-END INTERFACE MPI_Allgatherv_init
 INTERFACE MPI_Alloc_mem
   MODULE PROCEDURE MPI_Alloc_mem_f08
 END INTERFACE MPI_Alloc_mem
-INTERFACE MPI_Allreduce
-  MODULE PROCEDURE MPI_Allreduce_f08
-END INTERFACE MPI_Allreduce
-INTERFACE MPI_Allreduce
-  MODULE PROCEDURE MPI_Allreduce_f08c
-END INTERFACE MPI_Allreduce
-INTERFACE MPI_Allreduce_init
-  MODULE PROCEDURE MPI_Allreduce_init_f08
-END INTERFACE MPI_Allreduce_init
-INTERFACE MPI_Allreduce_init
-  MODULE PROCEDURE MPI_Allreduce_init_f08c
-END INTERFACE MPI_Allreduce_init
-INTERFACE MPI_Alltoall
-  MODULE PROCEDURE MPI_Alltoall_f08
-END INTERFACE MPI_Alltoall
-INTERFACE MPI_Alltoall
-  MODULE PROCEDURE MPI_Alltoall_f08c
-END INTERFACE MPI_Alltoall
-INTERFACE MPI_Alltoall_init
-  MODULE PROCEDURE MPI_Alltoall_init_f08
-END INTERFACE MPI_Alltoall_init
-INTERFACE MPI_Alltoall_init
-  MODULE PROCEDURE MPI_Alltoall_init_f08c
-END INTERFACE MPI_Alltoall_init
-INTERFACE MPI_Alltoallv
-  MODULE PROCEDURE MPI_Alltoallv_f08
-END INTERFACE MPI_Alltoallv
-INTERFACE MPI_Alltoallv
-  MODULE PROCEDURE MPI_Alltoallv_f08c
-END INTERFACE MPI_Alltoallv
-INTERFACE MPI_Alltoallv_init
-  MODULE PROCEDURE MPI_Alltoallv_init_f08
-END INTERFACE MPI_Alltoallv_init
-INTERFACE MPI_Alltoallv_init
-  MODULE PROCEDURE MPI_Alltoallv_init_f08c
-END INTERFACE MPI_Alltoallv_init
-INTERFACE MPI_Alltoallw
-  MODULE PROCEDURE MPI_Alltoallw_f08
-END INTERFACE MPI_Alltoallw
-INTERFACE MPI_Alltoallw
-  MODULE PROCEDURE MPI_Alltoallw_f08c
-END INTERFACE MPI_Alltoallw
-INTERFACE MPI_Alltoallw_init
-  MODULE PROCEDURE MPI_Alltoallw_init_f08
-END INTERFACE MPI_Alltoallw_init
-INTERFACE MPI_Alltoallw_init
-  MODULE PROCEDURE MPI_Alltoallw_init_f08c
-END INTERFACE MPI_Alltoallw_init
 INTERFACE MPI_Barrier
   MODULE PROCEDURE MPI_Barrier_f08
 END INTERFACE MPI_Barrier
 INTERFACE MPI_Barrier_init
   MODULE PROCEDURE MPI_Barrier_init_f08
 END INTERFACE MPI_Barrier_init
-INTERFACE MPI_Bcast
-  MODULE PROCEDURE MPI_Bcast_f08
-END INTERFACE MPI_Bcast
-INTERFACE MPI_Bcast
-  MODULE PROCEDURE MPI_Bcast_f08c
-END INTERFACE MPI_Bcast
-INTERFACE MPI_Bcast_init
-  MODULE PROCEDURE MPI_Bcast_init_f08
-END INTERFACE MPI_Bcast_init
-INTERFACE MPI_Bcast_init
-  MODULE PROCEDURE MPI_Bcast_init_f08c
-END INTERFACE MPI_Bcast_init
-INTERFACE MPI_Bsend
-  MODULE PROCEDURE MPI_Bsend_f08
-END INTERFACE MPI_Bsend
-INTERFACE MPI_Bsend
-  MODULE PROCEDURE MPI_Bsend_f08c
-END INTERFACE MPI_Bsend
-INTERFACE MPI_Bsend_init
-  MODULE PROCEDURE MPI_Bsend_init_f08
-END INTERFACE MPI_Bsend_init
-INTERFACE MPI_Bsend_init
-  MODULE PROCEDURE MPI_Bsend_init_f08c
-END INTERFACE MPI_Bsend_init
-INTERFACE MPI_Buffer_attach
-  MODULE PROCEDURE MPI_Buffer_attach_f08
-END INTERFACE MPI_Buffer_attach
-INTERFACE MPI_Buffer_attach
-  MODULE PROCEDURE MPI_Buffer_attach_f08c
-END INTERFACE MPI_Buffer_attach
 INTERFACE MPI_Buffer_detach
   MODULE PROCEDURE MPI_Buffer_detach_f08
 END INTERFACE MPI_Buffer_detach
@@ -9184,12 +3573,6 @@ END INTERFACE MPI_Close_port
 INTERFACE MPI_Comm_accept
   MODULE PROCEDURE MPI_Comm_accept_f08
 END INTERFACE MPI_Comm_accept
-INTERFACE MPI_Comm_attach_buffer
-  MODULE PROCEDURE MPI_Comm_attach_buffer_f08
-END INTERFACE MPI_Comm_attach_buffer
-INTERFACE MPI_Comm_attach_buffer
-  MODULE PROCEDURE MPI_Comm_attach_buffer_f08c
-END INTERFACE MPI_Comm_attach_buffer
 INTERFACE MPI_Comm_call_errhandler
   MODULE PROCEDURE MPI_Comm_call_errhandler_f08
 END INTERFACE MPI_Comm_call_errhandler
@@ -9310,9 +3693,6 @@ END INTERFACE MPI_Comm_split_type
 INTERFACE MPI_Comm_test_inter
   MODULE PROCEDURE MPI_Comm_test_inter_f08
 END INTERFACE MPI_Comm_test_inter
-INTERFACE MPI_Compare_and_swap
-  MODULE PROCEDURE MPI_Compare_and_swap_f08
-END INTERFACE MPI_Compare_and_swap
 INTERFACE MPI_Dims_create
   MODULE PROCEDURE MPI_Dims_create_f08
 END INTERFACE MPI_Dims_create
@@ -9337,24 +3717,6 @@ END INTERFACE MPI_Error_class
 INTERFACE MPI_Error_string
   MODULE PROCEDURE MPI_Error_string_f08
 END INTERFACE MPI_Error_string
-INTERFACE MPI_Exscan
-  MODULE PROCEDURE MPI_Exscan_f08
-END INTERFACE MPI_Exscan
-INTERFACE MPI_Exscan
-  MODULE PROCEDURE MPI_Exscan_f08c
-END INTERFACE MPI_Exscan
-INTERFACE MPI_Exscan_init
-  MODULE PROCEDURE MPI_Exscan_init_f08
-END INTERFACE MPI_Exscan_init
-INTERFACE MPI_Exscan_init
-  MODULE PROCEDURE MPI_Exscan_init_f08c
-END INTERFACE MPI_Exscan_init
-INTERFACE MPI_F_sync_reg
-  MODULE PROCEDURE MPI_F_sync_reg_f08
-END INTERFACE MPI_F_sync_reg
-INTERFACE MPI_Fetch_and_op
-  MODULE PROCEDURE MPI_Fetch_and_op_f08
-END INTERFACE MPI_Fetch_and_op
 INTERFACE MPI_File_call_errhandler
   MODULE PROCEDURE MPI_File_call_errhandler_f08
 END INTERFACE MPI_File_call_errhandler
@@ -9400,135 +3762,12 @@ END INTERFACE MPI_File_get_type_extent
 INTERFACE MPI_File_get_view
   MODULE PROCEDURE MPI_File_get_view_f08
 END INTERFACE MPI_File_get_view
-INTERFACE MPI_File_iread
-  MODULE PROCEDURE MPI_File_iread_f08
-END INTERFACE MPI_File_iread
-INTERFACE MPI_File_iread
-  MODULE PROCEDURE MPI_File_iread_f08c
-END INTERFACE MPI_File_iread
-INTERFACE MPI_File_iread_all
-  MODULE PROCEDURE MPI_File_iread_all_f08
-END INTERFACE MPI_File_iread_all
-INTERFACE MPI_File_iread_all
-  MODULE PROCEDURE MPI_File_iread_all_f08c
-END INTERFACE MPI_File_iread_all
-INTERFACE MPI_File_iread_at
-  MODULE PROCEDURE MPI_File_iread_at_f08
-END INTERFACE MPI_File_iread_at
-INTERFACE MPI_File_iread_at
-  MODULE PROCEDURE MPI_File_iread_at_f08c
-END INTERFACE MPI_File_iread_at
-INTERFACE MPI_File_iread_at_all
-  MODULE PROCEDURE MPI_File_iread_at_all_f08
-END INTERFACE MPI_File_iread_at_all
-INTERFACE MPI_File_iread_at_all
-  MODULE PROCEDURE MPI_File_iread_at_all_f08c
-END INTERFACE MPI_File_iread_at_all
-INTERFACE MPI_File_iread_shared
-  MODULE PROCEDURE MPI_File_iread_shared_f08
-END INTERFACE MPI_File_iread_shared
-INTERFACE MPI_File_iread_shared
-  MODULE PROCEDURE MPI_File_iread_shared_f08c
-END INTERFACE MPI_File_iread_shared
-INTERFACE MPI_File_iwrite
-  MODULE PROCEDURE MPI_File_iwrite_f08
-END INTERFACE MPI_File_iwrite
-INTERFACE MPI_File_iwrite
-  MODULE PROCEDURE MPI_File_iwrite_f08c
-END INTERFACE MPI_File_iwrite
-INTERFACE MPI_File_iwrite_all
-  MODULE PROCEDURE MPI_File_iwrite_all_f08
-END INTERFACE MPI_File_iwrite_all
-INTERFACE MPI_File_iwrite_all
-  MODULE PROCEDURE MPI_File_iwrite_all_f08c
-END INTERFACE MPI_File_iwrite_all
-INTERFACE MPI_File_iwrite_at
-  MODULE PROCEDURE MPI_File_iwrite_at_f08
-END INTERFACE MPI_File_iwrite_at
-INTERFACE MPI_File_iwrite_at
-  MODULE PROCEDURE MPI_File_iwrite_at_f08c
-END INTERFACE MPI_File_iwrite_at
-INTERFACE MPI_File_iwrite_at_all
-  MODULE PROCEDURE MPI_File_iwrite_at_all_f08
-END INTERFACE MPI_File_iwrite_at_all
-INTERFACE MPI_File_iwrite_at_all
-  MODULE PROCEDURE MPI_File_iwrite_at_all_f08c
-END INTERFACE MPI_File_iwrite_at_all
-INTERFACE MPI_File_iwrite_shared
-  MODULE PROCEDURE MPI_File_iwrite_shared_f08
-END INTERFACE MPI_File_iwrite_shared
-INTERFACE MPI_File_iwrite_shared
-  MODULE PROCEDURE MPI_File_iwrite_shared_f08c
-END INTERFACE MPI_File_iwrite_shared
 INTERFACE MPI_File_open
   MODULE PROCEDURE MPI_File_open_f08
 END INTERFACE MPI_File_open
 INTERFACE MPI_File_preallocate
   MODULE PROCEDURE MPI_File_preallocate_f08
 END INTERFACE MPI_File_preallocate
-INTERFACE MPI_File_read
-  MODULE PROCEDURE MPI_File_read_f08
-END INTERFACE MPI_File_read
-INTERFACE MPI_File_read
-  MODULE PROCEDURE MPI_File_read_f08c
-END INTERFACE MPI_File_read
-INTERFACE MPI_File_read_all
-  MODULE PROCEDURE MPI_File_read_all_f08
-END INTERFACE MPI_File_read_all
-INTERFACE MPI_File_read_all
-  MODULE PROCEDURE MPI_File_read_all_f08c
-END INTERFACE MPI_File_read_all
-INTERFACE MPI_File_read_all_begin
-  MODULE PROCEDURE MPI_File_read_all_begin_f08
-END INTERFACE MPI_File_read_all_begin
-INTERFACE MPI_File_read_all_begin
-  MODULE PROCEDURE MPI_File_read_all_begin_f08c
-END INTERFACE MPI_File_read_all_begin
-INTERFACE MPI_File_read_all_end
-  MODULE PROCEDURE MPI_File_read_all_end_f08
-END INTERFACE MPI_File_read_all_end
-INTERFACE MPI_File_read_at
-  MODULE PROCEDURE MPI_File_read_at_f08
-END INTERFACE MPI_File_read_at
-INTERFACE MPI_File_read_at
-  MODULE PROCEDURE MPI_File_read_at_f08c
-END INTERFACE MPI_File_read_at
-INTERFACE MPI_File_read_at_all
-  MODULE PROCEDURE MPI_File_read_at_all_f08
-END INTERFACE MPI_File_read_at_all
-INTERFACE MPI_File_read_at_all
-  MODULE PROCEDURE MPI_File_read_at_all_f08c
-END INTERFACE MPI_File_read_at_all
-INTERFACE MPI_File_read_at_all_begin
-  MODULE PROCEDURE MPI_File_read_at_all_begin_f08
-END INTERFACE MPI_File_read_at_all_begin
-INTERFACE MPI_File_read_at_all_begin
-  MODULE PROCEDURE MPI_File_read_at_all_begin_f08c
-END INTERFACE MPI_File_read_at_all_begin
-INTERFACE MPI_File_read_at_all_end
-  MODULE PROCEDURE MPI_File_read_at_all_end_f08
-END INTERFACE MPI_File_read_at_all_end
-INTERFACE MPI_File_read_ordered
-  MODULE PROCEDURE MPI_File_read_ordered_f08
-END INTERFACE MPI_File_read_ordered
-INTERFACE MPI_File_read_ordered
-  MODULE PROCEDURE MPI_File_read_ordered_f08c
-END INTERFACE MPI_File_read_ordered
-INTERFACE MPI_File_read_ordered_begin
-  MODULE PROCEDURE MPI_File_read_ordered_begin_f08
-END INTERFACE MPI_File_read_ordered_begin
-INTERFACE MPI_File_read_ordered_begin
-  MODULE PROCEDURE MPI_File_read_ordered_begin_f08c
-END INTERFACE MPI_File_read_ordered_begin
-INTERFACE MPI_File_read_ordered_end
-  MODULE PROCEDURE MPI_File_read_ordered_end_f08
-END INTERFACE MPI_File_read_ordered_end
-INTERFACE MPI_File_read_shared
-  MODULE PROCEDURE MPI_File_read_shared_f08
-END INTERFACE MPI_File_read_shared
-INTERFACE MPI_File_read_shared
-  MODULE PROCEDURE MPI_File_read_shared_f08c
-END INTERFACE MPI_File_read_shared
 INTERFACE MPI_File_seek
   MODULE PROCEDURE MPI_File_seek_f08
 END INTERFACE MPI_File_seek
@@ -9553,117 +3792,12 @@ END INTERFACE MPI_File_set_view
 INTERFACE MPI_File_sync
   MODULE PROCEDURE MPI_File_sync_f08
 END INTERFACE MPI_File_sync
-INTERFACE MPI_File_write
-  MODULE PROCEDURE MPI_File_write_f08
-END INTERFACE MPI_File_write
-INTERFACE MPI_File_write
-  MODULE PROCEDURE MPI_File_write_f08c
-END INTERFACE MPI_File_write
-INTERFACE MPI_File_write_all
-  MODULE PROCEDURE MPI_File_write_all_f08
-END INTERFACE MPI_File_write_all
-INTERFACE MPI_File_write_all
-  MODULE PROCEDURE MPI_File_write_all_f08c
-END INTERFACE MPI_File_write_all
-INTERFACE MPI_File_write_all_begin
-  MODULE PROCEDURE MPI_File_write_all_begin_f08
-END INTERFACE MPI_File_write_all_begin
-INTERFACE MPI_File_write_all_begin
-  MODULE PROCEDURE MPI_File_write_all_begin_f08c
-END INTERFACE MPI_File_write_all_begin
-INTERFACE MPI_File_write_all_end
-  MODULE PROCEDURE MPI_File_write_all_end_f08
-END INTERFACE MPI_File_write_all_end
-INTERFACE MPI_File_write_at
-  MODULE PROCEDURE MPI_File_write_at_f08
-END INTERFACE MPI_File_write_at
-INTERFACE MPI_File_write_at
-  MODULE PROCEDURE MPI_File_write_at_f08c
-END INTERFACE MPI_File_write_at
-INTERFACE MPI_File_write_at_all
-  MODULE PROCEDURE MPI_File_write_at_all_f08
-END INTERFACE MPI_File_write_at_all
-INTERFACE MPI_File_write_at_all
-  MODULE PROCEDURE MPI_File_write_at_all_f08c
-END INTERFACE MPI_File_write_at_all
-INTERFACE MPI_File_write_at_all_begin
-  MODULE PROCEDURE MPI_File_write_at_all_begin_f08
-END INTERFACE MPI_File_write_at_all_begin
-INTERFACE MPI_File_write_at_all_begin
-  MODULE PROCEDURE MPI_File_write_at_all_begin_f08c
-END INTERFACE MPI_File_write_at_all_begin
-INTERFACE MPI_File_write_at_all_end
-  MODULE PROCEDURE MPI_File_write_at_all_end_f08
-END INTERFACE MPI_File_write_at_all_end
-INTERFACE MPI_File_write_ordered
-  MODULE PROCEDURE MPI_File_write_ordered_f08
-END INTERFACE MPI_File_write_ordered
-INTERFACE MPI_File_write_ordered
-  MODULE PROCEDURE MPI_File_write_ordered_f08c
-END INTERFACE MPI_File_write_ordered
-INTERFACE MPI_File_write_ordered_begin
-  MODULE PROCEDURE MPI_File_write_ordered_begin_f08
-END INTERFACE MPI_File_write_ordered_begin
-INTERFACE MPI_File_write_ordered_begin
-  MODULE PROCEDURE MPI_File_write_ordered_begin_f08c
-END INTERFACE MPI_File_write_ordered_begin
-INTERFACE MPI_File_write_ordered_end
-  MODULE PROCEDURE MPI_File_write_ordered_end_f08
-END INTERFACE MPI_File_write_ordered_end
-INTERFACE MPI_File_write_shared
-  MODULE PROCEDURE MPI_File_write_shared_f08
-END INTERFACE MPI_File_write_shared
-INTERFACE MPI_File_write_shared
-  MODULE PROCEDURE MPI_File_write_shared_f08c
-END INTERFACE MPI_File_write_shared
 INTERFACE MPI_Finalize
   MODULE PROCEDURE MPI_Finalize_f08
 END INTERFACE MPI_Finalize
 INTERFACE MPI_Finalized
   MODULE PROCEDURE MPI_Finalized_f08
 END INTERFACE MPI_Finalized
-INTERFACE MPI_Free_mem
-  MODULE PROCEDURE MPI_Free_mem_f08
-END INTERFACE MPI_Free_mem
-INTERFACE MPI_Gather
-  MODULE PROCEDURE MPI_Gather_f08
-END INTERFACE MPI_Gather
-INTERFACE MPI_Gather
-  MODULE PROCEDURE MPI_Gather_f08c
-END INTERFACE MPI_Gather
-INTERFACE MPI_Gather_init
-  MODULE PROCEDURE MPI_Gather_init_f08
-END INTERFACE MPI_Gather_init
-INTERFACE MPI_Gather_init
-  MODULE PROCEDURE MPI_Gather_init_f08c
-END INTERFACE MPI_Gather_init
-INTERFACE MPI_Gatherv
-  MODULE PROCEDURE MPI_Gatherv_f08
-END INTERFACE MPI_Gatherv
-INTERFACE MPI_Gatherv
-  MODULE PROCEDURE MPI_Gatherv_f08c
-END INTERFACE MPI_Gatherv
-INTERFACE MPI_Gatherv_init
-  MODULE PROCEDURE MPI_Gatherv_init_f08
-END INTERFACE MPI_Gatherv_init
-INTERFACE MPI_Gatherv_init
-  MODULE PROCEDURE MPI_Gatherv_init_f08c
-END INTERFACE MPI_Gatherv_init
-INTERFACE MPI_Get
-  MODULE PROCEDURE MPI_Get_f08
-END INTERFACE MPI_Get
-INTERFACE MPI_Get
-  MODULE PROCEDURE MPI_Get_f08c
-END INTERFACE MPI_Get
-INTERFACE MPI_Get_accumulate
-  MODULE PROCEDURE MPI_Get_accumulate_f08
-END INTERFACE MPI_Get_accumulate
-INTERFACE MPI_Get_accumulate
-  MODULE PROCEDURE MPI_Get_accumulate_f08c
-END INTERFACE MPI_Get_accumulate
-INTERFACE MPI_Get_address
-  MODULE PROCEDURE MPI_Get_address_f08
-END INTERFACE MPI_Get_address
 INTERFACE MPI_Get_count
   MODULE PROCEDURE MPI_Get_count_f08
 END INTERFACE MPI_Get_count
@@ -9754,114 +3888,12 @@ END INTERFACE MPI_Group_translate_ranks
 INTERFACE MPI_Group_union
   MODULE PROCEDURE MPI_Group_union_f08
 END INTERFACE MPI_Group_union
-INTERFACE MPI_Iallgather
-  MODULE PROCEDURE MPI_Iallgather_f08
-END INTERFACE MPI_Iallgather
-INTERFACE MPI_Iallgather
-  MODULE PROCEDURE MPI_Iallgather_f08c
-END INTERFACE MPI_Iallgather
-INTERFACE MPI_Iallgatherv
-  MODULE PROCEDURE MPI_Iallgatherv_f08
-END INTERFACE MPI_Iallgatherv
-INTERFACE MPI_Iallgatherv
-  MODULE PROCEDURE MPI_Iallgatherv_f08c
-END INTERFACE MPI_Iallgatherv
-INTERFACE MPI_Iallreduce
-  MODULE PROCEDURE MPI_Iallreduce_f08
-END INTERFACE MPI_Iallreduce
-INTERFACE MPI_Iallreduce
-  MODULE PROCEDURE MPI_Iallreduce_f08c
-END INTERFACE MPI_Iallreduce
-INTERFACE MPI_Ialltoall
-  MODULE PROCEDURE MPI_Ialltoall_f08
-END INTERFACE MPI_Ialltoall
-INTERFACE MPI_Ialltoall
-  MODULE PROCEDURE MPI_Ialltoall_f08c
-END INTERFACE MPI_Ialltoall
-INTERFACE MPI_Ialltoallv
-  MODULE PROCEDURE MPI_Ialltoallv_f08
-END INTERFACE MPI_Ialltoallv
-INTERFACE MPI_Ialltoallv
-  MODULE PROCEDURE MPI_Ialltoallv_f08c
-END INTERFACE MPI_Ialltoallv
-INTERFACE MPI_Ialltoallw
-  MODULE PROCEDURE MPI_Ialltoallw_f08
-END INTERFACE MPI_Ialltoallw
-INTERFACE MPI_Ialltoallw
-  MODULE PROCEDURE MPI_Ialltoallw_f08c
-END INTERFACE MPI_Ialltoallw
 INTERFACE MPI_Ibarrier
   MODULE PROCEDURE MPI_Ibarrier_f08
 END INTERFACE MPI_Ibarrier
-INTERFACE MPI_Ibcast
-  MODULE PROCEDURE MPI_Ibcast_f08
-END INTERFACE MPI_Ibcast
-INTERFACE MPI_Ibcast
-  MODULE PROCEDURE MPI_Ibcast_f08c
-END INTERFACE MPI_Ibcast
-INTERFACE MPI_Ibsend
-  MODULE PROCEDURE MPI_Ibsend_f08
-END INTERFACE MPI_Ibsend
-INTERFACE MPI_Ibsend
-  MODULE PROCEDURE MPI_Ibsend_f08c
-END INTERFACE MPI_Ibsend
-INTERFACE MPI_Iexscan
-  MODULE PROCEDURE MPI_Iexscan_f08
-END INTERFACE MPI_Iexscan
-INTERFACE MPI_Iexscan
-  MODULE PROCEDURE MPI_Iexscan_f08c
-END INTERFACE MPI_Iexscan
-INTERFACE MPI_Igather
-  MODULE PROCEDURE MPI_Igather_f08
-END INTERFACE MPI_Igather
-INTERFACE MPI_Igather
-  MODULE PROCEDURE MPI_Igather_f08c
-END INTERFACE MPI_Igather
-INTERFACE MPI_Igatherv
-  MODULE PROCEDURE MPI_Igatherv_f08
-END INTERFACE MPI_Igatherv
-INTERFACE MPI_Igatherv
-  MODULE PROCEDURE MPI_Igatherv_f08c
-END INTERFACE MPI_Igatherv
 INTERFACE MPI_Improbe
   MODULE PROCEDURE MPI_Improbe_f08
 END INTERFACE MPI_Improbe
-INTERFACE MPI_Imrecv
-  MODULE PROCEDURE MPI_Imrecv_f08
-END INTERFACE MPI_Imrecv
-INTERFACE MPI_Imrecv
-  MODULE PROCEDURE MPI_Imrecv_f08c
-END INTERFACE MPI_Imrecv
-INTERFACE MPI_Ineighbor_allgather
-  MODULE PROCEDURE MPI_Ineighbor_allgather_f08
-END INTERFACE MPI_Ineighbor_allgather
-INTERFACE MPI_Ineighbor_allgather
-  MODULE PROCEDURE MPI_Ineighbor_allgather_f08c
-END INTERFACE MPI_Ineighbor_allgather
-INTERFACE MPI_Ineighbor_allgatherv
-  MODULE PROCEDURE MPI_Ineighbor_allgatherv_f08
-END INTERFACE MPI_Ineighbor_allgatherv
-INTERFACE MPI_Ineighbor_allgatherv
-  MODULE PROCEDURE MPI_Ineighbor_allgatherv_f08c
-END INTERFACE MPI_Ineighbor_allgatherv
-INTERFACE MPI_Ineighbor_alltoall
-  MODULE PROCEDURE MPI_Ineighbor_alltoall_f08
-END INTERFACE MPI_Ineighbor_alltoall
-INTERFACE MPI_Ineighbor_alltoall
-  MODULE PROCEDURE MPI_Ineighbor_alltoall_f08c
-END INTERFACE MPI_Ineighbor_alltoall
-INTERFACE MPI_Ineighbor_alltoallv
-  MODULE PROCEDURE MPI_Ineighbor_alltoallv_f08
-END INTERFACE MPI_Ineighbor_alltoallv
-INTERFACE MPI_Ineighbor_alltoallv
-  MODULE PROCEDURE MPI_Ineighbor_alltoallv_f08c
-END INTERFACE MPI_Ineighbor_alltoallv
-INTERFACE MPI_Ineighbor_alltoallw
-  MODULE PROCEDURE MPI_Ineighbor_alltoallw_f08
-END INTERFACE MPI_Ineighbor_alltoallw
-INTERFACE MPI_Ineighbor_alltoallw
-  MODULE PROCEDURE MPI_Ineighbor_alltoallw_f08c
-END INTERFACE MPI_Ineighbor_alltoallw
 INTERFACE MPI_Info_create
   MODULE PROCEDURE MPI_Info_create_f08
 END INTERFACE MPI_Info_create
@@ -9916,153 +3948,15 @@ END INTERFACE MPI_Intercomm_merge
 INTERFACE MPI_Iprobe
   MODULE PROCEDURE MPI_Iprobe_f08
 END INTERFACE MPI_Iprobe
-INTERFACE MPI_Irecv
-  MODULE PROCEDURE MPI_Irecv_f08
-END INTERFACE MPI_Irecv
-INTERFACE MPI_Irecv
-  MODULE PROCEDURE MPI_Irecv_f08c
-END INTERFACE MPI_Irecv
-INTERFACE MPI_Ireduce
-  MODULE PROCEDURE MPI_Ireduce_f08
-END INTERFACE MPI_Ireduce
-INTERFACE MPI_Ireduce
-  MODULE PROCEDURE MPI_Ireduce_f08c
-END INTERFACE MPI_Ireduce
-INTERFACE MPI_Ireduce_scatter
-  MODULE PROCEDURE MPI_Ireduce_scatter_f08
-END INTERFACE MPI_Ireduce_scatter
-INTERFACE MPI_Ireduce_scatter
-  MODULE PROCEDURE MPI_Ireduce_scatter_f08c
-END INTERFACE MPI_Ireduce_scatter
-INTERFACE MPI_Ireduce_scatter_block
-  MODULE PROCEDURE MPI_Ireduce_scatter_block_f08
-END INTERFACE MPI_Ireduce_scatter_block
-INTERFACE MPI_Ireduce_scatter_block
-  MODULE PROCEDURE MPI_Ireduce_scatter_block_f08c
-END INTERFACE MPI_Ireduce_scatter_block
-INTERFACE MPI_Irsend
-  MODULE PROCEDURE MPI_Irsend_f08
-END INTERFACE MPI_Irsend
-INTERFACE MPI_Irsend
-  MODULE PROCEDURE MPI_Irsend_f08c
-END INTERFACE MPI_Irsend
 INTERFACE MPI_Is_thread_main
   MODULE PROCEDURE MPI_Is_thread_main_f08
 END INTERFACE MPI_Is_thread_main
-INTERFACE MPI_Iscan
-  MODULE PROCEDURE MPI_Iscan_f08
-END INTERFACE MPI_Iscan
-INTERFACE MPI_Iscan
-  MODULE PROCEDURE MPI_Iscan_f08c
-END INTERFACE MPI_Iscan
-INTERFACE MPI_Iscatter
-  MODULE PROCEDURE MPI_Iscatter_f08
-END INTERFACE MPI_Iscatter
-INTERFACE MPI_Iscatter
-  MODULE PROCEDURE MPI_Iscatter_f08c
-END INTERFACE MPI_Iscatter
-INTERFACE MPI_Iscatterv
-  MODULE PROCEDURE MPI_Iscatterv_f08
-END INTERFACE MPI_Iscatterv
-INTERFACE MPI_Iscatterv
-  MODULE PROCEDURE MPI_Iscatterv_f08c
-END INTERFACE MPI_Iscatterv
-INTERFACE MPI_Isend
-  MODULE PROCEDURE MPI_Isend_f08
-END INTERFACE MPI_Isend
-INTERFACE MPI_Isend
-  MODULE PROCEDURE MPI_Isend_f08c
-END INTERFACE MPI_Isend
-INTERFACE MPI_Isendrecv
-  MODULE PROCEDURE MPI_Isendrecv_f08
-END INTERFACE MPI_Isendrecv
-INTERFACE MPI_Isendrecv
-  MODULE PROCEDURE MPI_Isendrecv_f08c
-END INTERFACE MPI_Isendrecv
-INTERFACE MPI_Isendrecv_replace
-  MODULE PROCEDURE MPI_Isendrecv_replace_f08
-END INTERFACE MPI_Isendrecv_replace
-INTERFACE MPI_Isendrecv_replace
-  MODULE PROCEDURE MPI_Isendrecv_replace_f08c
-END INTERFACE MPI_Isendrecv_replace
-INTERFACE MPI_Issend
-  MODULE PROCEDURE MPI_Issend_f08
-END INTERFACE MPI_Issend
-INTERFACE MPI_Issend
-  MODULE PROCEDURE MPI_Issend_f08c
-END INTERFACE MPI_Issend
 INTERFACE MPI_Lookup_name
   MODULE PROCEDURE MPI_Lookup_name_f08
 END INTERFACE MPI_Lookup_name
 INTERFACE MPI_Mprobe
   MODULE PROCEDURE MPI_Mprobe_f08
 END INTERFACE MPI_Mprobe
-INTERFACE MPI_Mrecv
-  MODULE PROCEDURE MPI_Mrecv_f08
-END INTERFACE MPI_Mrecv
-INTERFACE MPI_Mrecv
-  MODULE PROCEDURE MPI_Mrecv_f08c
-END INTERFACE MPI_Mrecv
-INTERFACE MPI_Neighbor_allgather
-  MODULE PROCEDURE MPI_Neighbor_allgather_f08
-END INTERFACE MPI_Neighbor_allgather
-INTERFACE MPI_Neighbor_allgather
-  MODULE PROCEDURE MPI_Neighbor_allgather_f08c
-END INTERFACE MPI_Neighbor_allgather
-INTERFACE MPI_Neighbor_allgather_init
-  MODULE PROCEDURE MPI_Neighbor_allgather_init_f08
-END INTERFACE MPI_Neighbor_allgather_init
-INTERFACE MPI_Neighbor_allgather_init
-  MODULE PROCEDURE MPI_Neighbor_allgather_init_f08c
-END INTERFACE MPI_Neighbor_allgather_init
-INTERFACE MPI_Neighbor_allgatherv
-  MODULE PROCEDURE MPI_Neighbor_allgatherv_f08
-END INTERFACE MPI_Neighbor_allgatherv
-INTERFACE MPI_Neighbor_allgatherv
-  MODULE PROCEDURE MPI_Neighbor_allgatherv_f08c
-END INTERFACE MPI_Neighbor_allgatherv
-INTERFACE MPI_Neighbor_allgatherv_init
-  MODULE PROCEDURE MPI_Neighbor_allgatherv_init_f08
-END INTERFACE MPI_Neighbor_allgatherv_init
-INTERFACE MPI_Neighbor_allgatherv_init
-  MODULE PROCEDURE MPI_Neighbor_allgatherv_init_f08c
-END INTERFACE MPI_Neighbor_allgatherv_init
-INTERFACE MPI_Neighbor_alltoall
-  MODULE PROCEDURE MPI_Neighbor_alltoall_f08
-END INTERFACE MPI_Neighbor_alltoall
-INTERFACE MPI_Neighbor_alltoall
-  MODULE PROCEDURE MPI_Neighbor_alltoall_f08c
-END INTERFACE MPI_Neighbor_alltoall
-INTERFACE MPI_Neighbor_alltoall_init
-  MODULE PROCEDURE MPI_Neighbor_alltoall_init_f08
-END INTERFACE MPI_Neighbor_alltoall_init
-INTERFACE MPI_Neighbor_alltoall_init
-  MODULE PROCEDURE MPI_Neighbor_alltoall_init_f08c
-END INTERFACE MPI_Neighbor_alltoall_init
-INTERFACE MPI_Neighbor_alltoallv
-  MODULE PROCEDURE MPI_Neighbor_alltoallv_f08
-END INTERFACE MPI_Neighbor_alltoallv
-INTERFACE MPI_Neighbor_alltoallv
-  MODULE PROCEDURE MPI_Neighbor_alltoallv_f08c
-END INTERFACE MPI_Neighbor_alltoallv
-INTERFACE MPI_Neighbor_alltoallv_init
-  MODULE PROCEDURE MPI_Neighbor_alltoallv_init_f08
-END INTERFACE MPI_Neighbor_alltoallv_init
-INTERFACE MPI_Neighbor_alltoallv_init
-  MODULE PROCEDURE MPI_Neighbor_alltoallv_init_f08c
-END INTERFACE MPI_Neighbor_alltoallv_init
-INTERFACE MPI_Neighbor_alltoallw
-  MODULE PROCEDURE MPI_Neighbor_alltoallw_f08
-END INTERFACE MPI_Neighbor_alltoallw
-INTERFACE MPI_Neighbor_alltoallw
-  MODULE PROCEDURE MPI_Neighbor_alltoallw_f08c
-END INTERFACE MPI_Neighbor_alltoallw
-INTERFACE MPI_Neighbor_alltoallw_init
-  MODULE PROCEDURE MPI_Neighbor_alltoallw_init_f08
-END INTERFACE MPI_Neighbor_alltoallw_init
-INTERFACE MPI_Neighbor_alltoallw_init
-  MODULE PROCEDURE MPI_Neighbor_alltoallw_init_f08c
-END INTERFACE MPI_Neighbor_alltoallw_init
 INTERFACE MPI_Op_commutative
   MODULE PROCEDURE MPI_Op_commutative_f08
 END INTERFACE MPI_Op_commutative
@@ -10075,18 +3969,6 @@ END INTERFACE MPI_Op_free
 INTERFACE MPI_Open_port
   MODULE PROCEDURE MPI_Open_port_f08
 END INTERFACE MPI_Open_port
-INTERFACE MPI_Pack
-  MODULE PROCEDURE MPI_Pack_f08
-END INTERFACE MPI_Pack
-INTERFACE MPI_Pack
-  MODULE PROCEDURE MPI_Pack_f08c
-END INTERFACE MPI_Pack
-INTERFACE MPI_Pack_external
-  MODULE PROCEDURE MPI_Pack_external_f08
-END INTERFACE MPI_Pack_external
-INTERFACE MPI_Pack_external
-  MODULE PROCEDURE MPI_Pack_external_f08c
-END INTERFACE MPI_Pack_external
 INTERFACE MPI_Pack_external_size
   MODULE PROCEDURE MPI_Pack_external_size_f08
 END INTERFACE MPI_Pack_external_size
@@ -10114,87 +3996,15 @@ END INTERFACE MPI_Pready_list
 INTERFACE MPI_Pready_range
   MODULE PROCEDURE MPI_Pready_range_f08
 END INTERFACE MPI_Pready_range
-INTERFACE MPI_Precv_init
-  MODULE PROCEDURE MPI_Precv_init_f08
-END INTERFACE MPI_Precv_init
 INTERFACE MPI_Probe
   MODULE PROCEDURE MPI_Probe_f08
 END INTERFACE MPI_Probe
-INTERFACE MPI_Psend_init
-  MODULE PROCEDURE MPI_Psend_init_f08
-END INTERFACE MPI_Psend_init
 INTERFACE MPI_Publish_name
   MODULE PROCEDURE MPI_Publish_name_f08
 END INTERFACE MPI_Publish_name
-INTERFACE MPI_Put
-  MODULE PROCEDURE MPI_Put_f08
-END INTERFACE MPI_Put
-INTERFACE MPI_Put
-  MODULE PROCEDURE MPI_Put_f08c
-END INTERFACE MPI_Put
 INTERFACE MPI_Query_thread
   MODULE PROCEDURE MPI_Query_thread_f08
 END INTERFACE MPI_Query_thread
-INTERFACE MPI_Raccumulate
-  MODULE PROCEDURE MPI_Raccumulate_f08
-END INTERFACE MPI_Raccumulate
-INTERFACE MPI_Raccumulate
-  MODULE PROCEDURE MPI_Raccumulate_f08c
-END INTERFACE MPI_Raccumulate
-INTERFACE MPI_Recv
-  MODULE PROCEDURE MPI_Recv_f08
-END INTERFACE MPI_Recv
-INTERFACE MPI_Recv
-  MODULE PROCEDURE MPI_Recv_f08c
-END INTERFACE MPI_Recv
-INTERFACE MPI_Recv_init
-  MODULE PROCEDURE MPI_Recv_init_f08
-END INTERFACE MPI_Recv_init
-INTERFACE MPI_Recv_init
-  MODULE PROCEDURE MPI_Recv_init_f08c
-END INTERFACE MPI_Recv_init
-INTERFACE MPI_Reduce
-  MODULE PROCEDURE MPI_Reduce_f08
-END INTERFACE MPI_Reduce
-INTERFACE MPI_Reduce
-  MODULE PROCEDURE MPI_Reduce_f08c
-END INTERFACE MPI_Reduce
-INTERFACE MPI_Reduce_init
-  MODULE PROCEDURE MPI_Reduce_init_f08
-END INTERFACE MPI_Reduce_init
-INTERFACE MPI_Reduce_init
-  MODULE PROCEDURE MPI_Reduce_init_f08c
-END INTERFACE MPI_Reduce_init
-INTERFACE MPI_Reduce_local
-  MODULE PROCEDURE MPI_Reduce_local_f08
-END INTERFACE MPI_Reduce_local
-INTERFACE MPI_Reduce_local
-  MODULE PROCEDURE MPI_Reduce_local_f08c
-END INTERFACE MPI_Reduce_local
-INTERFACE MPI_Reduce_scatter
-  MODULE PROCEDURE MPI_Reduce_scatter_f08
-END INTERFACE MPI_Reduce_scatter
-INTERFACE MPI_Reduce_scatter
-  MODULE PROCEDURE MPI_Reduce_scatter_f08c
-END INTERFACE MPI_Reduce_scatter
-INTERFACE MPI_Reduce_scatter_block
-  MODULE PROCEDURE MPI_Reduce_scatter_block_f08
-END INTERFACE MPI_Reduce_scatter_block
-INTERFACE MPI_Reduce_scatter_block
-  MODULE PROCEDURE MPI_Reduce_scatter_block_f08c
-END INTERFACE MPI_Reduce_scatter_block
-INTERFACE MPI_Reduce_scatter_block_init
-  MODULE PROCEDURE MPI_Reduce_scatter_block_init_f08
-END INTERFACE MPI_Reduce_scatter_block_init
-INTERFACE MPI_Reduce_scatter_block_init
-  MODULE PROCEDURE MPI_Reduce_scatter_block_init_f08c
-END INTERFACE MPI_Reduce_scatter_block_init
-INTERFACE MPI_Reduce_scatter_init
-  MODULE PROCEDURE MPI_Reduce_scatter_init_f08
-END INTERFACE MPI_Reduce_scatter_init
-INTERFACE MPI_Reduce_scatter_init
-  MODULE PROCEDURE MPI_Reduce_scatter_init_f08c
-END INTERFACE MPI_Reduce_scatter_init
 INTERFACE MPI_Register_datarep
   MODULE PROCEDURE MPI_Register_datarep_f08
 END INTERFACE MPI_Register_datarep
@@ -10222,102 +4032,6 @@ END INTERFACE MPI_Request_get_status_any
 INTERFACE MPI_Request_get_status_some
   MODULE PROCEDURE MPI_Request_get_status_some_f08
 END INTERFACE MPI_Request_get_status_some
-INTERFACE MPI_Rget
-  MODULE PROCEDURE MPI_Rget_f08
-END INTERFACE MPI_Rget
-INTERFACE MPI_Rget
-  MODULE PROCEDURE MPI_Rget_f08c
-END INTERFACE MPI_Rget
-INTERFACE MPI_Rget_accumulate
-  MODULE PROCEDURE MPI_Rget_accumulate_f08
-END INTERFACE MPI_Rget_accumulate
-INTERFACE MPI_Rget_accumulate
-  MODULE PROCEDURE MPI_Rget_accumulate_f08c
-END INTERFACE MPI_Rget_accumulate
-INTERFACE MPI_Rput
-  MODULE PROCEDURE MPI_Rput_f08
-END INTERFACE MPI_Rput
-INTERFACE MPI_Rput
-  MODULE PROCEDURE MPI_Rput_f08c
-END INTERFACE MPI_Rput
-INTERFACE MPI_Rsend
-  MODULE PROCEDURE MPI_Rsend_f08
-END INTERFACE MPI_Rsend
-INTERFACE MPI_Rsend
-  MODULE PROCEDURE MPI_Rsend_f08c
-END INTERFACE MPI_Rsend
-INTERFACE MPI_Rsend_init
-  MODULE PROCEDURE MPI_Rsend_init_f08
-END INTERFACE MPI_Rsend_init
-INTERFACE MPI_Rsend_init
-  MODULE PROCEDURE MPI_Rsend_init_f08c
-END INTERFACE MPI_Rsend_init
-INTERFACE MPI_Scan
-  MODULE PROCEDURE MPI_Scan_f08
-END INTERFACE MPI_Scan
-INTERFACE MPI_Scan
-  MODULE PROCEDURE MPI_Scan_f08c
-END INTERFACE MPI_Scan
-INTERFACE MPI_Scan_init
-  MODULE PROCEDURE MPI_Scan_init_f08
-END INTERFACE MPI_Scan_init
-INTERFACE MPI_Scan_init
-  MODULE PROCEDURE MPI_Scan_init_f08c
-END INTERFACE MPI_Scan_init
-INTERFACE MPI_Scatter
-  MODULE PROCEDURE MPI_Scatter_f08
-END INTERFACE MPI_Scatter
-INTERFACE MPI_Scatter
-  MODULE PROCEDURE MPI_Scatter_f08c
-END INTERFACE MPI_Scatter
-INTERFACE MPI_Scatter_init
-  MODULE PROCEDURE MPI_Scatter_init_f08
-END INTERFACE MPI_Scatter_init
-INTERFACE MPI_Scatter_init
-  MODULE PROCEDURE MPI_Scatter_init_f08c
-END INTERFACE MPI_Scatter_init
-INTERFACE MPI_Scatterv
-  MODULE PROCEDURE MPI_Scatterv_f08
-END INTERFACE MPI_Scatterv
-INTERFACE MPI_Scatterv
-  MODULE PROCEDURE MPI_Scatterv_f08c
-END INTERFACE MPI_Scatterv
-INTERFACE MPI_Scatterv_init
-  MODULE PROCEDURE MPI_Scatterv_init_f08
-END INTERFACE MPI_Scatterv_init
-INTERFACE MPI_Scatterv_init
-  MODULE PROCEDURE MPI_Scatterv_init_f08c
-END INTERFACE MPI_Scatterv_init
-INTERFACE MPI_Send
-  MODULE PROCEDURE MPI_Send_f08
-END INTERFACE MPI_Send
-INTERFACE MPI_Send
-  MODULE PROCEDURE MPI_Send_f08c
-END INTERFACE MPI_Send
-INTERFACE MPI_Send_init
-  MODULE PROCEDURE MPI_Send_init_f08
-END INTERFACE MPI_Send_init
-INTERFACE MPI_Send_init
-  MODULE PROCEDURE MPI_Send_init_f08c
-END INTERFACE MPI_Send_init
-INTERFACE MPI_Sendrecv
-  MODULE PROCEDURE MPI_Sendrecv_f08
-END INTERFACE MPI_Sendrecv
-INTERFACE MPI_Sendrecv
-  MODULE PROCEDURE MPI_Sendrecv_f08c
-END INTERFACE MPI_Sendrecv
-INTERFACE MPI_Sendrecv_replace
-  MODULE PROCEDURE MPI_Sendrecv_replace_f08
-END INTERFACE MPI_Sendrecv_replace
-INTERFACE MPI_Sendrecv_replace
-  MODULE PROCEDURE MPI_Sendrecv_replace_f08c
-END INTERFACE MPI_Sendrecv_replace
-INTERFACE MPI_Session_attach_buffer
-  MODULE PROCEDURE MPI_Session_attach_buffer_f08
-END INTERFACE MPI_Session_attach_buffer
-INTERFACE MPI_Session_attach_buffer
-  MODULE PROCEDURE MPI_Session_attach_buffer_f08c
-END INTERFACE MPI_Session_attach_buffer
 INTERFACE MPI_Session_call_errhandler
   MODULE PROCEDURE MPI_Session_call_errhandler_f08
 END INTERFACE MPI_Session_call_errhandler
@@ -10360,18 +4074,6 @@ END INTERFACE MPI_Session_init
 INTERFACE MPI_Session_set_errhandler
   MODULE PROCEDURE MPI_Session_set_errhandler_f08
 END INTERFACE MPI_Session_set_errhandler
-INTERFACE MPI_Ssend
-  MODULE PROCEDURE MPI_Ssend_f08
-END INTERFACE MPI_Ssend
-INTERFACE MPI_Ssend
-  MODULE PROCEDURE MPI_Ssend_f08c
-END INTERFACE MPI_Ssend
-INTERFACE MPI_Ssend_init
-  MODULE PROCEDURE MPI_Ssend_init_f08
-END INTERFACE MPI_Ssend_init
-INTERFACE MPI_Ssend_init
-  MODULE PROCEDURE MPI_Ssend_init_f08c
-END INTERFACE MPI_Ssend_init
 INTERFACE MPI_Start
   MODULE PROCEDURE MPI_Start_f08
 END INTERFACE MPI_Start
@@ -10567,18 +4269,6 @@ END INTERFACE MPI_Type_vector
 INTERFACE MPI_Type_vector
   MODULE PROCEDURE MPI_Type_vector_f08c
 END INTERFACE MPI_Type_vector
-INTERFACE MPI_Unpack
-  MODULE PROCEDURE MPI_Unpack_f08
-END INTERFACE MPI_Unpack
-INTERFACE MPI_Unpack
-  MODULE PROCEDURE MPI_Unpack_f08c
-END INTERFACE MPI_Unpack
-INTERFACE MPI_Unpack_external
-  MODULE PROCEDURE MPI_Unpack_external_f08
-END INTERFACE MPI_Unpack_external
-INTERFACE MPI_Unpack_external
-  MODULE PROCEDURE MPI_Unpack_external_f08c
-END INTERFACE MPI_Unpack_external
 INTERFACE MPI_Unpublish_name
   MODULE PROCEDURE MPI_Unpublish_name_f08
 END INTERFACE MPI_Unpublish_name
@@ -10606,21 +4296,12 @@ END INTERFACE MPI_Win_allocate_shared
 INTERFACE MPI_Win_allocate_shared
   MODULE PROCEDURE MPI_Win_allocate_shared_f08c
 END INTERFACE MPI_Win_allocate_shared
-INTERFACE MPI_Win_attach
-  MODULE PROCEDURE MPI_Win_attach_f08
-END INTERFACE MPI_Win_attach
 INTERFACE MPI_Win_call_errhandler
   MODULE PROCEDURE MPI_Win_call_errhandler_f08
 END INTERFACE MPI_Win_call_errhandler
 INTERFACE MPI_Win_complete
   MODULE PROCEDURE MPI_Win_complete_f08
 END INTERFACE MPI_Win_complete
-INTERFACE MPI_Win_create
-  MODULE PROCEDURE MPI_Win_create_f08
-END INTERFACE MPI_Win_create
-INTERFACE MPI_Win_create
-  MODULE PROCEDURE MPI_Win_create_f08c
-END INTERFACE MPI_Win_create
 INTERFACE MPI_Win_create_dynamic
   MODULE PROCEDURE MPI_Win_create_dynamic_f08
 END INTERFACE MPI_Win_create_dynamic
@@ -10633,9 +4314,6 @@ END INTERFACE MPI_Win_create_keyval
 INTERFACE MPI_Win_delete_attr
   MODULE PROCEDURE MPI_Win_delete_attr_f08
 END INTERFACE MPI_Win_delete_attr
-INTERFACE MPI_Win_detach
-  MODULE PROCEDURE MPI_Win_detach_f08
-END INTERFACE MPI_Win_detach
 INTERFACE MPI_Win_fence
   MODULE PROCEDURE MPI_Win_fence_f08
 END INTERFACE MPI_Win_fence
@@ -10723,6 +4401,8031 @@ END INTERFACE MPI_Wtick
 INTERFACE MPI_Wtime
   MODULE PROCEDURE MPI_Wtime_f08
 END INTERFACE MPI_Wtime
+INTERFACE MPI_Accumulate
+  SUBROUTINE MPI_Accumulate_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Accumulate_f08ts
+END INTERFACE MPI_Accumulate
+INTERFACE PMPI_Accumulate
+  SUBROUTINE PMPI_Accumulate_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Accumulate_f08ts
+END INTERFACE PMPI_Accumulate
+INTERFACE MPI_Accumulate
+  SUBROUTINE MPI_Accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Accumulate_c_f08ts
+END INTERFACE MPI_Accumulate
+INTERFACE PMPI_Accumulate
+  SUBROUTINE PMPI_Accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Accumulate_c_f08ts
+END INTERFACE PMPI_Accumulate
+INTERFACE MPI_Allgather
+  SUBROUTINE MPI_Allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allgather_f08ts
+END INTERFACE MPI_Allgather
+INTERFACE PMPI_Allgather
+  SUBROUTINE PMPI_Allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allgather_f08ts
+END INTERFACE PMPI_Allgather
+INTERFACE MPI_Allgather
+  SUBROUTINE MPI_Allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allgather_c_f08ts
+END INTERFACE MPI_Allgather
+INTERFACE PMPI_Allgather
+  SUBROUTINE PMPI_Allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allgather_c_f08ts
+END INTERFACE PMPI_Allgather
+INTERFACE MPI_Allgather_init
+  SUBROUTINE MPI_Allgather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allgather_init_f08ts
+END INTERFACE MPI_Allgather_init
+INTERFACE PMPI_Allgather_init
+  SUBROUTINE PMPI_Allgather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allgather_init_f08ts
+END INTERFACE PMPI_Allgather_init
+INTERFACE MPI_Allgather_init
+  SUBROUTINE MPI_Allgather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allgather_init_c_f08ts
+END INTERFACE MPI_Allgather_init
+INTERFACE PMPI_Allgather_init
+  SUBROUTINE PMPI_Allgather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allgather_init_c_f08ts
+END INTERFACE PMPI_Allgather_init
+INTERFACE MPI_Allgatherv
+  SUBROUTINE MPI_Allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allgatherv_f08ts
+END INTERFACE MPI_Allgatherv
+INTERFACE PMPI_Allgatherv
+  SUBROUTINE PMPI_Allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allgatherv_f08ts
+END INTERFACE PMPI_Allgatherv
+INTERFACE MPI_Allgatherv
+  SUBROUTINE MPI_Allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allgatherv_c_f08ts
+END INTERFACE MPI_Allgatherv
+INTERFACE PMPI_Allgatherv
+  SUBROUTINE PMPI_Allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allgatherv_c_f08ts
+END INTERFACE PMPI_Allgatherv
+INTERFACE MPI_Allgatherv_init
+  SUBROUTINE MPI_Allgatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allgatherv_init_f08ts
+END INTERFACE MPI_Allgatherv_init
+INTERFACE PMPI_Allgatherv_init
+  SUBROUTINE PMPI_Allgatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allgatherv_init_f08ts
+END INTERFACE PMPI_Allgatherv_init
+INTERFACE MPI_Allgatherv_init
+  SUBROUTINE MPI_Allgatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allgatherv_init_c_f08ts
+END INTERFACE MPI_Allgatherv_init
+INTERFACE PMPI_Allgatherv_init
+  SUBROUTINE PMPI_Allgatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allgatherv_init_c_f08ts
+END INTERFACE PMPI_Allgatherv_init
+INTERFACE MPI_Allreduce
+  SUBROUTINE MPI_Allreduce_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allreduce_f08ts
+END INTERFACE MPI_Allreduce
+INTERFACE PMPI_Allreduce
+  SUBROUTINE PMPI_Allreduce_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allreduce_f08ts
+END INTERFACE PMPI_Allreduce
+INTERFACE MPI_Allreduce
+  SUBROUTINE MPI_Allreduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allreduce_c_f08ts
+END INTERFACE MPI_Allreduce
+INTERFACE PMPI_Allreduce
+  SUBROUTINE PMPI_Allreduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allreduce_c_f08ts
+END INTERFACE PMPI_Allreduce
+INTERFACE MPI_Allreduce_init
+  SUBROUTINE MPI_Allreduce_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allreduce_init_f08ts
+END INTERFACE MPI_Allreduce_init
+INTERFACE PMPI_Allreduce_init
+  SUBROUTINE PMPI_Allreduce_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allreduce_init_f08ts
+END INTERFACE PMPI_Allreduce_init
+INTERFACE MPI_Allreduce_init
+  SUBROUTINE MPI_Allreduce_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Allreduce_init_c_f08ts
+END INTERFACE MPI_Allreduce_init
+INTERFACE PMPI_Allreduce_init
+  SUBROUTINE PMPI_Allreduce_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Allreduce_init_c_f08ts
+END INTERFACE PMPI_Allreduce_init
+INTERFACE MPI_Alltoall
+  SUBROUTINE MPI_Alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoall_f08ts
+END INTERFACE MPI_Alltoall
+INTERFACE PMPI_Alltoall
+  SUBROUTINE PMPI_Alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoall_f08ts
+END INTERFACE PMPI_Alltoall
+INTERFACE MPI_Alltoall
+  SUBROUTINE MPI_Alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoall_c_f08ts
+END INTERFACE MPI_Alltoall
+INTERFACE PMPI_Alltoall
+  SUBROUTINE PMPI_Alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoall_c_f08ts
+END INTERFACE PMPI_Alltoall
+INTERFACE MPI_Alltoall_init
+  SUBROUTINE MPI_Alltoall_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoall_init_f08ts
+END INTERFACE MPI_Alltoall_init
+INTERFACE PMPI_Alltoall_init
+  SUBROUTINE PMPI_Alltoall_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoall_init_f08ts
+END INTERFACE PMPI_Alltoall_init
+INTERFACE MPI_Alltoall_init
+  SUBROUTINE MPI_Alltoall_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoall_init_c_f08ts
+END INTERFACE MPI_Alltoall_init
+INTERFACE PMPI_Alltoall_init
+  SUBROUTINE PMPI_Alltoall_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoall_init_c_f08ts
+END INTERFACE PMPI_Alltoall_init
+INTERFACE MPI_Alltoallv
+  SUBROUTINE MPI_Alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoallv_f08ts
+END INTERFACE MPI_Alltoallv
+INTERFACE PMPI_Alltoallv
+  SUBROUTINE PMPI_Alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoallv_f08ts
+END INTERFACE PMPI_Alltoallv
+INTERFACE MPI_Alltoallv
+  SUBROUTINE MPI_Alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoallv_c_f08ts
+END INTERFACE MPI_Alltoallv
+INTERFACE PMPI_Alltoallv
+  SUBROUTINE PMPI_Alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoallv_c_f08ts
+END INTERFACE PMPI_Alltoallv
+INTERFACE MPI_Alltoallv_init
+  SUBROUTINE MPI_Alltoallv_init_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoallv_init_f08ts
+END INTERFACE MPI_Alltoallv_init
+INTERFACE PMPI_Alltoallv_init
+  SUBROUTINE PMPI_Alltoallv_init_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoallv_init_f08ts
+END INTERFACE PMPI_Alltoallv_init
+INTERFACE MPI_Alltoallv_init
+  SUBROUTINE MPI_Alltoallv_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoallv_init_c_f08ts
+END INTERFACE MPI_Alltoallv_init
+INTERFACE PMPI_Alltoallv_init
+  SUBROUTINE PMPI_Alltoallv_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoallv_init_c_f08ts
+END INTERFACE PMPI_Alltoallv_init
+INTERFACE MPI_Alltoallw
+  SUBROUTINE MPI_Alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoallw_f08ts
+END INTERFACE MPI_Alltoallw
+INTERFACE PMPI_Alltoallw
+  SUBROUTINE PMPI_Alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoallw_f08ts
+END INTERFACE PMPI_Alltoallw
+INTERFACE MPI_Alltoallw
+  SUBROUTINE MPI_Alltoallw_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoallw_c_f08ts
+END INTERFACE MPI_Alltoallw
+INTERFACE PMPI_Alltoallw
+  SUBROUTINE PMPI_Alltoallw_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoallw_c_f08ts
+END INTERFACE PMPI_Alltoallw
+INTERFACE MPI_Alltoallw_init
+  SUBROUTINE MPI_Alltoallw_init_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoallw_init_f08ts
+END INTERFACE MPI_Alltoallw_init
+INTERFACE PMPI_Alltoallw_init
+  SUBROUTINE PMPI_Alltoallw_init_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoallw_init_f08ts
+END INTERFACE PMPI_Alltoallw_init
+INTERFACE MPI_Alltoallw_init
+  SUBROUTINE MPI_Alltoallw_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Alltoallw_init_c_f08ts
+END INTERFACE MPI_Alltoallw_init
+INTERFACE PMPI_Alltoallw_init
+  SUBROUTINE PMPI_Alltoallw_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Alltoallw_init_c_f08ts
+END INTERFACE PMPI_Alltoallw_init
+INTERFACE MPI_Bcast
+  SUBROUTINE MPI_Bcast_f08ts(buffer, count, datatype, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buffer
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Bcast_f08ts
+END INTERFACE MPI_Bcast
+INTERFACE PMPI_Bcast
+  SUBROUTINE PMPI_Bcast_f08ts(buffer, count, datatype, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buffer
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Bcast_f08ts
+END INTERFACE PMPI_Bcast
+INTERFACE MPI_Bcast
+  SUBROUTINE MPI_Bcast_c_f08ts(buffer, count, datatype, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Bcast_c_f08ts
+END INTERFACE MPI_Bcast
+INTERFACE PMPI_Bcast
+  SUBROUTINE PMPI_Bcast_c_f08ts(buffer, count, datatype, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Bcast_c_f08ts
+END INTERFACE PMPI_Bcast
+INTERFACE MPI_Bcast_init
+  SUBROUTINE MPI_Bcast_init_f08ts(buffer, count, datatype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Bcast_init_f08ts
+END INTERFACE MPI_Bcast_init
+INTERFACE PMPI_Bcast_init
+  SUBROUTINE PMPI_Bcast_init_f08ts(buffer, count, datatype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Bcast_init_f08ts
+END INTERFACE PMPI_Bcast_init
+INTERFACE MPI_Bcast_init
+  SUBROUTINE MPI_Bcast_init_c_f08ts(buffer, count, datatype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Bcast_init_c_f08ts
+END INTERFACE MPI_Bcast_init
+INTERFACE PMPI_Bcast_init
+  SUBROUTINE PMPI_Bcast_init_c_f08ts(buffer, count, datatype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Bcast_init_c_f08ts
+END INTERFACE PMPI_Bcast_init
+INTERFACE MPI_Bsend
+  SUBROUTINE MPI_Bsend_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Bsend_f08ts
+END INTERFACE MPI_Bsend
+INTERFACE PMPI_Bsend
+  SUBROUTINE PMPI_Bsend_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Bsend_f08ts
+END INTERFACE PMPI_Bsend
+INTERFACE MPI_Bsend
+  SUBROUTINE MPI_Bsend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Bsend_c_f08ts
+END INTERFACE MPI_Bsend
+INTERFACE PMPI_Bsend
+  SUBROUTINE PMPI_Bsend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Bsend_c_f08ts
+END INTERFACE PMPI_Bsend
+INTERFACE MPI_Bsend_init
+  SUBROUTINE MPI_Bsend_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Bsend_init_f08ts
+END INTERFACE MPI_Bsend_init
+INTERFACE PMPI_Bsend_init
+  SUBROUTINE PMPI_Bsend_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Bsend_init_f08ts
+END INTERFACE PMPI_Bsend_init
+INTERFACE MPI_Bsend_init
+  SUBROUTINE MPI_Bsend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Bsend_init_c_f08ts
+END INTERFACE MPI_Bsend_init
+INTERFACE PMPI_Bsend_init
+  SUBROUTINE PMPI_Bsend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Bsend_init_c_f08ts
+END INTERFACE PMPI_Bsend_init
+INTERFACE MPI_Buffer_attach
+  SUBROUTINE MPI_Buffer_attach_f08ts(buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Buffer_attach_f08ts
+END INTERFACE MPI_Buffer_attach
+INTERFACE PMPI_Buffer_attach
+  SUBROUTINE PMPI_Buffer_attach_f08ts(buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Buffer_attach_f08ts
+END INTERFACE PMPI_Buffer_attach
+INTERFACE MPI_Buffer_attach
+  SUBROUTINE MPI_Buffer_attach_c_f08ts(buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Buffer_attach_c_f08ts
+END INTERFACE MPI_Buffer_attach
+INTERFACE PMPI_Buffer_attach
+  SUBROUTINE PMPI_Buffer_attach_c_f08ts(buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Buffer_attach_c_f08ts
+END INTERFACE PMPI_Buffer_attach
+INTERFACE MPI_Comm_attach_buffer
+  SUBROUTINE MPI_Comm_attach_buffer_f08ts(comm, buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Comm_attach_buffer_f08ts
+END INTERFACE MPI_Comm_attach_buffer
+INTERFACE PMPI_Comm_attach_buffer
+  SUBROUTINE PMPI_Comm_attach_buffer_f08ts(comm, buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Comm_attach_buffer_f08ts
+END INTERFACE PMPI_Comm_attach_buffer
+INTERFACE MPI_Comm_attach_buffer
+  SUBROUTINE MPI_Comm_attach_buffer_c_f08ts(comm, buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Comm_attach_buffer_c_f08ts
+END INTERFACE MPI_Comm_attach_buffer
+INTERFACE PMPI_Comm_attach_buffer
+  SUBROUTINE PMPI_Comm_attach_buffer_c_f08ts(comm, buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Comm_attach_buffer_c_f08ts
+END INTERFACE PMPI_Comm_attach_buffer
+INTERFACE MPI_Compare_and_swap
+  SUBROUTINE MPI_Compare_and_swap_f08ts(origin_addr, compare_addr, result_addr, datatype, &
+      target_rank, target_disp, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: compare_addr
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Compare_and_swap_f08ts
+END INTERFACE MPI_Compare_and_swap
+INTERFACE PMPI_Compare_and_swap
+  SUBROUTINE PMPI_Compare_and_swap_f08ts(origin_addr, compare_addr, result_addr, datatype, &
+      target_rank, target_disp, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: compare_addr
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Compare_and_swap_f08ts
+END INTERFACE PMPI_Compare_and_swap
+INTERFACE MPI_Exscan
+  SUBROUTINE MPI_Exscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Exscan_f08ts
+END INTERFACE MPI_Exscan
+INTERFACE PMPI_Exscan
+  SUBROUTINE PMPI_Exscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Exscan_f08ts
+END INTERFACE PMPI_Exscan
+INTERFACE MPI_Exscan
+  SUBROUTINE MPI_Exscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Exscan_c_f08ts
+END INTERFACE MPI_Exscan
+INTERFACE PMPI_Exscan
+  SUBROUTINE PMPI_Exscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Exscan_c_f08ts
+END INTERFACE PMPI_Exscan
+INTERFACE MPI_Exscan_init
+  SUBROUTINE MPI_Exscan_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Exscan_init_f08ts
+END INTERFACE MPI_Exscan_init
+INTERFACE PMPI_Exscan_init
+  SUBROUTINE PMPI_Exscan_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Exscan_init_f08ts
+END INTERFACE PMPI_Exscan_init
+INTERFACE MPI_Exscan_init
+  SUBROUTINE MPI_Exscan_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Exscan_init_c_f08ts
+END INTERFACE MPI_Exscan_init
+INTERFACE PMPI_Exscan_init
+  SUBROUTINE PMPI_Exscan_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Exscan_init_c_f08ts
+END INTERFACE PMPI_Exscan_init
+INTERFACE MPI_F_sync_reg
+  SUBROUTINE MPI_F_sync_reg_f08ts(buf)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+  END SUBROUTINE MPI_F_sync_reg_f08ts
+END INTERFACE MPI_F_sync_reg
+INTERFACE PMPI_F_sync_reg
+  SUBROUTINE PMPI_F_sync_reg_f08ts(buf)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+  END SUBROUTINE PMPI_F_sync_reg_f08ts
+END INTERFACE PMPI_F_sync_reg
+INTERFACE MPI_Fetch_and_op
+  SUBROUTINE MPI_Fetch_and_op_f08ts(origin_addr, result_addr, datatype, target_rank, target_disp, op, &
+      win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Fetch_and_op_f08ts
+END INTERFACE MPI_Fetch_and_op
+INTERFACE PMPI_Fetch_and_op
+  SUBROUTINE PMPI_Fetch_and_op_f08ts(origin_addr, result_addr, datatype, target_rank, target_disp, &
+      op, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Fetch_and_op_f08ts
+END INTERFACE PMPI_Fetch_and_op
+INTERFACE MPI_File_iread
+  SUBROUTINE MPI_File_iread_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iread_f08ts
+END INTERFACE MPI_File_iread
+INTERFACE PMPI_File_iread
+  SUBROUTINE PMPI_File_iread_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iread_f08ts
+END INTERFACE PMPI_File_iread
+INTERFACE MPI_File_iread
+  SUBROUTINE MPI_File_iread_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iread_c_f08ts
+END INTERFACE MPI_File_iread
+INTERFACE PMPI_File_iread
+  SUBROUTINE PMPI_File_iread_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iread_c_f08ts
+END INTERFACE PMPI_File_iread
+INTERFACE MPI_File_iread_all
+  SUBROUTINE MPI_File_iread_all_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iread_all_f08ts
+END INTERFACE MPI_File_iread_all
+INTERFACE PMPI_File_iread_all
+  SUBROUTINE PMPI_File_iread_all_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iread_all_f08ts
+END INTERFACE PMPI_File_iread_all
+INTERFACE MPI_File_iread_all
+  SUBROUTINE MPI_File_iread_all_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iread_all_c_f08ts
+END INTERFACE MPI_File_iread_all
+INTERFACE PMPI_File_iread_all
+  SUBROUTINE PMPI_File_iread_all_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iread_all_c_f08ts
+END INTERFACE PMPI_File_iread_all
+INTERFACE MPI_File_iread_at
+  SUBROUTINE MPI_File_iread_at_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iread_at_f08ts
+END INTERFACE MPI_File_iread_at
+INTERFACE PMPI_File_iread_at
+  SUBROUTINE PMPI_File_iread_at_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iread_at_f08ts
+END INTERFACE PMPI_File_iread_at
+INTERFACE MPI_File_iread_at
+  SUBROUTINE MPI_File_iread_at_c_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iread_at_c_f08ts
+END INTERFACE MPI_File_iread_at
+INTERFACE PMPI_File_iread_at
+  SUBROUTINE PMPI_File_iread_at_c_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iread_at_c_f08ts
+END INTERFACE PMPI_File_iread_at
+INTERFACE MPI_File_iread_at_all
+  SUBROUTINE MPI_File_iread_at_all_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iread_at_all_f08ts
+END INTERFACE MPI_File_iread_at_all
+INTERFACE PMPI_File_iread_at_all
+  SUBROUTINE PMPI_File_iread_at_all_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iread_at_all_f08ts
+END INTERFACE PMPI_File_iread_at_all
+INTERFACE MPI_File_iread_at_all
+  SUBROUTINE MPI_File_iread_at_all_c_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iread_at_all_c_f08ts
+END INTERFACE MPI_File_iread_at_all
+INTERFACE PMPI_File_iread_at_all
+  SUBROUTINE PMPI_File_iread_at_all_c_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iread_at_all_c_f08ts
+END INTERFACE PMPI_File_iread_at_all
+INTERFACE MPI_File_iread_shared
+  SUBROUTINE MPI_File_iread_shared_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iread_shared_f08ts
+END INTERFACE MPI_File_iread_shared
+INTERFACE PMPI_File_iread_shared
+  SUBROUTINE PMPI_File_iread_shared_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iread_shared_f08ts
+END INTERFACE PMPI_File_iread_shared
+INTERFACE MPI_File_iread_shared
+  SUBROUTINE MPI_File_iread_shared_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iread_shared_c_f08ts
+END INTERFACE MPI_File_iread_shared
+INTERFACE PMPI_File_iread_shared
+  SUBROUTINE PMPI_File_iread_shared_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iread_shared_c_f08ts
+END INTERFACE PMPI_File_iread_shared
+INTERFACE MPI_File_iwrite
+  SUBROUTINE MPI_File_iwrite_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iwrite_f08ts
+END INTERFACE MPI_File_iwrite
+INTERFACE PMPI_File_iwrite
+  SUBROUTINE PMPI_File_iwrite_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iwrite_f08ts
+END INTERFACE PMPI_File_iwrite
+INTERFACE MPI_File_iwrite
+  SUBROUTINE MPI_File_iwrite_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iwrite_c_f08ts
+END INTERFACE MPI_File_iwrite
+INTERFACE PMPI_File_iwrite
+  SUBROUTINE PMPI_File_iwrite_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iwrite_c_f08ts
+END INTERFACE PMPI_File_iwrite
+INTERFACE MPI_File_iwrite_all
+  SUBROUTINE MPI_File_iwrite_all_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iwrite_all_f08ts
+END INTERFACE MPI_File_iwrite_all
+INTERFACE PMPI_File_iwrite_all
+  SUBROUTINE PMPI_File_iwrite_all_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iwrite_all_f08ts
+END INTERFACE PMPI_File_iwrite_all
+INTERFACE MPI_File_iwrite_all
+  SUBROUTINE MPI_File_iwrite_all_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iwrite_all_c_f08ts
+END INTERFACE MPI_File_iwrite_all
+INTERFACE PMPI_File_iwrite_all
+  SUBROUTINE PMPI_File_iwrite_all_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iwrite_all_c_f08ts
+END INTERFACE PMPI_File_iwrite_all
+INTERFACE MPI_File_iwrite_at
+  SUBROUTINE MPI_File_iwrite_at_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iwrite_at_f08ts
+END INTERFACE MPI_File_iwrite_at
+INTERFACE PMPI_File_iwrite_at
+  SUBROUTINE PMPI_File_iwrite_at_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iwrite_at_f08ts
+END INTERFACE PMPI_File_iwrite_at
+INTERFACE MPI_File_iwrite_at
+  SUBROUTINE MPI_File_iwrite_at_c_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iwrite_at_c_f08ts
+END INTERFACE MPI_File_iwrite_at
+INTERFACE PMPI_File_iwrite_at
+  SUBROUTINE PMPI_File_iwrite_at_c_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iwrite_at_c_f08ts
+END INTERFACE PMPI_File_iwrite_at
+INTERFACE MPI_File_iwrite_at_all
+  SUBROUTINE MPI_File_iwrite_at_all_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iwrite_at_all_f08ts
+END INTERFACE MPI_File_iwrite_at_all
+INTERFACE PMPI_File_iwrite_at_all
+  SUBROUTINE PMPI_File_iwrite_at_all_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iwrite_at_all_f08ts
+END INTERFACE PMPI_File_iwrite_at_all
+INTERFACE MPI_File_iwrite_at_all
+  SUBROUTINE MPI_File_iwrite_at_all_c_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iwrite_at_all_c_f08ts
+END INTERFACE MPI_File_iwrite_at_all
+INTERFACE PMPI_File_iwrite_at_all
+  SUBROUTINE PMPI_File_iwrite_at_all_c_f08ts(fh, offset, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iwrite_at_all_c_f08ts
+END INTERFACE PMPI_File_iwrite_at_all
+INTERFACE MPI_File_iwrite_shared
+  SUBROUTINE MPI_File_iwrite_shared_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iwrite_shared_f08ts
+END INTERFACE MPI_File_iwrite_shared
+INTERFACE PMPI_File_iwrite_shared
+  SUBROUTINE PMPI_File_iwrite_shared_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iwrite_shared_f08ts
+END INTERFACE PMPI_File_iwrite_shared
+INTERFACE MPI_File_iwrite_shared
+  SUBROUTINE MPI_File_iwrite_shared_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_iwrite_shared_c_f08ts
+END INTERFACE MPI_File_iwrite_shared
+INTERFACE PMPI_File_iwrite_shared
+  SUBROUTINE PMPI_File_iwrite_shared_c_f08ts(fh, buf, count, datatype, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_iwrite_shared_c_f08ts
+END INTERFACE PMPI_File_iwrite_shared
+INTERFACE MPI_File_read
+  SUBROUTINE MPI_File_read_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_f08ts
+END INTERFACE MPI_File_read
+INTERFACE PMPI_File_read
+  SUBROUTINE PMPI_File_read_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_f08ts
+END INTERFACE PMPI_File_read
+INTERFACE MPI_File_read
+  SUBROUTINE MPI_File_read_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_c_f08ts
+END INTERFACE MPI_File_read
+INTERFACE PMPI_File_read
+  SUBROUTINE PMPI_File_read_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_c_f08ts
+END INTERFACE PMPI_File_read
+INTERFACE MPI_File_read_all
+  SUBROUTINE MPI_File_read_all_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_all_f08ts
+END INTERFACE MPI_File_read_all
+INTERFACE PMPI_File_read_all
+  SUBROUTINE PMPI_File_read_all_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_all_f08ts
+END INTERFACE PMPI_File_read_all
+INTERFACE MPI_File_read_all
+  SUBROUTINE MPI_File_read_all_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_all_c_f08ts
+END INTERFACE MPI_File_read_all
+INTERFACE PMPI_File_read_all
+  SUBROUTINE PMPI_File_read_all_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_all_c_f08ts
+END INTERFACE PMPI_File_read_all
+INTERFACE MPI_File_read_all_begin
+  SUBROUTINE MPI_File_read_all_begin_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_all_begin_f08ts
+END INTERFACE MPI_File_read_all_begin
+INTERFACE PMPI_File_read_all_begin
+  SUBROUTINE PMPI_File_read_all_begin_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_all_begin_f08ts
+END INTERFACE PMPI_File_read_all_begin
+INTERFACE MPI_File_read_all_begin
+  SUBROUTINE MPI_File_read_all_begin_c_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_all_begin_c_f08ts
+END INTERFACE MPI_File_read_all_begin
+INTERFACE PMPI_File_read_all_begin
+  SUBROUTINE PMPI_File_read_all_begin_c_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_all_begin_c_f08ts
+END INTERFACE PMPI_File_read_all_begin
+INTERFACE MPI_File_read_all_end
+  SUBROUTINE MPI_File_read_all_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_all_end_f08ts
+END INTERFACE MPI_File_read_all_end
+INTERFACE PMPI_File_read_all_end
+  SUBROUTINE PMPI_File_read_all_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_all_end_f08ts
+END INTERFACE PMPI_File_read_all_end
+INTERFACE MPI_File_read_at
+  SUBROUTINE MPI_File_read_at_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_at_f08ts
+END INTERFACE MPI_File_read_at
+INTERFACE PMPI_File_read_at
+  SUBROUTINE PMPI_File_read_at_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_at_f08ts
+END INTERFACE PMPI_File_read_at
+INTERFACE MPI_File_read_at
+  SUBROUTINE MPI_File_read_at_c_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_at_c_f08ts
+END INTERFACE MPI_File_read_at
+INTERFACE PMPI_File_read_at
+  SUBROUTINE PMPI_File_read_at_c_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_at_c_f08ts
+END INTERFACE PMPI_File_read_at
+INTERFACE MPI_File_read_at_all
+  SUBROUTINE MPI_File_read_at_all_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_at_all_f08ts
+END INTERFACE MPI_File_read_at_all
+INTERFACE PMPI_File_read_at_all
+  SUBROUTINE PMPI_File_read_at_all_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_at_all_f08ts
+END INTERFACE PMPI_File_read_at_all
+INTERFACE MPI_File_read_at_all
+  SUBROUTINE MPI_File_read_at_all_c_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_at_all_c_f08ts
+END INTERFACE MPI_File_read_at_all
+INTERFACE PMPI_File_read_at_all
+  SUBROUTINE PMPI_File_read_at_all_c_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_at_all_c_f08ts
+END INTERFACE PMPI_File_read_at_all
+INTERFACE MPI_File_read_at_all_begin
+  SUBROUTINE MPI_File_read_at_all_begin_f08ts(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_at_all_begin_f08ts
+END INTERFACE MPI_File_read_at_all_begin
+INTERFACE PMPI_File_read_at_all_begin
+  SUBROUTINE PMPI_File_read_at_all_begin_f08ts(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_at_all_begin_f08ts
+END INTERFACE PMPI_File_read_at_all_begin
+INTERFACE MPI_File_read_at_all_begin
+  SUBROUTINE MPI_File_read_at_all_begin_c_f08ts(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_at_all_begin_c_f08ts
+END INTERFACE MPI_File_read_at_all_begin
+INTERFACE PMPI_File_read_at_all_begin
+  SUBROUTINE PMPI_File_read_at_all_begin_c_f08ts(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_at_all_begin_c_f08ts
+END INTERFACE PMPI_File_read_at_all_begin
+INTERFACE MPI_File_read_at_all_end
+  SUBROUTINE MPI_File_read_at_all_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_at_all_end_f08ts
+END INTERFACE MPI_File_read_at_all_end
+INTERFACE PMPI_File_read_at_all_end
+  SUBROUTINE PMPI_File_read_at_all_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_at_all_end_f08ts
+END INTERFACE PMPI_File_read_at_all_end
+INTERFACE MPI_File_read_ordered
+  SUBROUTINE MPI_File_read_ordered_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_ordered_f08ts
+END INTERFACE MPI_File_read_ordered
+INTERFACE PMPI_File_read_ordered
+  SUBROUTINE PMPI_File_read_ordered_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_ordered_f08ts
+END INTERFACE PMPI_File_read_ordered
+INTERFACE MPI_File_read_ordered
+  SUBROUTINE MPI_File_read_ordered_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_ordered_c_f08ts
+END INTERFACE MPI_File_read_ordered
+INTERFACE PMPI_File_read_ordered
+  SUBROUTINE PMPI_File_read_ordered_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_ordered_c_f08ts
+END INTERFACE PMPI_File_read_ordered
+INTERFACE MPI_File_read_ordered_begin
+  SUBROUTINE MPI_File_read_ordered_begin_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_ordered_begin_f08ts
+END INTERFACE MPI_File_read_ordered_begin
+INTERFACE PMPI_File_read_ordered_begin
+  SUBROUTINE PMPI_File_read_ordered_begin_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_ordered_begin_f08ts
+END INTERFACE PMPI_File_read_ordered_begin
+INTERFACE MPI_File_read_ordered_begin
+  SUBROUTINE MPI_File_read_ordered_begin_c_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_ordered_begin_c_f08ts
+END INTERFACE MPI_File_read_ordered_begin
+INTERFACE PMPI_File_read_ordered_begin
+  SUBROUTINE PMPI_File_read_ordered_begin_c_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_ordered_begin_c_f08ts
+END INTERFACE PMPI_File_read_ordered_begin
+INTERFACE MPI_File_read_ordered_end
+  SUBROUTINE MPI_File_read_ordered_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_ordered_end_f08ts
+END INTERFACE MPI_File_read_ordered_end
+INTERFACE PMPI_File_read_ordered_end
+  SUBROUTINE PMPI_File_read_ordered_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_ordered_end_f08ts
+END INTERFACE PMPI_File_read_ordered_end
+INTERFACE MPI_File_read_shared
+  SUBROUTINE MPI_File_read_shared_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_shared_f08ts
+END INTERFACE MPI_File_read_shared
+INTERFACE PMPI_File_read_shared
+  SUBROUTINE PMPI_File_read_shared_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_shared_f08ts
+END INTERFACE PMPI_File_read_shared
+INTERFACE MPI_File_read_shared
+  SUBROUTINE MPI_File_read_shared_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_read_shared_c_f08ts
+END INTERFACE MPI_File_read_shared
+INTERFACE PMPI_File_read_shared
+  SUBROUTINE PMPI_File_read_shared_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_read_shared_c_f08ts
+END INTERFACE PMPI_File_read_shared
+INTERFACE MPI_File_write
+  SUBROUTINE MPI_File_write_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_f08ts
+END INTERFACE MPI_File_write
+INTERFACE PMPI_File_write
+  SUBROUTINE PMPI_File_write_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_f08ts
+END INTERFACE PMPI_File_write
+INTERFACE MPI_File_write
+  SUBROUTINE MPI_File_write_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_c_f08ts
+END INTERFACE MPI_File_write
+INTERFACE PMPI_File_write
+  SUBROUTINE PMPI_File_write_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_c_f08ts
+END INTERFACE PMPI_File_write
+INTERFACE MPI_File_write_all
+  SUBROUTINE MPI_File_write_all_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_all_f08ts
+END INTERFACE MPI_File_write_all
+INTERFACE PMPI_File_write_all
+  SUBROUTINE PMPI_File_write_all_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_all_f08ts
+END INTERFACE PMPI_File_write_all
+INTERFACE MPI_File_write_all
+  SUBROUTINE MPI_File_write_all_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_all_c_f08ts
+END INTERFACE MPI_File_write_all
+INTERFACE PMPI_File_write_all
+  SUBROUTINE PMPI_File_write_all_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_all_c_f08ts
+END INTERFACE PMPI_File_write_all
+INTERFACE MPI_File_write_all_begin
+  SUBROUTINE MPI_File_write_all_begin_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_all_begin_f08ts
+END INTERFACE MPI_File_write_all_begin
+INTERFACE PMPI_File_write_all_begin
+  SUBROUTINE PMPI_File_write_all_begin_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_all_begin_f08ts
+END INTERFACE PMPI_File_write_all_begin
+INTERFACE MPI_File_write_all_begin
+  SUBROUTINE MPI_File_write_all_begin_c_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_all_begin_c_f08ts
+END INTERFACE MPI_File_write_all_begin
+INTERFACE PMPI_File_write_all_begin
+  SUBROUTINE PMPI_File_write_all_begin_c_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_all_begin_c_f08ts
+END INTERFACE PMPI_File_write_all_begin
+INTERFACE MPI_File_write_all_end
+  SUBROUTINE MPI_File_write_all_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_all_end_f08ts
+END INTERFACE MPI_File_write_all_end
+INTERFACE PMPI_File_write_all_end
+  SUBROUTINE PMPI_File_write_all_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_all_end_f08ts
+END INTERFACE PMPI_File_write_all_end
+INTERFACE MPI_File_write_at
+  SUBROUTINE MPI_File_write_at_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_at_f08ts
+END INTERFACE MPI_File_write_at
+INTERFACE PMPI_File_write_at
+  SUBROUTINE PMPI_File_write_at_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_at_f08ts
+END INTERFACE PMPI_File_write_at
+INTERFACE MPI_File_write_at
+  SUBROUTINE MPI_File_write_at_c_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_at_c_f08ts
+END INTERFACE MPI_File_write_at
+INTERFACE PMPI_File_write_at
+  SUBROUTINE PMPI_File_write_at_c_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_at_c_f08ts
+END INTERFACE PMPI_File_write_at
+INTERFACE MPI_File_write_at_all
+  SUBROUTINE MPI_File_write_at_all_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_at_all_f08ts
+END INTERFACE MPI_File_write_at_all
+INTERFACE PMPI_File_write_at_all
+  SUBROUTINE PMPI_File_write_at_all_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_at_all_f08ts
+END INTERFACE PMPI_File_write_at_all
+INTERFACE MPI_File_write_at_all
+  SUBROUTINE MPI_File_write_at_all_c_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_at_all_c_f08ts
+END INTERFACE MPI_File_write_at_all
+INTERFACE PMPI_File_write_at_all
+  SUBROUTINE PMPI_File_write_at_all_c_f08ts(fh, offset, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_at_all_c_f08ts
+END INTERFACE PMPI_File_write_at_all
+INTERFACE MPI_File_write_at_all_begin
+  SUBROUTINE MPI_File_write_at_all_begin_f08ts(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_at_all_begin_f08ts
+END INTERFACE MPI_File_write_at_all_begin
+INTERFACE PMPI_File_write_at_all_begin
+  SUBROUTINE PMPI_File_write_at_all_begin_f08ts(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_at_all_begin_f08ts
+END INTERFACE PMPI_File_write_at_all_begin
+INTERFACE MPI_File_write_at_all_begin
+  SUBROUTINE MPI_File_write_at_all_begin_c_f08ts(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_at_all_begin_c_f08ts
+END INTERFACE MPI_File_write_at_all_begin
+INTERFACE PMPI_File_write_at_all_begin
+  SUBROUTINE PMPI_File_write_at_all_begin_c_f08ts(fh, offset, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_at_all_begin_c_f08ts
+END INTERFACE PMPI_File_write_at_all_begin
+INTERFACE MPI_File_write_at_all_end
+  SUBROUTINE MPI_File_write_at_all_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_at_all_end_f08ts
+END INTERFACE MPI_File_write_at_all_end
+INTERFACE PMPI_File_write_at_all_end
+  SUBROUTINE PMPI_File_write_at_all_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_at_all_end_f08ts
+END INTERFACE PMPI_File_write_at_all_end
+INTERFACE MPI_File_write_ordered
+  SUBROUTINE MPI_File_write_ordered_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_ordered_f08ts
+END INTERFACE MPI_File_write_ordered
+INTERFACE PMPI_File_write_ordered
+  SUBROUTINE PMPI_File_write_ordered_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_ordered_f08ts
+END INTERFACE PMPI_File_write_ordered
+INTERFACE MPI_File_write_ordered
+  SUBROUTINE MPI_File_write_ordered_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_ordered_c_f08ts
+END INTERFACE MPI_File_write_ordered
+INTERFACE PMPI_File_write_ordered
+  SUBROUTINE PMPI_File_write_ordered_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_ordered_c_f08ts
+END INTERFACE PMPI_File_write_ordered
+INTERFACE MPI_File_write_ordered_begin
+  SUBROUTINE MPI_File_write_ordered_begin_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_ordered_begin_f08ts
+END INTERFACE MPI_File_write_ordered_begin
+INTERFACE PMPI_File_write_ordered_begin
+  SUBROUTINE PMPI_File_write_ordered_begin_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_ordered_begin_f08ts
+END INTERFACE PMPI_File_write_ordered_begin
+INTERFACE MPI_File_write_ordered_begin
+  SUBROUTINE MPI_File_write_ordered_begin_c_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_ordered_begin_c_f08ts
+END INTERFACE MPI_File_write_ordered_begin
+INTERFACE PMPI_File_write_ordered_begin
+  SUBROUTINE PMPI_File_write_ordered_begin_c_f08ts(fh, buf, count, datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_ordered_begin_c_f08ts
+END INTERFACE PMPI_File_write_ordered_begin
+INTERFACE MPI_File_write_ordered_end
+  SUBROUTINE MPI_File_write_ordered_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_ordered_end_f08ts
+END INTERFACE MPI_File_write_ordered_end
+INTERFACE PMPI_File_write_ordered_end
+  SUBROUTINE PMPI_File_write_ordered_end_f08ts(fh, buf, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_ordered_end_f08ts
+END INTERFACE PMPI_File_write_ordered_end
+INTERFACE MPI_File_write_shared
+  SUBROUTINE MPI_File_write_shared_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_shared_f08ts
+END INTERFACE MPI_File_write_shared
+INTERFACE PMPI_File_write_shared
+  SUBROUTINE PMPI_File_write_shared_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_shared_f08ts
+END INTERFACE PMPI_File_write_shared
+INTERFACE MPI_File_write_shared
+  SUBROUTINE MPI_File_write_shared_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_File_write_shared_c_f08ts
+END INTERFACE MPI_File_write_shared
+INTERFACE PMPI_File_write_shared
+  SUBROUTINE PMPI_File_write_shared_c_f08ts(fh, buf, count, datatype, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_File), INTENT(IN) :: fh
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_File_write_shared_c_f08ts
+END INTERFACE PMPI_File_write_shared
+INTERFACE MPI_Free_mem
+  SUBROUTINE MPI_Free_mem_f08ts(base, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: base
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Free_mem_f08ts
+END INTERFACE MPI_Free_mem
+INTERFACE PMPI_Free_mem
+  SUBROUTINE PMPI_Free_mem_f08ts(base, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: base
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Free_mem_f08ts
+END INTERFACE PMPI_Free_mem
+INTERFACE MPI_Gather
+  SUBROUTINE MPI_Gather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Gather_f08ts
+END INTERFACE MPI_Gather
+INTERFACE PMPI_Gather
+  SUBROUTINE PMPI_Gather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Gather_f08ts
+END INTERFACE PMPI_Gather
+INTERFACE MPI_Gather
+  SUBROUTINE MPI_Gather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Gather_c_f08ts
+END INTERFACE MPI_Gather
+INTERFACE PMPI_Gather
+  SUBROUTINE PMPI_Gather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Gather_c_f08ts
+END INTERFACE PMPI_Gather
+INTERFACE MPI_Gather_init
+  SUBROUTINE MPI_Gather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Gather_init_f08ts
+END INTERFACE MPI_Gather_init
+INTERFACE PMPI_Gather_init
+  SUBROUTINE PMPI_Gather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Gather_init_f08ts
+END INTERFACE PMPI_Gather_init
+INTERFACE MPI_Gather_init
+  SUBROUTINE MPI_Gather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Gather_init_c_f08ts
+END INTERFACE MPI_Gather_init
+INTERFACE PMPI_Gather_init
+  SUBROUTINE PMPI_Gather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Gather_init_c_f08ts
+END INTERFACE PMPI_Gather_init
+INTERFACE MPI_Gatherv
+  SUBROUTINE MPI_Gatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Gatherv_f08ts
+END INTERFACE MPI_Gatherv
+INTERFACE PMPI_Gatherv
+  SUBROUTINE PMPI_Gatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Gatherv_f08ts
+END INTERFACE PMPI_Gatherv
+INTERFACE MPI_Gatherv
+  SUBROUTINE MPI_Gatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Gatherv_c_f08ts
+END INTERFACE MPI_Gatherv
+INTERFACE PMPI_Gatherv
+  SUBROUTINE PMPI_Gatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Gatherv_c_f08ts
+END INTERFACE PMPI_Gatherv
+INTERFACE MPI_Gatherv_init
+  SUBROUTINE MPI_Gatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Gatherv_init_f08ts
+END INTERFACE MPI_Gatherv_init
+INTERFACE PMPI_Gatherv_init
+  SUBROUTINE PMPI_Gatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Gatherv_init_f08ts
+END INTERFACE PMPI_Gatherv_init
+INTERFACE MPI_Gatherv_init
+  SUBROUTINE MPI_Gatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Gatherv_init_c_f08ts
+END INTERFACE MPI_Gatherv_init
+INTERFACE PMPI_Gatherv_init
+  SUBROUTINE PMPI_Gatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Gatherv_init_c_f08ts
+END INTERFACE PMPI_Gatherv_init
+INTERFACE MPI_Get
+  SUBROUTINE MPI_Get_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Get_f08ts
+END INTERFACE MPI_Get
+INTERFACE PMPI_Get
+  SUBROUTINE PMPI_Get_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Get_f08ts
+END INTERFACE PMPI_Get
+INTERFACE MPI_Get
+  SUBROUTINE MPI_Get_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Get_c_f08ts
+END INTERFACE MPI_Get
+INTERFACE PMPI_Get
+  SUBROUTINE PMPI_Get_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Get_c_f08ts
+END INTERFACE PMPI_Get
+INTERFACE MPI_Get_accumulate
+  SUBROUTINE MPI_Get_accumulate_f08ts(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    INTEGER, INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Get_accumulate_f08ts
+END INTERFACE MPI_Get_accumulate
+INTERFACE PMPI_Get_accumulate
+  SUBROUTINE PMPI_Get_accumulate_f08ts(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    INTEGER, INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Get_accumulate_f08ts
+END INTERFACE PMPI_Get_accumulate
+INTERFACE MPI_Get_accumulate
+  SUBROUTINE MPI_Get_accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Get_accumulate_c_f08ts
+END INTERFACE MPI_Get_accumulate
+INTERFACE PMPI_Get_accumulate
+  SUBROUTINE PMPI_Get_accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Get_accumulate_c_f08ts
+END INTERFACE PMPI_Get_accumulate
+INTERFACE MPI_Get_address
+  SUBROUTINE MPI_Get_address_f08ts(location, address, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: location
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: address
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Get_address_f08ts
+END INTERFACE MPI_Get_address
+INTERFACE PMPI_Get_address
+  SUBROUTINE PMPI_Get_address_f08ts(location, address, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: location
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: address
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Get_address_f08ts
+END INTERFACE PMPI_Get_address
+INTERFACE MPI_Iallgather
+  SUBROUTINE MPI_Iallgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iallgather_f08ts
+END INTERFACE MPI_Iallgather
+INTERFACE PMPI_Iallgather
+  SUBROUTINE PMPI_Iallgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iallgather_f08ts
+END INTERFACE PMPI_Iallgather
+INTERFACE MPI_Iallgather
+  SUBROUTINE MPI_Iallgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iallgather_c_f08ts
+END INTERFACE MPI_Iallgather
+INTERFACE PMPI_Iallgather
+  SUBROUTINE PMPI_Iallgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iallgather_c_f08ts
+END INTERFACE PMPI_Iallgather
+INTERFACE MPI_Iallgatherv
+  SUBROUTINE MPI_Iallgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iallgatherv_f08ts
+END INTERFACE MPI_Iallgatherv
+INTERFACE PMPI_Iallgatherv
+  SUBROUTINE PMPI_Iallgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iallgatherv_f08ts
+END INTERFACE PMPI_Iallgatherv
+INTERFACE MPI_Iallgatherv
+  SUBROUTINE MPI_Iallgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iallgatherv_c_f08ts
+END INTERFACE MPI_Iallgatherv
+INTERFACE PMPI_Iallgatherv
+  SUBROUTINE PMPI_Iallgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iallgatherv_c_f08ts
+END INTERFACE PMPI_Iallgatherv
+INTERFACE MPI_Iallreduce
+  SUBROUTINE MPI_Iallreduce_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iallreduce_f08ts
+END INTERFACE MPI_Iallreduce
+INTERFACE PMPI_Iallreduce
+  SUBROUTINE PMPI_Iallreduce_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iallreduce_f08ts
+END INTERFACE PMPI_Iallreduce
+INTERFACE MPI_Iallreduce
+  SUBROUTINE MPI_Iallreduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iallreduce_c_f08ts
+END INTERFACE MPI_Iallreduce
+INTERFACE PMPI_Iallreduce
+  SUBROUTINE PMPI_Iallreduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iallreduce_c_f08ts
+END INTERFACE PMPI_Iallreduce
+INTERFACE MPI_Ialltoall
+  SUBROUTINE MPI_Ialltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ialltoall_f08ts
+END INTERFACE MPI_Ialltoall
+INTERFACE PMPI_Ialltoall
+  SUBROUTINE PMPI_Ialltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ialltoall_f08ts
+END INTERFACE PMPI_Ialltoall
+INTERFACE MPI_Ialltoall
+  SUBROUTINE MPI_Ialltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ialltoall_c_f08ts
+END INTERFACE MPI_Ialltoall
+INTERFACE PMPI_Ialltoall
+  SUBROUTINE PMPI_Ialltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ialltoall_c_f08ts
+END INTERFACE PMPI_Ialltoall
+INTERFACE MPI_Ialltoallv
+  SUBROUTINE MPI_Ialltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ialltoallv_f08ts
+END INTERFACE MPI_Ialltoallv
+INTERFACE PMPI_Ialltoallv
+  SUBROUTINE PMPI_Ialltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ialltoallv_f08ts
+END INTERFACE PMPI_Ialltoallv
+INTERFACE MPI_Ialltoallv
+  SUBROUTINE MPI_Ialltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ialltoallv_c_f08ts
+END INTERFACE MPI_Ialltoallv
+INTERFACE PMPI_Ialltoallv
+  SUBROUTINE PMPI_Ialltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ialltoallv_c_f08ts
+END INTERFACE PMPI_Ialltoallv
+INTERFACE MPI_Ialltoallw
+  SUBROUTINE MPI_Ialltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ialltoallw_f08ts
+END INTERFACE MPI_Ialltoallw
+INTERFACE PMPI_Ialltoallw
+  SUBROUTINE PMPI_Ialltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ialltoallw_f08ts
+END INTERFACE PMPI_Ialltoallw
+INTERFACE MPI_Ialltoallw
+  SUBROUTINE MPI_Ialltoallw_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ialltoallw_c_f08ts
+END INTERFACE MPI_Ialltoallw
+INTERFACE PMPI_Ialltoallw
+  SUBROUTINE PMPI_Ialltoallw_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ialltoallw_c_f08ts
+END INTERFACE PMPI_Ialltoallw
+INTERFACE MPI_Ibcast
+  SUBROUTINE MPI_Ibcast_f08ts(buffer, count, datatype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ibcast_f08ts
+END INTERFACE MPI_Ibcast
+INTERFACE PMPI_Ibcast
+  SUBROUTINE PMPI_Ibcast_f08ts(buffer, count, datatype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ibcast_f08ts
+END INTERFACE PMPI_Ibcast
+INTERFACE MPI_Ibcast
+  SUBROUTINE MPI_Ibcast_c_f08ts(buffer, count, datatype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ibcast_c_f08ts
+END INTERFACE MPI_Ibcast
+INTERFACE PMPI_Ibcast
+  SUBROUTINE PMPI_Ibcast_c_f08ts(buffer, count, datatype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ibcast_c_f08ts
+END INTERFACE PMPI_Ibcast
+INTERFACE MPI_Ibsend
+  SUBROUTINE MPI_Ibsend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ibsend_f08ts
+END INTERFACE MPI_Ibsend
+INTERFACE PMPI_Ibsend
+  SUBROUTINE PMPI_Ibsend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ibsend_f08ts
+END INTERFACE PMPI_Ibsend
+INTERFACE MPI_Ibsend
+  SUBROUTINE MPI_Ibsend_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ibsend_c_f08ts
+END INTERFACE MPI_Ibsend
+INTERFACE PMPI_Ibsend
+  SUBROUTINE PMPI_Ibsend_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ibsend_c_f08ts
+END INTERFACE PMPI_Ibsend
+INTERFACE MPI_Iexscan
+  SUBROUTINE MPI_Iexscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iexscan_f08ts
+END INTERFACE MPI_Iexscan
+INTERFACE PMPI_Iexscan
+  SUBROUTINE PMPI_Iexscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iexscan_f08ts
+END INTERFACE PMPI_Iexscan
+INTERFACE MPI_Iexscan
+  SUBROUTINE MPI_Iexscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iexscan_c_f08ts
+END INTERFACE MPI_Iexscan
+INTERFACE PMPI_Iexscan
+  SUBROUTINE PMPI_Iexscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iexscan_c_f08ts
+END INTERFACE PMPI_Iexscan
+INTERFACE MPI_Igather
+  SUBROUTINE MPI_Igather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Igather_f08ts
+END INTERFACE MPI_Igather
+INTERFACE PMPI_Igather
+  SUBROUTINE PMPI_Igather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Igather_f08ts
+END INTERFACE PMPI_Igather
+INTERFACE MPI_Igather
+  SUBROUTINE MPI_Igather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Igather_c_f08ts
+END INTERFACE MPI_Igather
+INTERFACE PMPI_Igather
+  SUBROUTINE PMPI_Igather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Igather_c_f08ts
+END INTERFACE PMPI_Igather
+INTERFACE MPI_Igatherv
+  SUBROUTINE MPI_Igatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Igatherv_f08ts
+END INTERFACE MPI_Igatherv
+INTERFACE PMPI_Igatherv
+  SUBROUTINE PMPI_Igatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Igatherv_f08ts
+END INTERFACE PMPI_Igatherv
+INTERFACE MPI_Igatherv
+  SUBROUTINE MPI_Igatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Igatherv_c_f08ts
+END INTERFACE MPI_Igatherv
+INTERFACE PMPI_Igatherv
+  SUBROUTINE PMPI_Igatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Igatherv_c_f08ts
+END INTERFACE PMPI_Igatherv
+INTERFACE MPI_Imrecv
+  SUBROUTINE MPI_Imrecv_f08ts(buf, count, datatype, message, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Imrecv_f08ts
+END INTERFACE MPI_Imrecv
+INTERFACE PMPI_Imrecv
+  SUBROUTINE PMPI_Imrecv_f08ts(buf, count, datatype, message, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Imrecv_f08ts
+END INTERFACE PMPI_Imrecv
+INTERFACE MPI_Imrecv
+  SUBROUTINE MPI_Imrecv_c_f08ts(buf, count, datatype, message, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Imrecv_c_f08ts
+END INTERFACE MPI_Imrecv
+INTERFACE PMPI_Imrecv
+  SUBROUTINE PMPI_Imrecv_c_f08ts(buf, count, datatype, message, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Imrecv_c_f08ts
+END INTERFACE PMPI_Imrecv
+INTERFACE MPI_Ineighbor_allgather
+  SUBROUTINE MPI_Ineighbor_allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ineighbor_allgather_f08ts
+END INTERFACE MPI_Ineighbor_allgather
+INTERFACE PMPI_Ineighbor_allgather
+  SUBROUTINE PMPI_Ineighbor_allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ineighbor_allgather_f08ts
+END INTERFACE PMPI_Ineighbor_allgather
+INTERFACE MPI_Ineighbor_allgather
+  SUBROUTINE MPI_Ineighbor_allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ineighbor_allgather_c_f08ts
+END INTERFACE MPI_Ineighbor_allgather
+INTERFACE PMPI_Ineighbor_allgather
+  SUBROUTINE PMPI_Ineighbor_allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ineighbor_allgather_c_f08ts
+END INTERFACE PMPI_Ineighbor_allgather
+INTERFACE MPI_Ineighbor_allgatherv
+  SUBROUTINE MPI_Ineighbor_allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ineighbor_allgatherv_f08ts
+END INTERFACE MPI_Ineighbor_allgatherv
+INTERFACE PMPI_Ineighbor_allgatherv
+  SUBROUTINE PMPI_Ineighbor_allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ineighbor_allgatherv_f08ts
+END INTERFACE PMPI_Ineighbor_allgatherv
+INTERFACE MPI_Ineighbor_allgatherv
+  SUBROUTINE MPI_Ineighbor_allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ineighbor_allgatherv_c_f08ts
+END INTERFACE MPI_Ineighbor_allgatherv
+INTERFACE PMPI_Ineighbor_allgatherv
+  SUBROUTINE PMPI_Ineighbor_allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ineighbor_allgatherv_c_f08ts
+END INTERFACE PMPI_Ineighbor_allgatherv
+INTERFACE MPI_Ineighbor_alltoall
+  SUBROUTINE MPI_Ineighbor_alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ineighbor_alltoall_f08ts
+END INTERFACE MPI_Ineighbor_alltoall
+INTERFACE PMPI_Ineighbor_alltoall
+  SUBROUTINE PMPI_Ineighbor_alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ineighbor_alltoall_f08ts
+END INTERFACE PMPI_Ineighbor_alltoall
+INTERFACE MPI_Ineighbor_alltoall
+  SUBROUTINE MPI_Ineighbor_alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ineighbor_alltoall_c_f08ts
+END INTERFACE MPI_Ineighbor_alltoall
+INTERFACE PMPI_Ineighbor_alltoall
+  SUBROUTINE PMPI_Ineighbor_alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ineighbor_alltoall_c_f08ts
+END INTERFACE PMPI_Ineighbor_alltoall
+INTERFACE MPI_Ineighbor_alltoallv
+  SUBROUTINE MPI_Ineighbor_alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ineighbor_alltoallv_f08ts
+END INTERFACE MPI_Ineighbor_alltoallv
+INTERFACE PMPI_Ineighbor_alltoallv
+  SUBROUTINE PMPI_Ineighbor_alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ineighbor_alltoallv_f08ts
+END INTERFACE PMPI_Ineighbor_alltoallv
+INTERFACE MPI_Ineighbor_alltoallv
+  SUBROUTINE MPI_Ineighbor_alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ineighbor_alltoallv_c_f08ts
+END INTERFACE MPI_Ineighbor_alltoallv
+INTERFACE PMPI_Ineighbor_alltoallv
+  SUBROUTINE PMPI_Ineighbor_alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ineighbor_alltoallv_c_f08ts
+END INTERFACE PMPI_Ineighbor_alltoallv
+INTERFACE MPI_Ineighbor_alltoallw
+  SUBROUTINE MPI_Ineighbor_alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ineighbor_alltoallw_f08ts
+END INTERFACE MPI_Ineighbor_alltoallw
+INTERFACE PMPI_Ineighbor_alltoallw
+  SUBROUTINE PMPI_Ineighbor_alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ineighbor_alltoallw_f08ts
+END INTERFACE PMPI_Ineighbor_alltoallw
+INTERFACE MPI_Ineighbor_alltoallw
+  SUBROUTINE MPI_Ineighbor_alltoallw_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ineighbor_alltoallw_c_f08ts
+END INTERFACE MPI_Ineighbor_alltoallw
+INTERFACE PMPI_Ineighbor_alltoallw
+  SUBROUTINE PMPI_Ineighbor_alltoallw_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ineighbor_alltoallw_c_f08ts
+END INTERFACE PMPI_Ineighbor_alltoallw
+INTERFACE MPI_Irecv
+  SUBROUTINE MPI_Irecv_f08ts(buf, count, datatype, source, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Irecv_f08ts
+END INTERFACE MPI_Irecv
+INTERFACE PMPI_Irecv
+  SUBROUTINE PMPI_Irecv_f08ts(buf, count, datatype, source, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Irecv_f08ts
+END INTERFACE PMPI_Irecv
+INTERFACE MPI_Irecv
+  SUBROUTINE MPI_Irecv_c_f08ts(buf, count, datatype, source, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Irecv_c_f08ts
+END INTERFACE MPI_Irecv
+INTERFACE PMPI_Irecv
+  SUBROUTINE PMPI_Irecv_c_f08ts(buf, count, datatype, source, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Irecv_c_f08ts
+END INTERFACE PMPI_Irecv
+INTERFACE MPI_Ireduce
+  SUBROUTINE MPI_Ireduce_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ireduce_f08ts
+END INTERFACE MPI_Ireduce
+INTERFACE PMPI_Ireduce
+  SUBROUTINE PMPI_Ireduce_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ireduce_f08ts
+END INTERFACE PMPI_Ireduce
+INTERFACE MPI_Ireduce
+  SUBROUTINE MPI_Ireduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ireduce_c_f08ts
+END INTERFACE MPI_Ireduce
+INTERFACE PMPI_Ireduce
+  SUBROUTINE PMPI_Ireduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ireduce_c_f08ts
+END INTERFACE PMPI_Ireduce
+INTERFACE MPI_Ireduce_scatter
+  SUBROUTINE MPI_Ireduce_scatter_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ireduce_scatter_f08ts
+END INTERFACE MPI_Ireduce_scatter
+INTERFACE PMPI_Ireduce_scatter
+  SUBROUTINE PMPI_Ireduce_scatter_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ireduce_scatter_f08ts
+END INTERFACE PMPI_Ireduce_scatter
+INTERFACE MPI_Ireduce_scatter
+  SUBROUTINE MPI_Ireduce_scatter_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ireduce_scatter_c_f08ts
+END INTERFACE MPI_Ireduce_scatter
+INTERFACE PMPI_Ireduce_scatter
+  SUBROUTINE PMPI_Ireduce_scatter_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ireduce_scatter_c_f08ts
+END INTERFACE PMPI_Ireduce_scatter
+INTERFACE MPI_Ireduce_scatter_block
+  SUBROUTINE MPI_Ireduce_scatter_block_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ireduce_scatter_block_f08ts
+END INTERFACE MPI_Ireduce_scatter_block
+INTERFACE PMPI_Ireduce_scatter_block
+  SUBROUTINE PMPI_Ireduce_scatter_block_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ireduce_scatter_block_f08ts
+END INTERFACE PMPI_Ireduce_scatter_block
+INTERFACE MPI_Ireduce_scatter_block
+  SUBROUTINE MPI_Ireduce_scatter_block_c_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ireduce_scatter_block_c_f08ts
+END INTERFACE MPI_Ireduce_scatter_block
+INTERFACE PMPI_Ireduce_scatter_block
+  SUBROUTINE PMPI_Ireduce_scatter_block_c_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ireduce_scatter_block_c_f08ts
+END INTERFACE PMPI_Ireduce_scatter_block
+INTERFACE MPI_Irsend
+  SUBROUTINE MPI_Irsend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Irsend_f08ts
+END INTERFACE MPI_Irsend
+INTERFACE PMPI_Irsend
+  SUBROUTINE PMPI_Irsend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Irsend_f08ts
+END INTERFACE PMPI_Irsend
+INTERFACE MPI_Irsend
+  SUBROUTINE MPI_Irsend_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Irsend_c_f08ts
+END INTERFACE MPI_Irsend
+INTERFACE PMPI_Irsend
+  SUBROUTINE PMPI_Irsend_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Irsend_c_f08ts
+END INTERFACE PMPI_Irsend
+INTERFACE MPI_Iscan
+  SUBROUTINE MPI_Iscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iscan_f08ts
+END INTERFACE MPI_Iscan
+INTERFACE PMPI_Iscan
+  SUBROUTINE PMPI_Iscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iscan_f08ts
+END INTERFACE PMPI_Iscan
+INTERFACE MPI_Iscan
+  SUBROUTINE MPI_Iscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iscan_c_f08ts
+END INTERFACE MPI_Iscan
+INTERFACE PMPI_Iscan
+  SUBROUTINE PMPI_Iscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iscan_c_f08ts
+END INTERFACE PMPI_Iscan
+INTERFACE MPI_Iscatter
+  SUBROUTINE MPI_Iscatter_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iscatter_f08ts
+END INTERFACE MPI_Iscatter
+INTERFACE PMPI_Iscatter
+  SUBROUTINE PMPI_Iscatter_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iscatter_f08ts
+END INTERFACE PMPI_Iscatter
+INTERFACE MPI_Iscatter
+  SUBROUTINE MPI_Iscatter_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iscatter_c_f08ts
+END INTERFACE MPI_Iscatter
+INTERFACE PMPI_Iscatter
+  SUBROUTINE PMPI_Iscatter_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iscatter_c_f08ts
+END INTERFACE PMPI_Iscatter
+INTERFACE MPI_Iscatterv
+  SUBROUTINE MPI_Iscatterv_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iscatterv_f08ts
+END INTERFACE MPI_Iscatterv
+INTERFACE PMPI_Iscatterv
+  SUBROUTINE PMPI_Iscatterv_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iscatterv_f08ts
+END INTERFACE PMPI_Iscatterv
+INTERFACE MPI_Iscatterv
+  SUBROUTINE MPI_Iscatterv_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Iscatterv_c_f08ts
+END INTERFACE MPI_Iscatterv
+INTERFACE PMPI_Iscatterv
+  SUBROUTINE PMPI_Iscatterv_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Iscatterv_c_f08ts
+END INTERFACE PMPI_Iscatterv
+INTERFACE MPI_Isend
+  SUBROUTINE MPI_Isend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Isend_f08ts
+END INTERFACE MPI_Isend
+INTERFACE PMPI_Isend
+  SUBROUTINE PMPI_Isend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Isend_f08ts
+END INTERFACE PMPI_Isend
+INTERFACE MPI_Isend
+  SUBROUTINE MPI_Isend_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Isend_c_f08ts
+END INTERFACE MPI_Isend
+INTERFACE PMPI_Isend
+  SUBROUTINE PMPI_Isend_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Isend_c_f08ts
+END INTERFACE PMPI_Isend
+INTERFACE MPI_Isendrecv
+  SUBROUTINE MPI_Isendrecv_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Isendrecv_f08ts
+END INTERFACE MPI_Isendrecv
+INTERFACE PMPI_Isendrecv
+  SUBROUTINE PMPI_Isendrecv_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Isendrecv_f08ts
+END INTERFACE PMPI_Isendrecv
+INTERFACE MPI_Isendrecv
+  SUBROUTINE MPI_Isendrecv_c_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Isendrecv_c_f08ts
+END INTERFACE MPI_Isendrecv
+INTERFACE PMPI_Isendrecv
+  SUBROUTINE PMPI_Isendrecv_c_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Isendrecv_c_f08ts
+END INTERFACE PMPI_Isendrecv
+INTERFACE MPI_Isendrecv_replace
+  SUBROUTINE MPI_Isendrecv_replace_f08ts(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Isendrecv_replace_f08ts
+END INTERFACE MPI_Isendrecv_replace
+INTERFACE PMPI_Isendrecv_replace
+  SUBROUTINE PMPI_Isendrecv_replace_f08ts(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Isendrecv_replace_f08ts
+END INTERFACE PMPI_Isendrecv_replace
+INTERFACE MPI_Isendrecv_replace
+  SUBROUTINE MPI_Isendrecv_replace_c_f08ts(buf, count, datatype, dest, sendtag, source, recvtag, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Isendrecv_replace_c_f08ts
+END INTERFACE MPI_Isendrecv_replace
+INTERFACE PMPI_Isendrecv_replace
+  SUBROUTINE PMPI_Isendrecv_replace_c_f08ts(buf, count, datatype, dest, sendtag, source, recvtag, &
+      comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Isendrecv_replace_c_f08ts
+END INTERFACE PMPI_Isendrecv_replace
+INTERFACE MPI_Issend
+  SUBROUTINE MPI_Issend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Issend_f08ts
+END INTERFACE MPI_Issend
+INTERFACE PMPI_Issend
+  SUBROUTINE PMPI_Issend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Issend_f08ts
+END INTERFACE PMPI_Issend
+INTERFACE MPI_Issend
+  SUBROUTINE MPI_Issend_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Issend_c_f08ts
+END INTERFACE MPI_Issend
+INTERFACE PMPI_Issend
+  SUBROUTINE PMPI_Issend_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Issend_c_f08ts
+END INTERFACE PMPI_Issend
+INTERFACE MPI_Mrecv
+  SUBROUTINE MPI_Mrecv_f08ts(buf, count, datatype, message, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Mrecv_f08ts
+END INTERFACE MPI_Mrecv
+INTERFACE PMPI_Mrecv
+  SUBROUTINE PMPI_Mrecv_f08ts(buf, count, datatype, message, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Mrecv_f08ts
+END INTERFACE PMPI_Mrecv
+INTERFACE MPI_Mrecv
+  SUBROUTINE MPI_Mrecv_c_f08ts(buf, count, datatype, message, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Mrecv_c_f08ts
+END INTERFACE MPI_Mrecv
+INTERFACE PMPI_Mrecv
+  SUBROUTINE PMPI_Mrecv_c_f08ts(buf, count, datatype, message, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Message), INTENT(INOUT) :: message
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Mrecv_c_f08ts
+END INTERFACE PMPI_Mrecv
+INTERFACE MPI_Neighbor_allgather
+  SUBROUTINE MPI_Neighbor_allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_allgather_f08ts
+END INTERFACE MPI_Neighbor_allgather
+INTERFACE PMPI_Neighbor_allgather
+  SUBROUTINE PMPI_Neighbor_allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_allgather_f08ts
+END INTERFACE PMPI_Neighbor_allgather
+INTERFACE MPI_Neighbor_allgather
+  SUBROUTINE MPI_Neighbor_allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_allgather_c_f08ts
+END INTERFACE MPI_Neighbor_allgather
+INTERFACE PMPI_Neighbor_allgather
+  SUBROUTINE PMPI_Neighbor_allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_allgather_c_f08ts
+END INTERFACE PMPI_Neighbor_allgather
+INTERFACE MPI_Neighbor_allgather_init
+  SUBROUTINE MPI_Neighbor_allgather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_allgather_init_f08ts
+END INTERFACE MPI_Neighbor_allgather_init
+INTERFACE PMPI_Neighbor_allgather_init
+  SUBROUTINE PMPI_Neighbor_allgather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_allgather_init_f08ts
+END INTERFACE PMPI_Neighbor_allgather_init
+INTERFACE MPI_Neighbor_allgather_init
+  SUBROUTINE MPI_Neighbor_allgather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_allgather_init_c_f08ts
+END INTERFACE MPI_Neighbor_allgather_init
+INTERFACE PMPI_Neighbor_allgather_init
+  SUBROUTINE PMPI_Neighbor_allgather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_allgather_init_c_f08ts
+END INTERFACE PMPI_Neighbor_allgather_init
+INTERFACE MPI_Neighbor_allgatherv
+  SUBROUTINE MPI_Neighbor_allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_allgatherv_f08ts
+END INTERFACE MPI_Neighbor_allgatherv
+INTERFACE PMPI_Neighbor_allgatherv
+  SUBROUTINE PMPI_Neighbor_allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_allgatherv_f08ts
+END INTERFACE PMPI_Neighbor_allgatherv
+INTERFACE MPI_Neighbor_allgatherv
+  SUBROUTINE MPI_Neighbor_allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_allgatherv_c_f08ts
+END INTERFACE MPI_Neighbor_allgatherv
+INTERFACE PMPI_Neighbor_allgatherv
+  SUBROUTINE PMPI_Neighbor_allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_allgatherv_c_f08ts
+END INTERFACE PMPI_Neighbor_allgatherv
+INTERFACE MPI_Neighbor_allgatherv_init
+  SUBROUTINE MPI_Neighbor_allgatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_allgatherv_init_f08ts
+END INTERFACE MPI_Neighbor_allgatherv_init
+INTERFACE PMPI_Neighbor_allgatherv_init
+  SUBROUTINE PMPI_Neighbor_allgatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_allgatherv_init_f08ts
+END INTERFACE PMPI_Neighbor_allgatherv_init
+INTERFACE MPI_Neighbor_allgatherv_init
+  SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_allgatherv_init_c_f08ts
+END INTERFACE MPI_Neighbor_allgatherv_init
+INTERFACE PMPI_Neighbor_allgatherv_init
+  SUBROUTINE PMPI_Neighbor_allgatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+      displs, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_allgatherv_init_c_f08ts
+END INTERFACE PMPI_Neighbor_allgatherv_init
+INTERFACE MPI_Neighbor_alltoall
+  SUBROUTINE MPI_Neighbor_alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoall_f08ts
+END INTERFACE MPI_Neighbor_alltoall
+INTERFACE PMPI_Neighbor_alltoall
+  SUBROUTINE PMPI_Neighbor_alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoall_f08ts
+END INTERFACE PMPI_Neighbor_alltoall
+INTERFACE MPI_Neighbor_alltoall
+  SUBROUTINE MPI_Neighbor_alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoall_c_f08ts
+END INTERFACE MPI_Neighbor_alltoall
+INTERFACE PMPI_Neighbor_alltoall
+  SUBROUTINE PMPI_Neighbor_alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoall_c_f08ts
+END INTERFACE PMPI_Neighbor_alltoall
+INTERFACE MPI_Neighbor_alltoall_init
+  SUBROUTINE MPI_Neighbor_alltoall_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoall_init_f08ts
+END INTERFACE MPI_Neighbor_alltoall_init
+INTERFACE PMPI_Neighbor_alltoall_init
+  SUBROUTINE PMPI_Neighbor_alltoall_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoall_init_f08ts
+END INTERFACE PMPI_Neighbor_alltoall_init
+INTERFACE MPI_Neighbor_alltoall_init
+  SUBROUTINE MPI_Neighbor_alltoall_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoall_init_c_f08ts
+END INTERFACE MPI_Neighbor_alltoall_init
+INTERFACE PMPI_Neighbor_alltoall_init
+  SUBROUTINE PMPI_Neighbor_alltoall_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+      recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoall_init_c_f08ts
+END INTERFACE PMPI_Neighbor_alltoall_init
+INTERFACE MPI_Neighbor_alltoallv
+  SUBROUTINE MPI_Neighbor_alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoallv_f08ts
+END INTERFACE MPI_Neighbor_alltoallv
+INTERFACE PMPI_Neighbor_alltoallv
+  SUBROUTINE PMPI_Neighbor_alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER, INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoallv_f08ts
+END INTERFACE PMPI_Neighbor_alltoallv
+INTERFACE MPI_Neighbor_alltoallv
+  SUBROUTINE MPI_Neighbor_alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoallv_c_f08ts
+END INTERFACE MPI_Neighbor_alltoallv
+INTERFACE PMPI_Neighbor_alltoallv
+  SUBROUTINE PMPI_Neighbor_alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoallv_c_f08ts
+END INTERFACE PMPI_Neighbor_alltoallv
+INTERFACE MPI_Neighbor_alltoallv_init
+  SUBROUTINE MPI_Neighbor_alltoallv_init_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoallv_init_f08ts
+END INTERFACE MPI_Neighbor_alltoallv_init
+INTERFACE PMPI_Neighbor_alltoallv_init
+  SUBROUTINE PMPI_Neighbor_alltoallv_init_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoallv_init_f08ts
+END INTERFACE PMPI_Neighbor_alltoallv_init
+INTERFACE MPI_Neighbor_alltoallv_init
+  SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoallv_init_c_f08ts
+END INTERFACE MPI_Neighbor_alltoallv_init
+INTERFACE PMPI_Neighbor_alltoallv_init
+  SUBROUTINE PMPI_Neighbor_alltoallv_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcounts, rdispls, recvtype, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoallv_init_c_f08ts
+END INTERFACE PMPI_Neighbor_alltoallv_init
+INTERFACE MPI_Neighbor_alltoallw
+  SUBROUTINE MPI_Neighbor_alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoallw_f08ts
+END INTERFACE MPI_Neighbor_alltoallw
+INTERFACE PMPI_Neighbor_alltoallw
+  SUBROUTINE PMPI_Neighbor_alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoallw_f08ts
+END INTERFACE PMPI_Neighbor_alltoallw
+INTERFACE MPI_Neighbor_alltoallw
+  SUBROUTINE MPI_Neighbor_alltoallw_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoallw_c_f08ts
+END INTERFACE MPI_Neighbor_alltoallw
+INTERFACE PMPI_Neighbor_alltoallw
+  SUBROUTINE PMPI_Neighbor_alltoallw_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoallw_c_f08ts
+END INTERFACE PMPI_Neighbor_alltoallw
+INTERFACE MPI_Neighbor_alltoallw_init
+  SUBROUTINE MPI_Neighbor_alltoallw_init_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoallw_init_f08ts
+END INTERFACE MPI_Neighbor_alltoallw_init
+INTERFACE PMPI_Neighbor_alltoallw_init
+  SUBROUTINE PMPI_Neighbor_alltoallw_init_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoallw_init_f08ts
+END INTERFACE PMPI_Neighbor_alltoallw_init
+INTERFACE MPI_Neighbor_alltoallw_init
+  SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Neighbor_alltoallw_init_c_f08ts
+END INTERFACE MPI_Neighbor_alltoallw_init
+INTERFACE PMPI_Neighbor_alltoallw_init
+  SUBROUTINE PMPI_Neighbor_alltoallw_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+      recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
+    TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Neighbor_alltoallw_init_c_f08ts
+END INTERFACE PMPI_Neighbor_alltoallw_init
+INTERFACE MPI_Pack
+  SUBROUTINE MPI_Pack_f08ts(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER, INTENT(IN) :: outsize
+    INTEGER, INTENT(INOUT) :: position
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Pack_f08ts
+END INTERFACE MPI_Pack
+INTERFACE PMPI_Pack
+  SUBROUTINE PMPI_Pack_f08ts(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER, INTENT(IN) :: outsize
+    INTEGER, INTENT(INOUT) :: position
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Pack_f08ts
+END INTERFACE PMPI_Pack
+INTERFACE MPI_Pack
+  SUBROUTINE MPI_Pack_c_f08ts(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Pack_c_f08ts
+END INTERFACE MPI_Pack
+INTERFACE PMPI_Pack
+  SUBROUTINE PMPI_Pack_c_f08ts(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Pack_c_f08ts
+END INTERFACE PMPI_Pack
+INTERFACE MPI_Pack_external
+  SUBROUTINE MPI_Pack_external_f08ts(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: outsize
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Pack_external_f08ts
+END INTERFACE MPI_Pack_external
+INTERFACE PMPI_Pack_external
+  SUBROUTINE PMPI_Pack_external_f08ts(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER, INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: outsize
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Pack_external_f08ts
+END INTERFACE PMPI_Pack_external
+INTERFACE MPI_Pack_external
+  SUBROUTINE MPI_Pack_external_c_f08ts(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Pack_external_c_f08ts
+END INTERFACE MPI_Pack_external
+INTERFACE PMPI_Pack_external
+  SUBROUTINE PMPI_Pack_external_c_f08ts(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Pack_external_c_f08ts
+END INTERFACE PMPI_Pack_external
+INTERFACE MPI_Precv_init
+  SUBROUTINE MPI_Precv_init_f08ts(buf, partitions, count, datatype, source, tag, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: partitions
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Precv_init_f08ts
+END INTERFACE MPI_Precv_init
+INTERFACE PMPI_Precv_init
+  SUBROUTINE PMPI_Precv_init_f08ts(buf, partitions, count, datatype, source, tag, comm, info, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: partitions
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Precv_init_f08ts
+END INTERFACE PMPI_Precv_init
+INTERFACE MPI_Psend_init
+  SUBROUTINE MPI_Psend_init_f08ts(buf, partitions, count, datatype, dest, tag, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: partitions
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Psend_init_f08ts
+END INTERFACE MPI_Psend_init
+INTERFACE PMPI_Psend_init
+  SUBROUTINE PMPI_Psend_init_f08ts(buf, partitions, count, datatype, dest, tag, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: partitions
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Psend_init_f08ts
+END INTERFACE PMPI_Psend_init
+INTERFACE MPI_Put
+  SUBROUTINE MPI_Put_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Put_f08ts
+END INTERFACE MPI_Put
+INTERFACE PMPI_Put
+  SUBROUTINE PMPI_Put_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Put_f08ts
+END INTERFACE PMPI_Put
+INTERFACE MPI_Put
+  SUBROUTINE MPI_Put_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Put_c_f08ts
+END INTERFACE MPI_Put
+INTERFACE PMPI_Put
+  SUBROUTINE PMPI_Put_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Put_c_f08ts
+END INTERFACE PMPI_Put
+INTERFACE MPI_Raccumulate
+  SUBROUTINE MPI_Raccumulate_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Raccumulate_f08ts
+END INTERFACE MPI_Raccumulate
+INTERFACE PMPI_Raccumulate
+  SUBROUTINE PMPI_Raccumulate_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Raccumulate_f08ts
+END INTERFACE PMPI_Raccumulate
+INTERFACE MPI_Raccumulate
+  SUBROUTINE MPI_Raccumulate_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Raccumulate_c_f08ts
+END INTERFACE MPI_Raccumulate
+INTERFACE PMPI_Raccumulate
+  SUBROUTINE PMPI_Raccumulate_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+      target_disp, target_count, target_datatype, op, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Raccumulate_c_f08ts
+END INTERFACE PMPI_Raccumulate
+INTERFACE MPI_Recv
+  SUBROUTINE MPI_Recv_f08ts(buf, count, datatype, source, tag, comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Recv_f08ts
+END INTERFACE MPI_Recv
+INTERFACE PMPI_Recv
+  SUBROUTINE PMPI_Recv_f08ts(buf, count, datatype, source, tag, comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Recv_f08ts
+END INTERFACE PMPI_Recv
+INTERFACE MPI_Recv
+  SUBROUTINE MPI_Recv_c_f08ts(buf, count, datatype, source, tag, comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Recv_c_f08ts
+END INTERFACE MPI_Recv
+INTERFACE PMPI_Recv
+  SUBROUTINE PMPI_Recv_c_f08ts(buf, count, datatype, source, tag, comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Recv_c_f08ts
+END INTERFACE PMPI_Recv
+INTERFACE MPI_Recv_init
+  SUBROUTINE MPI_Recv_init_f08ts(buf, count, datatype, source, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Recv_init_f08ts
+END INTERFACE MPI_Recv_init
+INTERFACE PMPI_Recv_init
+  SUBROUTINE PMPI_Recv_init_f08ts(buf, count, datatype, source, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Recv_init_f08ts
+END INTERFACE PMPI_Recv_init
+INTERFACE MPI_Recv_init
+  SUBROUTINE MPI_Recv_init_c_f08ts(buf, count, datatype, source, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Recv_init_c_f08ts
+END INTERFACE MPI_Recv_init
+INTERFACE PMPI_Recv_init
+  SUBROUTINE PMPI_Recv_init_c_f08ts(buf, count, datatype, source, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Recv_init_c_f08ts
+END INTERFACE PMPI_Recv_init
+INTERFACE MPI_Reduce
+  SUBROUTINE MPI_Reduce_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_f08ts
+END INTERFACE MPI_Reduce
+INTERFACE PMPI_Reduce
+  SUBROUTINE PMPI_Reduce_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_f08ts
+END INTERFACE PMPI_Reduce
+INTERFACE MPI_Reduce
+  SUBROUTINE MPI_Reduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_c_f08ts
+END INTERFACE MPI_Reduce
+INTERFACE PMPI_Reduce
+  SUBROUTINE PMPI_Reduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_c_f08ts
+END INTERFACE PMPI_Reduce
+INTERFACE MPI_Reduce_init
+  SUBROUTINE MPI_Reduce_init_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_init_f08ts
+END INTERFACE MPI_Reduce_init
+INTERFACE PMPI_Reduce_init
+  SUBROUTINE PMPI_Reduce_init_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_init_f08ts
+END INTERFACE PMPI_Reduce_init
+INTERFACE MPI_Reduce_init
+  SUBROUTINE MPI_Reduce_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_init_c_f08ts
+END INTERFACE MPI_Reduce_init
+INTERFACE PMPI_Reduce_init
+  SUBROUTINE PMPI_Reduce_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_init_c_f08ts
+END INTERFACE PMPI_Reduce_init
+INTERFACE MPI_Reduce_local
+  SUBROUTINE MPI_Reduce_local_f08ts(inbuf, inoutbuf, count, datatype, op, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    TYPE(*), DIMENSION(..) :: inoutbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_local_f08ts
+END INTERFACE MPI_Reduce_local
+INTERFACE PMPI_Reduce_local
+  SUBROUTINE PMPI_Reduce_local_f08ts(inbuf, inoutbuf, count, datatype, op, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    TYPE(*), DIMENSION(..) :: inoutbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_local_f08ts
+END INTERFACE PMPI_Reduce_local
+INTERFACE MPI_Reduce_local
+  SUBROUTINE MPI_Reduce_local_c_f08ts(inbuf, inoutbuf, count, datatype, op, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    TYPE(*), DIMENSION(..) :: inoutbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_local_c_f08ts
+END INTERFACE MPI_Reduce_local
+INTERFACE PMPI_Reduce_local
+  SUBROUTINE PMPI_Reduce_local_c_f08ts(inbuf, inoutbuf, count, datatype, op, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    TYPE(*), DIMENSION(..) :: inoutbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_local_c_f08ts
+END INTERFACE PMPI_Reduce_local
+INTERFACE MPI_Reduce_scatter
+  SUBROUTINE MPI_Reduce_scatter_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_scatter_f08ts
+END INTERFACE MPI_Reduce_scatter
+INTERFACE PMPI_Reduce_scatter
+  SUBROUTINE PMPI_Reduce_scatter_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_scatter_f08ts
+END INTERFACE PMPI_Reduce_scatter
+INTERFACE MPI_Reduce_scatter
+  SUBROUTINE MPI_Reduce_scatter_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_scatter_c_f08ts
+END INTERFACE MPI_Reduce_scatter
+INTERFACE PMPI_Reduce_scatter
+  SUBROUTINE PMPI_Reduce_scatter_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_scatter_c_f08ts
+END INTERFACE PMPI_Reduce_scatter
+INTERFACE MPI_Reduce_scatter_block
+  SUBROUTINE MPI_Reduce_scatter_block_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_scatter_block_f08ts
+END INTERFACE MPI_Reduce_scatter_block
+INTERFACE PMPI_Reduce_scatter_block
+  SUBROUTINE PMPI_Reduce_scatter_block_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_scatter_block_f08ts
+END INTERFACE PMPI_Reduce_scatter_block
+INTERFACE MPI_Reduce_scatter_block
+  SUBROUTINE MPI_Reduce_scatter_block_c_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_scatter_block_c_f08ts
+END INTERFACE MPI_Reduce_scatter_block
+INTERFACE PMPI_Reduce_scatter_block
+  SUBROUTINE PMPI_Reduce_scatter_block_c_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_scatter_block_c_f08ts
+END INTERFACE PMPI_Reduce_scatter_block
+INTERFACE MPI_Reduce_scatter_block_init
+  SUBROUTINE MPI_Reduce_scatter_block_init_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_scatter_block_init_f08ts
+END INTERFACE MPI_Reduce_scatter_block_init
+INTERFACE PMPI_Reduce_scatter_block_init
+  SUBROUTINE PMPI_Reduce_scatter_block_init_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_scatter_block_init_f08ts
+END INTERFACE PMPI_Reduce_scatter_block_init
+INTERFACE MPI_Reduce_scatter_block_init
+  SUBROUTINE MPI_Reduce_scatter_block_init_c_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_scatter_block_init_c_f08ts
+END INTERFACE MPI_Reduce_scatter_block_init
+INTERFACE PMPI_Reduce_scatter_block_init
+  SUBROUTINE PMPI_Reduce_scatter_block_init_c_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
+      info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_scatter_block_init_c_f08ts
+END INTERFACE PMPI_Reduce_scatter_block_init
+INTERFACE MPI_Reduce_scatter_init
+  SUBROUTINE MPI_Reduce_scatter_init_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_scatter_init_f08ts
+END INTERFACE MPI_Reduce_scatter_init
+INTERFACE PMPI_Reduce_scatter_init
+  SUBROUTINE PMPI_Reduce_scatter_init_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_scatter_init_f08ts
+END INTERFACE PMPI_Reduce_scatter_init
+INTERFACE MPI_Reduce_scatter_init
+  SUBROUTINE MPI_Reduce_scatter_init_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Reduce_scatter_init_c_f08ts
+END INTERFACE MPI_Reduce_scatter_init
+INTERFACE PMPI_Reduce_scatter_init
+  SUBROUTINE PMPI_Reduce_scatter_init_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
+      request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Reduce_scatter_init_c_f08ts
+END INTERFACE PMPI_Reduce_scatter_init
+INTERFACE MPI_Rget
+  SUBROUTINE MPI_Rget_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Rget_f08ts
+END INTERFACE MPI_Rget
+INTERFACE PMPI_Rget
+  SUBROUTINE PMPI_Rget_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Rget_f08ts
+END INTERFACE PMPI_Rget
+INTERFACE MPI_Rget
+  SUBROUTINE MPI_Rget_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Rget_c_f08ts
+END INTERFACE MPI_Rget
+INTERFACE PMPI_Rget
+  SUBROUTINE PMPI_Rget_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Rget_c_f08ts
+END INTERFACE PMPI_Rget
+INTERFACE MPI_Rget_accumulate
+  SUBROUTINE MPI_Rget_accumulate_f08ts(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    INTEGER, INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Rget_accumulate_f08ts
+END INTERFACE MPI_Rget_accumulate
+INTERFACE PMPI_Rget_accumulate
+  SUBROUTINE PMPI_Rget_accumulate_f08ts(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    INTEGER, INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Rget_accumulate_f08ts
+END INTERFACE PMPI_Rget_accumulate
+INTERFACE MPI_Rget_accumulate
+  SUBROUTINE MPI_Rget_accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Rget_accumulate_c_f08ts
+END INTERFACE MPI_Rget_accumulate
+INTERFACE PMPI_Rget_accumulate
+  SUBROUTINE PMPI_Rget_accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, result_addr, &
+      result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, &
+      win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: result_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
+    TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Rget_accumulate_c_f08ts
+END INTERFACE PMPI_Rget_accumulate
+INTERFACE MPI_Rput
+  SUBROUTINE MPI_Rput_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Rput_f08ts
+END INTERFACE MPI_Rput
+INTERFACE PMPI_Rput
+  SUBROUTINE PMPI_Rput_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER, INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER, INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Rput_f08ts
+END INTERFACE PMPI_Rput
+INTERFACE MPI_Rput
+  SUBROUTINE MPI_Rput_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Rput_c_f08ts
+END INTERFACE MPI_Rput
+INTERFACE PMPI_Rput
+  SUBROUTINE PMPI_Rput_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: origin_addr
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
+    TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
+    INTEGER, INTENT(IN) :: target_rank
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
+    TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Rput_c_f08ts
+END INTERFACE PMPI_Rput
+INTERFACE MPI_Rsend
+  SUBROUTINE MPI_Rsend_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Rsend_f08ts
+END INTERFACE MPI_Rsend
+INTERFACE PMPI_Rsend
+  SUBROUTINE PMPI_Rsend_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Rsend_f08ts
+END INTERFACE PMPI_Rsend
+INTERFACE MPI_Rsend
+  SUBROUTINE MPI_Rsend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Rsend_c_f08ts
+END INTERFACE MPI_Rsend
+INTERFACE PMPI_Rsend
+  SUBROUTINE PMPI_Rsend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Rsend_c_f08ts
+END INTERFACE PMPI_Rsend
+INTERFACE MPI_Rsend_init
+  SUBROUTINE MPI_Rsend_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Rsend_init_f08ts
+END INTERFACE MPI_Rsend_init
+INTERFACE PMPI_Rsend_init
+  SUBROUTINE PMPI_Rsend_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Rsend_init_f08ts
+END INTERFACE PMPI_Rsend_init
+INTERFACE MPI_Rsend_init
+  SUBROUTINE MPI_Rsend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Rsend_init_c_f08ts
+END INTERFACE MPI_Rsend_init
+INTERFACE PMPI_Rsend_init
+  SUBROUTINE PMPI_Rsend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Rsend_init_c_f08ts
+END INTERFACE PMPI_Rsend_init
+INTERFACE MPI_Scan
+  SUBROUTINE MPI_Scan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scan_f08ts
+END INTERFACE MPI_Scan
+INTERFACE PMPI_Scan
+  SUBROUTINE PMPI_Scan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scan_f08ts
+END INTERFACE PMPI_Scan
+INTERFACE MPI_Scan
+  SUBROUTINE MPI_Scan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scan_c_f08ts
+END INTERFACE MPI_Scan
+INTERFACE PMPI_Scan
+  SUBROUTINE PMPI_Scan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scan_c_f08ts
+END INTERFACE PMPI_Scan
+INTERFACE MPI_Scan_init
+  SUBROUTINE MPI_Scan_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scan_init_f08ts
+END INTERFACE MPI_Scan_init
+INTERFACE PMPI_Scan_init
+  SUBROUTINE PMPI_Scan_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scan_init_f08ts
+END INTERFACE PMPI_Scan_init
+INTERFACE MPI_Scan_init
+  SUBROUTINE MPI_Scan_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scan_init_c_f08ts
+END INTERFACE MPI_Scan_init
+INTERFACE PMPI_Scan_init
+  SUBROUTINE PMPI_Scan_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Op), INTENT(IN) :: op
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scan_init_c_f08ts
+END INTERFACE PMPI_Scan_init
+INTERFACE MPI_Scatter
+  SUBROUTINE MPI_Scatter_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scatter_f08ts
+END INTERFACE MPI_Scatter
+INTERFACE PMPI_Scatter
+  SUBROUTINE PMPI_Scatter_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scatter_f08ts
+END INTERFACE PMPI_Scatter
+INTERFACE MPI_Scatter
+  SUBROUTINE MPI_Scatter_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scatter_c_f08ts
+END INTERFACE MPI_Scatter
+INTERFACE PMPI_Scatter
+  SUBROUTINE PMPI_Scatter_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scatter_c_f08ts
+END INTERFACE PMPI_Scatter
+INTERFACE MPI_Scatter_init
+  SUBROUTINE MPI_Scatter_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scatter_init_f08ts
+END INTERFACE MPI_Scatter_init
+INTERFACE PMPI_Scatter_init
+  SUBROUTINE PMPI_Scatter_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scatter_init_f08ts
+END INTERFACE PMPI_Scatter_init
+INTERFACE MPI_Scatter_init
+  SUBROUTINE MPI_Scatter_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scatter_init_c_f08ts
+END INTERFACE MPI_Scatter_init
+INTERFACE PMPI_Scatter_init
+  SUBROUTINE PMPI_Scatter_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scatter_init_c_f08ts
+END INTERFACE PMPI_Scatter_init
+INTERFACE MPI_Scatterv
+  SUBROUTINE MPI_Scatterv_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scatterv_f08ts
+END INTERFACE MPI_Scatterv
+INTERFACE PMPI_Scatterv
+  SUBROUTINE PMPI_Scatterv_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcounts(*)
+    INTEGER, INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scatterv_f08ts
+END INTERFACE PMPI_Scatterv
+INTERFACE MPI_Scatterv
+  SUBROUTINE MPI_Scatterv_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scatterv_c_f08ts
+END INTERFACE MPI_Scatterv
+INTERFACE PMPI_Scatterv
+  SUBROUTINE PMPI_Scatterv_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scatterv_c_f08ts
+END INTERFACE PMPI_Scatterv
+INTERFACE MPI_Scatterv_init
+  SUBROUTINE MPI_Scatterv_init_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scatterv_init_f08ts
+END INTERFACE MPI_Scatterv_init
+INTERFACE PMPI_Scatterv_init
+  SUBROUTINE PMPI_Scatterv_init_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scatterv_init_f08ts
+END INTERFACE PMPI_Scatterv_init
+INTERFACE MPI_Scatterv_init
+  SUBROUTINE MPI_Scatterv_init_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Scatterv_init_c_f08ts
+END INTERFACE MPI_Scatterv_init
+INTERFACE PMPI_Scatterv_init
+  SUBROUTINE PMPI_Scatterv_init_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+      recvtype, root, comm, info, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: root
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Scatterv_init_c_f08ts
+END INTERFACE PMPI_Scatterv_init
+INTERFACE MPI_Send
+  SUBROUTINE MPI_Send_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Send_f08ts
+END INTERFACE MPI_Send
+INTERFACE PMPI_Send
+  SUBROUTINE PMPI_Send_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Send_f08ts
+END INTERFACE PMPI_Send
+INTERFACE MPI_Send
+  SUBROUTINE MPI_Send_c_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Send_c_f08ts
+END INTERFACE MPI_Send
+INTERFACE PMPI_Send
+  SUBROUTINE PMPI_Send_c_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Send_c_f08ts
+END INTERFACE PMPI_Send
+INTERFACE MPI_Send_init
+  SUBROUTINE MPI_Send_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Send_init_f08ts
+END INTERFACE MPI_Send_init
+INTERFACE PMPI_Send_init
+  SUBROUTINE PMPI_Send_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Send_init_f08ts
+END INTERFACE PMPI_Send_init
+INTERFACE MPI_Send_init
+  SUBROUTINE MPI_Send_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Send_init_c_f08ts
+END INTERFACE MPI_Send_init
+INTERFACE PMPI_Send_init
+  SUBROUTINE PMPI_Send_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Send_init_c_f08ts
+END INTERFACE PMPI_Send_init
+INTERFACE MPI_Sendrecv
+  SUBROUTINE MPI_Sendrecv_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Sendrecv_f08ts
+END INTERFACE MPI_Sendrecv
+INTERFACE PMPI_Sendrecv
+  SUBROUTINE PMPI_Sendrecv_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER, INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER, INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Sendrecv_f08ts
+END INTERFACE PMPI_Sendrecv
+INTERFACE MPI_Sendrecv
+  SUBROUTINE MPI_Sendrecv_c_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Sendrecv_c_f08ts
+END INTERFACE MPI_Sendrecv
+INTERFACE PMPI_Sendrecv
+  SUBROUTINE PMPI_Sendrecv_c_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: sendbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
+    TYPE(MPI_Datatype), INTENT(IN) :: sendtype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    TYPE(*), DIMENSION(..) :: recvbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
+    TYPE(MPI_Datatype), INTENT(IN) :: recvtype
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Sendrecv_c_f08ts
+END INTERFACE PMPI_Sendrecv
+INTERFACE MPI_Sendrecv_replace
+  SUBROUTINE MPI_Sendrecv_replace_f08ts(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Sendrecv_replace_f08ts
+END INTERFACE MPI_Sendrecv_replace
+INTERFACE PMPI_Sendrecv_replace
+  SUBROUTINE PMPI_Sendrecv_replace_f08ts(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Sendrecv_replace_f08ts
+END INTERFACE PMPI_Sendrecv_replace
+INTERFACE MPI_Sendrecv_replace
+  SUBROUTINE MPI_Sendrecv_replace_c_f08ts(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Sendrecv_replace_c_f08ts
+END INTERFACE MPI_Sendrecv_replace
+INTERFACE PMPI_Sendrecv_replace
+  SUBROUTINE PMPI_Sendrecv_replace_c_f08ts(buf, count, datatype, dest, sendtag, source, recvtag, &
+      comm, status, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: sendtag
+    INTEGER, INTENT(IN) :: source
+    INTEGER, INTENT(IN) :: recvtag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Status) :: status
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Sendrecv_replace_c_f08ts
+END INTERFACE PMPI_Sendrecv_replace
+INTERFACE MPI_Session_attach_buffer
+  SUBROUTINE MPI_Session_attach_buffer_f08ts(session, buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Session_attach_buffer_f08ts
+END INTERFACE MPI_Session_attach_buffer
+INTERFACE PMPI_Session_attach_buffer
+  SUBROUTINE PMPI_Session_attach_buffer_f08ts(session, buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER, INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Session_attach_buffer_f08ts
+END INTERFACE PMPI_Session_attach_buffer
+INTERFACE MPI_Session_attach_buffer
+  SUBROUTINE MPI_Session_attach_buffer_c_f08ts(session, buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Session_attach_buffer_c_f08ts
+END INTERFACE MPI_Session_attach_buffer
+INTERFACE PMPI_Session_attach_buffer
+  SUBROUTINE PMPI_Session_attach_buffer_c_f08ts(session, buffer, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Session), INTENT(IN) :: session
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: buffer
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Session_attach_buffer_c_f08ts
+END INTERFACE PMPI_Session_attach_buffer
+INTERFACE MPI_Ssend
+  SUBROUTINE MPI_Ssend_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ssend_f08ts
+END INTERFACE MPI_Ssend
+INTERFACE PMPI_Ssend
+  SUBROUTINE PMPI_Ssend_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ssend_f08ts
+END INTERFACE PMPI_Ssend
+INTERFACE MPI_Ssend
+  SUBROUTINE MPI_Ssend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ssend_c_f08ts
+END INTERFACE MPI_Ssend
+INTERFACE PMPI_Ssend
+  SUBROUTINE PMPI_Ssend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ssend_c_f08ts
+END INTERFACE PMPI_Ssend
+INTERFACE MPI_Ssend_init
+  SUBROUTINE MPI_Ssend_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ssend_init_f08ts
+END INTERFACE MPI_Ssend_init
+INTERFACE PMPI_Ssend_init
+  SUBROUTINE PMPI_Ssend_init_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER, INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ssend_init_f08ts
+END INTERFACE PMPI_Ssend_init
+INTERFACE MPI_Ssend_init
+  SUBROUTINE MPI_Ssend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Ssend_init_c_f08ts
+END INTERFACE MPI_Ssend_init
+INTERFACE PMPI_Ssend_init
+  SUBROUTINE PMPI_Ssend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN), ASYNCHRONOUS :: buf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, INTENT(IN) :: dest
+    INTEGER, INTENT(IN) :: tag
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Request), INTENT(OUT) :: request
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Ssend_init_c_f08ts
+END INTERFACE PMPI_Ssend_init
+INTERFACE MPI_Unpack
+  SUBROUTINE MPI_Unpack_f08ts(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER, INTENT(IN) :: insize
+    INTEGER, INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER, INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Unpack_f08ts
+END INTERFACE MPI_Unpack
+INTERFACE PMPI_Unpack
+  SUBROUTINE PMPI_Unpack_f08ts(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER, INTENT(IN) :: insize
+    INTEGER, INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER, INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Unpack_f08ts
+END INTERFACE PMPI_Unpack
+INTERFACE MPI_Unpack
+  SUBROUTINE MPI_Unpack_c_f08ts(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Unpack_c_f08ts
+END INTERFACE MPI_Unpack
+INTERFACE PMPI_Unpack
+  SUBROUTINE PMPI_Unpack_c_f08ts(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Unpack_c_f08ts
+END INTERFACE PMPI_Unpack
+INTERFACE MPI_Unpack_external
+  SUBROUTINE MPI_Unpack_external_f08ts(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: insize
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER, INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Unpack_external_f08ts
+END INTERFACE MPI_Unpack_external
+INTERFACE PMPI_Unpack_external
+  SUBROUTINE PMPI_Unpack_external_f08ts(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
+      ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: insize
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER, INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Unpack_external_f08ts
+END INTERFACE PMPI_Unpack_external
+INTERFACE MPI_Unpack_external
+  SUBROUTINE MPI_Unpack_external_c_f08ts(datarep, inbuf, insize, position, outbuf, outcount, &
+      datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Unpack_external_c_f08ts
+END INTERFACE MPI_Unpack_external
+INTERFACE PMPI_Unpack_external
+  SUBROUTINE PMPI_Unpack_external_c_f08ts(datarep, inbuf, insize, position, outbuf, outcount, &
+      datatype, ierror)
+    IMPORT
+    IMPLICIT NONE
+    CHARACTER(LEN=*), INTENT(IN) :: datarep
+    TYPE(*), DIMENSION(..), INTENT(IN) :: inbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
+    TYPE(*), DIMENSION(..) :: outbuf
+    INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
+    TYPE(MPI_Datatype), INTENT(IN) :: datatype
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Unpack_external_c_f08ts
+END INTERFACE PMPI_Unpack_external
+INTERFACE MPI_Win_attach
+  SUBROUTINE MPI_Win_attach_f08ts(win, base, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: base
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Win_attach_f08ts
+END INTERFACE MPI_Win_attach
+INTERFACE PMPI_Win_attach
+  SUBROUTINE PMPI_Win_attach_f08ts(win, base, size, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: base
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Win_attach_f08ts
+END INTERFACE PMPI_Win_attach
+INTERFACE MPI_Win_create
+  SUBROUTINE MPI_Win_create_f08ts(base, size, disp_unit, info, comm, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: base
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER, INTENT(IN) :: disp_unit
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Win), INTENT(OUT) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Win_create_f08ts
+END INTERFACE MPI_Win_create
+INTERFACE PMPI_Win_create
+  SUBROUTINE PMPI_Win_create_f08ts(base, size, disp_unit, info, comm, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: base
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER, INTENT(IN) :: disp_unit
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Win), INTENT(OUT) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Win_create_f08ts
+END INTERFACE PMPI_Win_create
+INTERFACE MPI_Win_create
+  SUBROUTINE MPI_Win_create_c_f08ts(base, size, disp_unit, info, comm, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: base
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Win), INTENT(OUT) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Win_create_c_f08ts
+END INTERFACE MPI_Win_create
+INTERFACE PMPI_Win_create
+  SUBROUTINE PMPI_Win_create_c_f08ts(base, size, disp_unit, info, comm, win, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: base
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
+    INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
+    TYPE(MPI_Info), INTENT(IN) :: info
+    TYPE(MPI_Comm), INTENT(IN) :: comm
+    TYPE(MPI_Win), INTENT(OUT) :: win
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Win_create_c_f08ts
+END INTERFACE PMPI_Win_create
+INTERFACE MPI_Win_detach
+  SUBROUTINE MPI_Win_detach_f08ts(win, base, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: base
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE MPI_Win_detach_f08ts
+END INTERFACE MPI_Win_detach
+INTERFACE PMPI_Win_detach
+  SUBROUTINE PMPI_Win_detach_f08ts(win, base, ierror)
+    IMPORT
+    IMPLICIT NONE
+    TYPE(MPI_Win), INTENT(IN) :: win
+    TYPE(*), DIMENSION(..), ASYNCHRONOUS :: base
+    INTEGER, OPTIONAL, INTENT(OUT) :: ierror
+  END SUBROUTINE PMPI_Win_detach_f08ts
+END INTERFACE PMPI_Win_detach
 CONTAINS
 ELEMENTAL LOGICAL FUNCTION ivcf_eq_comm(a, b)
   TYPE(MPI_Comm), INTENT(IN) :: a, b
@@ -10820,42 +12523,6 @@ SUBROUTINE MPI_Abort_f08(comm, errorcode, ierror)
   CALL pmpi_abort(comm%MPI_VAL, errorcode, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Abort_f08
-SUBROUTINE MPI_Accumulate_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, op, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER, INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER, INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Win), INTENT(IN) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_accumulate(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
-      target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Accumulate_f08
-SUBROUTINE MPI_Accumulate_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, op, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Win), INTENT(IN) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_accumulate_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
-      target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Accumulate_f08c
 SUBROUTINE MPI_Add_error_class_f08(errorclass, ierror)
   INTEGER, INTENT(OUT) :: errorclass
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -10891,154 +12558,6 @@ FUNCTION MPI_Aint_diff_f08(addr1, addr2) RESULT(res)
   INTEGER(KIND=MPI_ADDRESS_KIND) :: res
   res = pmpi_aint_diff(addr1, addr2)
 END FUNCTION MPI_Aint_diff_f08
-SUBROUTINE MPI_Allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_allgather(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allgather_f08
-SUBROUTINE MPI_Allgather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_allgather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allgather_f08c
-SUBROUTINE MPI_Allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_allgather_init(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allgather_init_f08
-SUBROUTINE MPI_Allgather_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_allgather_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allgather_init_f08c
-SUBROUTINE MPI_Allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-    comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcounts(*)
-  INTEGER, INTENT(IN) :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_allgatherv(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allgatherv_f08
-SUBROUTINE MPI_Allgatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-    comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_allgatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allgatherv_f08c
-SUBROUTINE MPI_Allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-    recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_allgatherv_init(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allgatherv_init_f08
-SUBROUTINE MPI_Allgatherv_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-    recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_allgatherv_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allgatherv_init_f08c
 SUBROUTINE MPI_Alloc_mem_f08(size, info, baseptr, ierror)
   INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -11048,303 +12567,6 @@ SUBROUTINE MPI_Alloc_mem_f08(size, info, baseptr, ierror)
   CALL pmpi_alloc_mem(size, info%MPI_VAL, baseptr, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Alloc_mem_f08
-SUBROUTINE MPI_Allreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_allreduce(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allreduce_f08
-SUBROUTINE MPI_Allreduce_f08c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_allreduce_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allreduce_f08c
-SUBROUTINE MPI_Allreduce_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_allreduce_init(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allreduce_init_f08
-SUBROUTINE MPI_Allreduce_init_f08c(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_allreduce_init_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Allreduce_init_f08c
-SUBROUTINE MPI_Alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_alltoall(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoall_f08
-SUBROUTINE MPI_Alltoall_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_alltoall_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoall_f08c
-SUBROUTINE MPI_Alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_alltoall_init(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoall_init_f08
-SUBROUTINE MPI_Alltoall_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_alltoall_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoall_init_f08c
-SUBROUTINE MPI_Alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-    recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcounts(*)
-  INTEGER, INTENT(IN) :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcounts(*)
-  INTEGER, INTENT(IN) :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, rdispls, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoallv_f08
-SUBROUTINE MPI_Alltoallv_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-    recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoallv_f08c
-SUBROUTINE MPI_Alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-    rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoallv_init_f08
-SUBROUTINE MPI_Alltoallv_init_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-    rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoallv_init_f08c
-SUBROUTINE MPI_Alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-    recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcounts(*)
-  INTEGER, INTENT(IN) :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcounts(*)
-  INTEGER, INTENT(IN) :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoallw_f08
-SUBROUTINE MPI_Alltoallw_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-    recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoallw_f08c
-SUBROUTINE MPI_Alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-    rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoallw_init_f08
-SUBROUTINE MPI_Alltoallw_init_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-    rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Alltoallw_init_f08c
 SUBROUTINE MPI_Barrier_f08(comm, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -11361,134 +12583,6 @@ SUBROUTINE MPI_Barrier_init_f08(comm, info, request, ierror)
   CALL pmpi_barrier_init(comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Barrier_init_f08
-SUBROUTINE MPI_Bcast_f08(buffer, count, datatype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_bcast(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Bcast_f08
-SUBROUTINE MPI_Bcast_f08c(buffer, count, datatype, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*) :: buffer
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_bcast_c(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Bcast_f08c
-SUBROUTINE MPI_Bcast_init_f08(buffer, count, datatype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_bcast_init(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Bcast_init_f08
-SUBROUTINE MPI_Bcast_init_f08c(buffer, count, datatype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_bcast_init_c(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Bcast_init_f08c
-SUBROUTINE MPI_Bsend_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_bsend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Bsend_f08
-SUBROUTINE MPI_Bsend_f08c(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_bsend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Bsend_f08c
-SUBROUTINE MPI_Bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_bsend_init(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Bsend_init_f08
-SUBROUTINE MPI_Bsend_init_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_bsend_init_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Bsend_init_f08c
-SUBROUTINE MPI_Buffer_attach_f08(buffer, size, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
-  INTEGER, INTENT(IN) :: size
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_buffer_attach(buffer, size, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Buffer_attach_f08
-SUBROUTINE MPI_Buffer_attach_f08c(buffer, size, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_buffer_attach_c(buffer, size, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Buffer_attach_f08c
 SUBROUTINE MPI_Buffer_detach_f08(buffer_addr, size, ierror)
   TYPE(C_PTR), INTENT(OUT) :: buffer_addr
   INTEGER, INTENT(OUT) :: size
@@ -11625,26 +12719,6 @@ SUBROUTINE MPI_Comm_accept_f08(port_name, info, root, comm, newcomm, ierror)
   CALL pmpi_comm_accept(port_name, info%MPI_VAL, root, comm%MPI_VAL, newcomm%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Comm_accept_f08
-SUBROUTINE MPI_Comm_attach_buffer_f08(comm, buffer, size, ierror)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
-  INTEGER, INTENT(IN) :: size
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_comm_attach_buffer(comm%MPI_VAL, buffer, size, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Comm_attach_buffer_f08
-SUBROUTINE MPI_Comm_attach_buffer_f08c(comm, buffer, size, ierror)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_comm_attach_buffer_c(comm%MPI_VAL, buffer, size, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Comm_attach_buffer_f08c
 SUBROUTINE MPI_Comm_call_errhandler_f08(comm, errorcode, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   INTEGER, INTENT(IN) :: errorcode
@@ -12008,24 +13082,6 @@ SUBROUTINE MPI_Comm_test_inter_f08(comm, flag, ierror)
   CALL pmpi_comm_test_inter(comm%MPI_VAL, flag, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Comm_test_inter_f08
-SUBROUTINE MPI_Compare_and_swap_f08(origin_addr, compare_addr, result_addr, datatype, target_rank, &
-    target_disp, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: compare_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: compare_addr
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: result_addr
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  TYPE(MPI_Win), INTENT(IN) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_compare_and_swap(origin_addr, compare_addr, result_addr, datatype%MPI_VAL, target_rank, &
-      target_disp, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Compare_and_swap_f08
 SUBROUTINE MPI_Dims_create_f08(nnodes, ndims, dims, ierror)
   INTEGER, INTENT(IN) :: nnodes
   INTEGER, INTENT(IN) :: ndims
@@ -12119,91 +13175,6 @@ SUBROUTINE MPI_Error_string_f08(errorcode, string, resultlen, ierror)
   CALL pmpi_error_string(errorcode, string, resultlen, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Error_string_f08
-SUBROUTINE MPI_Exscan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_exscan(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Exscan_f08
-SUBROUTINE MPI_Exscan_f08c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_exscan_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Exscan_f08c
-SUBROUTINE MPI_Exscan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_exscan_init(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Exscan_init_f08
-SUBROUTINE MPI_Exscan_init_f08c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_exscan_init_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Exscan_init_f08c
-SUBROUTINE MPI_F_sync_reg_f08(buf)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  CALL pmpi_f_sync_reg(buf)
-END SUBROUTINE MPI_F_sync_reg_f08
-SUBROUTINE MPI_Fetch_and_op_f08(origin_addr, result_addr, datatype, target_rank, target_disp, op, &
-    win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: result_addr
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Win), INTENT(IN) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_fetch_and_op(origin_addr, result_addr, datatype%MPI_VAL, target_rank, target_disp, &
-      op%MPI_VAL, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Fetch_and_op_f08
 SUBROUTINE MPI_File_call_errhandler_f08(fh, errorcode, ierror)
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER, INTENT(IN) :: errorcode
@@ -12328,266 +13299,6 @@ SUBROUTINE MPI_File_get_view_f08(fh, disp, etype, filetype, datarep, ierror)
   CALL pmpi_file_get_view(fh%MPI_VAL, disp, etype%MPI_VAL, filetype%MPI_VAL, datarep, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_File_get_view_f08
-SUBROUTINE MPI_File_iread_f08(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_iread(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iread_f08
-SUBROUTINE MPI_File_iread_f08c(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_iread_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iread_f08c
-SUBROUTINE MPI_File_iread_all_f08(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_iread_all(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iread_all_f08
-SUBROUTINE MPI_File_iread_all_f08c(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_iread_all_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iread_all_f08c
-SUBROUTINE MPI_File_iread_at_f08(fh, offset, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_iread_at(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iread_at_f08
-SUBROUTINE MPI_File_iread_at_f08c(fh, offset, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_iread_at_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iread_at_f08c
-SUBROUTINE MPI_File_iread_at_all_f08(fh, offset, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_iread_at_all(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iread_at_all_f08
-SUBROUTINE MPI_File_iread_at_all_f08c(fh, offset, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_iread_at_all_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iread_at_all_f08c
-SUBROUTINE MPI_File_iread_shared_f08(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_iread_shared(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iread_shared_f08
-SUBROUTINE MPI_File_iread_shared_f08c(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_iread_shared_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iread_shared_f08c
-SUBROUTINE MPI_File_iwrite_f08(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_iwrite(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iwrite_f08
-SUBROUTINE MPI_File_iwrite_f08c(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_iwrite_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iwrite_f08c
-SUBROUTINE MPI_File_iwrite_all_f08(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_iwrite_all(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iwrite_all_f08
-SUBROUTINE MPI_File_iwrite_all_f08c(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_iwrite_all_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iwrite_all_f08c
-SUBROUTINE MPI_File_iwrite_at_f08(fh, offset, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_iwrite_at(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iwrite_at_f08
-SUBROUTINE MPI_File_iwrite_at_f08c(fh, offset, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_iwrite_at_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iwrite_at_f08c
-SUBROUTINE MPI_File_iwrite_at_all_f08(fh, offset, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_iwrite_at_all(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iwrite_at_all_f08
-SUBROUTINE MPI_File_iwrite_at_all_f08c(fh, offset, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_iwrite_at_all_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iwrite_at_all_f08c
-SUBROUTINE MPI_File_iwrite_shared_f08(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_iwrite_shared(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iwrite_shared_f08
-SUBROUTINE MPI_File_iwrite_shared_f08c(fh, buf, count, datatype, request, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_iwrite_shared_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_iwrite_shared_f08c
 SUBROUTINE MPI_File_open_f08(comm, filename, amode, info, fh, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   CHARACTER(LEN=*), INTENT(IN) :: filename
@@ -12607,253 +13318,6 @@ SUBROUTINE MPI_File_preallocate_f08(fh, size, ierror)
   CALL pmpi_file_preallocate(fh%MPI_VAL, size, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_File_preallocate_f08
-SUBROUTINE MPI_File_read_f08(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_f08
-SUBROUTINE MPI_File_read_f08c(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_read_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_f08c
-SUBROUTINE MPI_File_read_all_f08(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_all(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_all_f08
-SUBROUTINE MPI_File_read_all_f08c(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_read_all_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_all_f08c
-SUBROUTINE MPI_File_read_all_begin_f08(fh, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_all_begin(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_all_begin_f08
-SUBROUTINE MPI_File_read_all_begin_f08c(fh, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_read_all_begin_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_all_begin_f08c
-SUBROUTINE MPI_File_read_all_end_f08(fh, buf, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_all_end(fh%MPI_VAL, buf, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_all_end_f08
-SUBROUTINE MPI_File_read_at_f08(fh, offset, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_at(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_at_f08
-SUBROUTINE MPI_File_read_at_f08c(fh, offset, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_read_at_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_at_f08c
-SUBROUTINE MPI_File_read_at_all_f08(fh, offset, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_at_all(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_at_all_f08
-SUBROUTINE MPI_File_read_at_all_f08c(fh, offset, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_read_at_all_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_at_all_f08c
-SUBROUTINE MPI_File_read_at_all_begin_f08(fh, offset, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_at_all_begin(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_at_all_begin_f08
-SUBROUTINE MPI_File_read_at_all_begin_f08c(fh, offset, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_read_at_all_begin_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_at_all_begin_f08c
-SUBROUTINE MPI_File_read_at_all_end_f08(fh, buf, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_at_all_end(fh%MPI_VAL, buf, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_at_all_end_f08
-SUBROUTINE MPI_File_read_ordered_f08(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_ordered(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_ordered_f08
-SUBROUTINE MPI_File_read_ordered_f08c(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_read_ordered_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_ordered_f08c
-SUBROUTINE MPI_File_read_ordered_begin_f08(fh, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_ordered_begin(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_ordered_begin_f08
-SUBROUTINE MPI_File_read_ordered_begin_f08c(fh, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_read_ordered_begin_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_ordered_begin_f08c
-SUBROUTINE MPI_File_read_ordered_end_f08(fh, buf, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_ordered_end(fh%MPI_VAL, buf, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_ordered_end_f08
-SUBROUTINE MPI_File_read_shared_f08(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_read_shared(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_shared_f08
-SUBROUTINE MPI_File_read_shared_f08c(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_read_shared_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_read_shared_f08c
 SUBROUTINE MPI_File_seek_f08(fh, offset, whence, ierror)
   TYPE(MPI_File), INTENT(IN) :: fh
   INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
@@ -12924,254 +13388,6 @@ SUBROUTINE MPI_File_sync_f08(fh, ierror)
   CALL pmpi_file_sync(fh%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_File_sync_f08
-SUBROUTINE MPI_File_write_f08(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_f08
-SUBROUTINE MPI_File_write_f08c(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_write_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_f08c
-SUBROUTINE MPI_File_write_all_f08(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_all(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_all_f08
-SUBROUTINE MPI_File_write_all_f08c(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_write_all_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_all_f08c
-SUBROUTINE MPI_File_write_all_begin_f08(fh, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_all_begin(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_all_begin_f08
-SUBROUTINE MPI_File_write_all_begin_f08c(fh, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_write_all_begin_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_all_begin_f08c
-SUBROUTINE MPI_File_write_all_end_f08(fh, buf, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_all_end(fh%MPI_VAL, buf, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_all_end_f08
-SUBROUTINE MPI_File_write_at_f08(fh, offset, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_at(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_at_f08
-SUBROUTINE MPI_File_write_at_f08c(fh, offset, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_write_at_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_at_f08c
-SUBROUTINE MPI_File_write_at_all_f08(fh, offset, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_at_all(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_at_all_f08
-SUBROUTINE MPI_File_write_at_all_f08c(fh, offset, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_write_at_all_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, status, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_at_all_f08c
-SUBROUTINE MPI_File_write_at_all_begin_f08(fh, offset, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_at_all_begin(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_at_all_begin_f08
-SUBROUTINE MPI_File_write_at_all_begin_f08c(fh, offset, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  INTEGER(KIND=MPI_OFFSET_KIND), INTENT(IN) :: offset
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_write_at_all_begin_c(fh%MPI_VAL, offset, buf, count, datatype%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_at_all_begin_f08c
-SUBROUTINE MPI_File_write_at_all_end_f08(fh, buf, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_at_all_end(fh%MPI_VAL, buf, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_at_all_end_f08
-SUBROUTINE MPI_File_write_ordered_f08(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_ordered(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_ordered_f08
-SUBROUTINE MPI_File_write_ordered_f08c(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_write_ordered_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_ordered_f08c
-SUBROUTINE MPI_File_write_ordered_begin_f08(fh, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_ordered_begin(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_ordered_begin_f08
-SUBROUTINE MPI_File_write_ordered_begin_f08c(fh, buf, count, datatype, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_write_ordered_begin_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_ordered_begin_f08c
-SUBROUTINE MPI_File_write_ordered_end_f08(fh, buf, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_ordered_end(fh%MPI_VAL, buf, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_ordered_end_f08
-SUBROUTINE MPI_File_write_shared_f08(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_file_write_shared(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_shared_f08
-SUBROUTINE MPI_File_write_shared_f08c(fh, buf, count, datatype, status, ierror)
-  TYPE(MPI_File), INTENT(IN) :: fh
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_file_write_shared_c(fh%MPI_VAL, buf, count, datatype%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_File_write_shared_f08c
 SUBROUTINE MPI_Finalize_f08(ierror)
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
   INTEGER :: ierror_c
@@ -13185,261 +13401,6 @@ SUBROUTINE MPI_Finalized_f08(flag, ierror)
   CALL pmpi_finalized(flag, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Finalized_f08
-SUBROUTINE MPI_Free_mem_f08(base, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: base
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_free_mem(base, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Free_mem_f08
-SUBROUTINE MPI_Gather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_gather(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, root, &
-      comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Gather_f08
-SUBROUTINE MPI_Gather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_gather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      root, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Gather_f08c
-SUBROUTINE MPI_Gather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
-    comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_gather_init(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Gather_init_f08
-SUBROUTINE MPI_Gather_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
-    comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_gather_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Gather_init_f08c
-SUBROUTINE MPI_Gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
-    comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcounts(*)
-  INTEGER, INTENT(IN) :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_gatherv(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Gatherv_f08
-SUBROUTINE MPI_Gatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-    root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_gatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Gatherv_f08c
-SUBROUTINE MPI_Gatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-    root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_gatherv_init(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Gatherv_init_f08
-SUBROUTINE MPI_Gatherv_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-    root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_gatherv_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Gatherv_init_f08c
-SUBROUTINE MPI_Get_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: origin_addr
-  INTEGER, INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER, INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Win), INTENT(IN) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_get(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
-      target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Get_f08
-SUBROUTINE MPI_Get_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: origin_addr
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Win), INTENT(IN) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_get_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
-      target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Get_f08c
-SUBROUTINE MPI_Get_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, &
-    result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER, INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: result_addr
-  INTEGER, INTENT(IN) :: result_count
-  TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER, INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Win), INTENT(IN) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_get_accumulate(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
-      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Get_accumulate_f08
-SUBROUTINE MPI_Get_accumulate_f08c(origin_addr, origin_count, origin_datatype, result_addr, &
-    result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: result_addr
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
-  TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Win), INTENT(IN) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_get_accumulate_c(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
-      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Get_accumulate_f08c
-SUBROUTINE MPI_Get_address_f08(location, address, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: location
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: location
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(OUT) :: address
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_get_address(location, address, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Get_address_f08
 SUBROUTINE MPI_Get_count_f08(status, datatype, count, ierror)
   TYPE(MPI_Status), INTENT(IN) :: status
   TYPE(MPI_Datatype), INTENT(IN) :: datatype
@@ -13716,228 +13677,6 @@ SUBROUTINE MPI_Group_union_f08(group1, group2, newgroup, ierror)
   CALL pmpi_group_union(group1%MPI_VAL, group2%MPI_VAL, newgroup%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Group_union_f08
-SUBROUTINE MPI_Iallgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_iallgather(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iallgather_f08
-SUBROUTINE MPI_Iallgather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_iallgather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iallgather_f08c
-SUBROUTINE MPI_Iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-    comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_iallgatherv(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iallgatherv_f08
-SUBROUTINE MPI_Iallgatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-    comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_iallgatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iallgatherv_f08c
-SUBROUTINE MPI_Iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_iallreduce(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iallreduce_f08
-SUBROUTINE MPI_Iallreduce_f08c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_iallreduce_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iallreduce_f08c
-SUBROUTINE MPI_Ialltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ialltoall(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ialltoall_f08
-SUBROUTINE MPI_Ialltoall_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ialltoall_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ialltoall_f08c
-SUBROUTINE MPI_Ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-    recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ialltoallv(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, rdispls, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ialltoallv_f08
-SUBROUTINE MPI_Ialltoallv_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-    recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ialltoallv_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ialltoallv_f08c
-SUBROUTINE MPI_Ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-    recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ialltoallw_f08
-SUBROUTINE MPI_Ialltoallw_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-    recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ialltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ialltoallw_f08c
 SUBROUTINE MPI_Ibarrier_f08(comm, request, ierror)
   TYPE(MPI_Comm), INTENT(IN) :: comm
   TYPE(MPI_Request), INTENT(OUT) :: request
@@ -13946,172 +13685,6 @@ SUBROUTINE MPI_Ibarrier_f08(comm, request, ierror)
   CALL pmpi_ibarrier(comm%MPI_VAL, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Ibarrier_f08
-SUBROUTINE MPI_Ibcast_f08(buffer, count, datatype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ibcast(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ibcast_f08
-SUBROUTINE MPI_Ibcast_f08c(buffer, count, datatype, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ibcast_c(buffer, count, datatype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ibcast_f08c
-SUBROUTINE MPI_Ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ibsend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ibsend_f08
-SUBROUTINE MPI_Ibsend_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ibsend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ibsend_f08c
-SUBROUTINE MPI_Iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_iexscan(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iexscan_f08
-SUBROUTINE MPI_Iexscan_f08c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_iexscan_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iexscan_f08c
-SUBROUTINE MPI_Igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_igather(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, root, &
-      comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Igather_f08
-SUBROUTINE MPI_Igather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_igather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Igather_f08c
-SUBROUTINE MPI_Igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-    root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_igatherv(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Igatherv_f08
-SUBROUTINE MPI_Igatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
-    root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_igatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Igatherv_f08c
 SUBROUTINE MPI_Improbe_f08(source, tag, comm, flag, message, status, ierror)
   INTEGER, INTENT(IN) :: source
   INTEGER, INTENT(IN) :: tag
@@ -14124,220 +13697,6 @@ SUBROUTINE MPI_Improbe_f08(source, tag, comm, flag, message, status, ierror)
   CALL pmpi_improbe(source, tag, comm%MPI_VAL, flag, message%MPI_VAL, status, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Improbe_f08
-SUBROUTINE MPI_Imrecv_f08(buf, count, datatype, message, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Message), INTENT(INOUT) :: message
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_imrecv(buf, count, datatype%MPI_VAL, message%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Imrecv_f08
-SUBROUTINE MPI_Imrecv_f08c(buf, count, datatype, message, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Message), INTENT(INOUT) :: message
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_imrecv_c(buf, count, datatype%MPI_VAL, message%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Imrecv_f08c
-SUBROUTINE MPI_Ineighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-    comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ineighbor_allgather(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ineighbor_allgather_f08
-SUBROUTINE MPI_Ineighbor_allgather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-    comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ineighbor_allgather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ineighbor_allgather_f08c
-SUBROUTINE MPI_Ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-    recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ineighbor_allgatherv(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ineighbor_allgatherv_f08
-SUBROUTINE MPI_Ineighbor_allgatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-    recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ineighbor_allgatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      displs, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ineighbor_allgatherv_f08c
-SUBROUTINE MPI_Ineighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-    comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ineighbor_alltoall(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ineighbor_alltoall_f08
-SUBROUTINE MPI_Ineighbor_alltoall_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-    comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ineighbor_alltoall_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ineighbor_alltoall_f08c
-SUBROUTINE MPI_Ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-    rdispls, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ineighbor_alltoallv_f08
-SUBROUTINE MPI_Ineighbor_alltoallv_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-    rdispls, recvtype, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ineighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
-      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ineighbor_alltoallv_f08c
-SUBROUTINE MPI_Ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-    rdispls, recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ineighbor_alltoallw_f08
-SUBROUTINE MPI_Ineighbor_alltoallw_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-    rdispls, recvtypes, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ineighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ineighbor_alltoallw_f08c
 SUBROUTINE MPI_Info_create_f08(info, ierror)
   TYPE(MPI_Info), INTENT(OUT) :: info
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -14504,167 +13863,6 @@ SUBROUTINE MPI_Iprobe_f08(source, tag, comm, flag, status, ierror)
   CALL pmpi_iprobe(source, tag, comm%MPI_VAL, flag, status, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Iprobe_f08
-SUBROUTINE MPI_Irecv_f08(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_irecv(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Irecv_f08
-SUBROUTINE MPI_Irecv_f08c(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_irecv_c(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Irecv_f08c
-SUBROUTINE MPI_Ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ireduce(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ireduce_f08
-SUBROUTINE MPI_Ireduce_f08c(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ireduce_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ireduce_f08c
-SUBROUTINE MPI_Ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ireduce_scatter_f08
-SUBROUTINE MPI_Ireduce_scatter_f08c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ireduce_scatter_f08c
-SUBROUTINE MPI_Ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ireduce_scatter_block_f08
-SUBROUTINE MPI_Ireduce_scatter_block_f08c(sendbuf, recvbuf, recvcount, datatype, op, comm, request, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ireduce_scatter_block_f08c
-SUBROUTINE MPI_Irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_irsend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Irsend_f08
-SUBROUTINE MPI_Irsend_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_irsend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Irsend_f08c
 SUBROUTINE MPI_Is_thread_main_f08(flag, ierror)
   LOGICAL, INTENT(OUT) :: flag
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -14672,254 +13870,6 @@ SUBROUTINE MPI_Is_thread_main_f08(flag, ierror)
   CALL pmpi_is_thread_main(flag, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Is_thread_main_f08
-SUBROUTINE MPI_Iscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_iscan(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iscan_f08
-SUBROUTINE MPI_Iscan_f08c(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_iscan_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iscan_f08c
-SUBROUTINE MPI_Iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_iscatter(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iscatter_f08
-SUBROUTINE MPI_Iscatter_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_iscatter_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iscatter_f08c
-SUBROUTINE MPI_Iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
-    root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_iscatterv(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iscatterv_f08
-SUBROUTINE MPI_Iscatterv_f08c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
-    root, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_iscatterv_c(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Iscatterv_f08c
-SUBROUTINE MPI_Isend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_isend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Isend_f08
-SUBROUTINE MPI_Isend_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_isend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Isend_f08c
-SUBROUTINE MPI_Isendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
-    recvtype, source, recvtag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: recvtag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_isendrecv(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Isendrecv_f08
-SUBROUTINE MPI_Isendrecv_f08c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
-    recvtype, source, recvtag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: recvtag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_isendrecv_c(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Isendrecv_f08c
-SUBROUTINE MPI_Isendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: sendtag
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: recvtag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_isendrecv_replace(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
-      comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Isendrecv_replace_f08
-SUBROUTINE MPI_Isendrecv_replace_f08c(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: sendtag
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: recvtag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_isendrecv_replace_c(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
-      comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Isendrecv_replace_f08c
-SUBROUTINE MPI_Issend_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_issend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Issend_f08
-SUBROUTINE MPI_Issend_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_issend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Issend_f08c
 SUBROUTINE MPI_Lookup_name_f08(service_name, info, port_name, ierror)
   CHARACTER(LEN=*), INTENT(IN) :: service_name
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -14940,410 +13890,6 @@ SUBROUTINE MPI_Mprobe_f08(source, tag, comm, message, status, ierror)
   CALL pmpi_mprobe(source, tag, comm%MPI_VAL, message%MPI_VAL, status, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Mprobe_f08
-SUBROUTINE MPI_Mrecv_f08(buf, count, datatype, message, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Message), INTENT(INOUT) :: message
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_mrecv(buf, count, datatype%MPI_VAL, message%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Mrecv_f08
-SUBROUTINE MPI_Mrecv_f08c(buf, count, datatype, message, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Message), INTENT(INOUT) :: message
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_mrecv_c(buf, count, datatype%MPI_VAL, message%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Mrecv_f08c
-SUBROUTINE MPI_Neighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-    comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_neighbor_allgather(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_allgather_f08
-SUBROUTINE MPI_Neighbor_allgather_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-    comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_neighbor_allgather_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_allgather_f08c
-SUBROUTINE MPI_Neighbor_allgather_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
-    recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_neighbor_allgather_init(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_allgather_init_f08
-SUBROUTINE MPI_Neighbor_allgather_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
-    recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_neighbor_allgather_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_allgather_init_f08c
-SUBROUTINE MPI_Neighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-    recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcounts(*)
-  INTEGER, INTENT(IN) :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_neighbor_allgatherv(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, displs, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_allgatherv_f08
-SUBROUTINE MPI_Neighbor_allgatherv_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
-    recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_neighbor_allgatherv_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      displs, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_allgatherv_f08c
-SUBROUTINE MPI_Neighbor_allgatherv_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
-    displs, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN) :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_neighbor_allgatherv_init(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_allgatherv_init_f08
-SUBROUTINE MPI_Neighbor_allgatherv_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
-    displs, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_neighbor_allgatherv_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      displs, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_allgatherv_init_f08c
-SUBROUTINE MPI_Neighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-    comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_neighbor_alltoall(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoall_f08
-SUBROUTINE MPI_Neighbor_alltoall_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-    comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_neighbor_alltoall_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoall_f08c
-SUBROUTINE MPI_Neighbor_alltoall_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-    comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_neighbor_alltoall_init(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoall_init_f08
-SUBROUTINE MPI_Neighbor_alltoall_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
-    recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_neighbor_alltoall_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoall_init_f08c
-SUBROUTINE MPI_Neighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-    rdispls, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcounts(*)
-  INTEGER, INTENT(IN) :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcounts(*)
-  INTEGER, INTENT(IN) :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, recvcounts, &
-      rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoallv_f08
-SUBROUTINE MPI_Neighbor_alltoallv_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-    rdispls, recvtype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_neighbor_alltoallv_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
-      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoallv_f08c
-SUBROUTINE MPI_Neighbor_alltoallv_init_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
-    recvcounts, rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
-      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoallv_init_f08
-SUBROUTINE MPI_Neighbor_alltoallv_init_f08c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
-    recvcounts, rdispls, recvtype, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_neighbor_alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype%MPI_VAL, recvbuf, &
-      recvcounts, rdispls, recvtype%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoallv_init_f08c
-SUBROUTINE MPI_Neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-    rdispls, recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoallw_f08
-SUBROUTINE MPI_Neighbor_alltoallw_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-    rdispls, recvtypes, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_neighbor_alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoallw_f08c
-SUBROUTINE MPI_Neighbor_alltoallw_init_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
-    recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
-      rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoallw_init_f08
-SUBROUTINE MPI_Neighbor_alltoallw_init_f08c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
-    recvcounts, rdispls, recvtypes, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: sdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: sendtypes(*)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: rdispls(*)
-  TYPE(MPI_Datatype), INTENT(IN), ASYNCHRONOUS :: recvtypes(*)
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_neighbor_alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
-      recvcounts, rdispls, recvtypes, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Neighbor_alltoallw_init_f08c
 SUBROUTINE MPI_Op_commutative_f08(op, commute, ierror)
   TYPE(MPI_Op), INTENT(IN) :: op
   LOGICAL, INTENT(OUT) :: commute
@@ -15376,72 +13922,6 @@ SUBROUTINE MPI_Open_port_f08(info, port_name, ierror)
   CALL pmpi_open_port(info%MPI_VAL, port_name, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Open_port_f08
-SUBROUTINE MPI_Pack_f08(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
-  INTEGER, INTENT(IN) :: incount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
-  INTEGER, INTENT(IN) :: outsize
-  INTEGER, INTENT(INOUT) :: position
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_pack(inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, comm%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Pack_f08
-SUBROUTINE MPI_Pack_f08c(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_pack_c(inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, comm%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Pack_f08c
-SUBROUTINE MPI_Pack_external_f08(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
-    ierror)
-  CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
-  INTEGER, INTENT(IN) :: incount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: outsize
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_pack_external(datarep, inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Pack_external_f08
-SUBROUTINE MPI_Pack_external_f08c(datarep, inbuf, incount, datatype, outbuf, outsize, position, &
-    ierror)
-  CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: incount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outsize
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_pack_external_c(datarep, inbuf, incount, datatype%MPI_VAL, outbuf, outsize, position, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Pack_external_f08c
 SUBROUTINE MPI_Pack_external_size_f08(datarep, incount, datatype, size, ierror)
   CHARACTER(LEN=*), INTENT(IN) :: datarep
   INTEGER, INTENT(IN) :: incount
@@ -15521,24 +14001,6 @@ SUBROUTINE MPI_Pready_range_f08(partition_low, partition_high, request, ierror)
   CALL pmpi_pready_range(partition_low, partition_high, request%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Pready_range_f08
-SUBROUTINE MPI_Precv_init_f08(buf, partitions, count, datatype, source, tag, comm, info, request, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: partitions
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_precv_init(buf, partitions, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, &
-      info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Precv_init_f08
 SUBROUTINE MPI_Probe_f08(source, tag, comm, status, ierror)
   INTEGER, INTENT(IN) :: source
   INTEGER, INTENT(IN) :: tag
@@ -15549,24 +14011,6 @@ SUBROUTINE MPI_Probe_f08(source, tag, comm, status, ierror)
   CALL pmpi_probe(source, tag, comm%MPI_VAL, status, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Probe_f08
-SUBROUTINE MPI_Psend_init_f08(buf, partitions, count, datatype, dest, tag, comm, info, request, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: partitions
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_psend_init(buf, partitions, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, &
-      info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Psend_init_f08
 SUBROUTINE MPI_Publish_name_f08(service_name, info, port_name, ierror)
   CHARACTER(LEN=*), INTENT(IN) :: service_name
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -15576,40 +14020,6 @@ SUBROUTINE MPI_Publish_name_f08(service_name, info, port_name, ierror)
   CALL pmpi_publish_name(service_name, info%MPI_VAL, port_name, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Publish_name_f08
-SUBROUTINE MPI_Put_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER, INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER, INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Win), INTENT(IN) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_put(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
-      target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Put_f08
-SUBROUTINE MPI_Put_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Win), INTENT(IN) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_put_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
-      target_count, target_datatype%MPI_VAL, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Put_f08c
 SUBROUTINE MPI_Query_thread_f08(provided, ierror)
   INTEGER, INTENT(OUT) :: provided
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -15617,331 +14027,6 @@ SUBROUTINE MPI_Query_thread_f08(provided, ierror)
   CALL pmpi_query_thread(provided, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Query_thread_f08
-SUBROUTINE MPI_Raccumulate_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, op, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER, INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER, INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Win), INTENT(IN) :: win
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_raccumulate(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
-      target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Raccumulate_f08
-SUBROUTINE MPI_Raccumulate_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, op, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Win), INTENT(IN) :: win
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_raccumulate_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, &
-      target_disp, target_count, target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Raccumulate_f08c
-SUBROUTINE MPI_Recv_f08(buf, count, datatype, source, tag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_recv(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Recv_f08
-SUBROUTINE MPI_Recv_f08c(buf, count, datatype, source, tag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_recv_c(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Recv_f08c
-SUBROUTINE MPI_Recv_init_f08(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_recv_init(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Recv_init_f08
-SUBROUTINE MPI_Recv_init_f08c(buf, count, datatype, source, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_recv_init_c(buf, count, datatype%MPI_VAL, source, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Recv_init_f08c
-SUBROUTINE MPI_Reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_reduce(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_f08
-SUBROUTINE MPI_Reduce_f08c(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_reduce_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_f08c
-SUBROUTINE MPI_Reduce_init_f08(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_reduce_init(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, comm%MPI_VAL, &
-      info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_init_f08
-SUBROUTINE MPI_Reduce_init_f08c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_reduce_init_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, root, &
-      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_init_f08c
-SUBROUTINE MPI_Reduce_local_f08(inbuf, inoutbuf, count, datatype, op, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-  TYPE(*), DIMENSION(*) :: inoutbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_reduce_local(inbuf, inoutbuf, count, datatype%MPI_VAL, op%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_local_f08
-SUBROUTINE MPI_Reduce_local_f08c(inbuf, inoutbuf, count, datatype, op, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
-  TYPE(*), DIMENSION(*) :: inoutbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_reduce_local_c(inbuf, inoutbuf, count, datatype%MPI_VAL, op%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_local_f08c
-SUBROUTINE MPI_Reduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcounts(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_scatter_f08
-SUBROUTINE MPI_Reduce_scatter_f08c(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcounts(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_scatter_f08c
-SUBROUTINE MPI_Reduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_scatter_block_f08
-SUBROUTINE MPI_Reduce_scatter_block_f08c(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_scatter_block_f08c
-SUBROUTINE MPI_Reduce_scatter_block_init_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_scatter_block_init_f08
-SUBROUTINE MPI_Reduce_scatter_block_init_f08c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype%MPI_VAL, &
-      op%MPI_VAL, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_scatter_block_init_f08c
-SUBROUTINE MPI_Reduce_scatter_init_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_scatter_init_f08
-SUBROUTINE MPI_Reduce_scatter_init_f08c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: recvcounts(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype%MPI_VAL, op%MPI_VAL, &
-      comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Reduce_scatter_init_f08c
 SUBROUTINE MPI_Register_datarep_f08(datarep, read_conversion_fn, write_conversion_fn, &
     dtype_file_extent_fn, extra_state, ierror)
   CHARACTER(LEN=*), INTENT(IN) :: datarep
@@ -16026,559 +14111,6 @@ SUBROUTINE MPI_Request_get_status_some_f08(incount, array_of_requests, outcount,
       array_of_statuses, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Request_get_status_some_f08
-SUBROUTINE MPI_Rget_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: origin_addr
-  INTEGER, INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER, INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Win), INTENT(IN) :: win
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_rget(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
-      target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Rget_f08
-SUBROUTINE MPI_Rget_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: origin_addr
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Win), INTENT(IN) :: win
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_rget_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
-      target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Rget_f08c
-SUBROUTINE MPI_Rget_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, &
-    result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER, INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: result_addr
-  INTEGER, INTENT(IN) :: result_count
-  TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER, INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Win), INTENT(IN) :: win
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_rget_accumulate(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
-      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Rget_accumulate_f08
-SUBROUTINE MPI_Rget_accumulate_f08c(origin_addr, origin_count, origin_datatype, result_addr, &
-    result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, &
-    request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: result_addr
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: result_count
-  TYPE(MPI_Datatype), INTENT(IN) :: result_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Win), INTENT(IN) :: win
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_rget_accumulate_c(origin_addr, origin_count, origin_datatype%MPI_VAL, result_addr, &
-      result_count, result_datatype%MPI_VAL, target_rank, target_disp, target_count, &
-      target_datatype%MPI_VAL, op%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Rget_accumulate_f08c
-SUBROUTINE MPI_Rput_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER, INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER, INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Win), INTENT(IN) :: win
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_rput(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
-      target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Rput_f08
-SUBROUTINE MPI_Rput_f08c(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
-    target_count, target_datatype, win, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: origin_addr
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: origin_count
-  TYPE(MPI_Datatype), INTENT(IN) :: origin_datatype
-  INTEGER, INTENT(IN) :: target_rank
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: target_disp
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: target_count
-  TYPE(MPI_Datatype), INTENT(IN) :: target_datatype
-  TYPE(MPI_Win), INTENT(IN) :: win
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_rput_c(origin_addr, origin_count, origin_datatype%MPI_VAL, target_rank, target_disp, &
-      target_count, target_datatype%MPI_VAL, win%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Rput_f08c
-SUBROUTINE MPI_Rsend_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_rsend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Rsend_f08
-SUBROUTINE MPI_Rsend_f08c(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_rsend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Rsend_f08c
-SUBROUTINE MPI_Rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_rsend_init(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Rsend_init_f08
-SUBROUTINE MPI_Rsend_init_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_rsend_init_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Rsend_init_f08c
-SUBROUTINE MPI_Scan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_scan(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scan_f08
-SUBROUTINE MPI_Scan_f08c(sendbuf, recvbuf, count, datatype, op, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_scan_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scan_f08c
-SUBROUTINE MPI_Scan_init_f08(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_scan_init(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scan_init_f08
-SUBROUTINE MPI_Scan_init_f08c(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Op), INTENT(IN) :: op
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_scan_init_c(sendbuf, recvbuf, count, datatype%MPI_VAL, op%MPI_VAL, comm%MPI_VAL, &
-      info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scan_init_f08c
-SUBROUTINE MPI_Scatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_scatter(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, root, &
-      comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scatter_f08
-SUBROUTINE MPI_Scatter_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
-    ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_scatter_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      root, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scatter_f08c
-SUBROUTINE MPI_Scatter_init_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
-    comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_scatter_init(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, recvtype%MPI_VAL, &
-      root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scatter_init_f08
-SUBROUTINE MPI_Scatter_init_f08c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
-    comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_scatter_init_c(sendbuf, sendcount, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scatter_init_f08c
-SUBROUTINE MPI_Scatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
-    root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcounts(*)
-  INTEGER, INTENT(IN) :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_scatterv(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scatterv_f08
-SUBROUTINE MPI_Scatterv_f08c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
-    root, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_scatterv_c(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scatterv_f08c
-SUBROUTINE MPI_Scatterv_init_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
-    root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER, INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_scatterv_init(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scatterv_init_f08
-SUBROUTINE MPI_Scatterv_init_f08c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
-    recvtype, root, comm, info, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN), ASYNCHRONOUS :: sendcounts(*)
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN), ASYNCHRONOUS :: displs(*)
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: root
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_scatterv_init_c(sendbuf, sendcounts, displs, sendtype%MPI_VAL, recvbuf, recvcount, &
-      recvtype%MPI_VAL, root, comm%MPI_VAL, info%MPI_VAL, request%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Scatterv_init_f08c
-SUBROUTINE MPI_Send_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_send(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Send_f08
-SUBROUTINE MPI_Send_f08c(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_send_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Send_f08c
-SUBROUTINE MPI_Send_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_send_init(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Send_init_f08
-SUBROUTINE MPI_Send_init_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_send_init_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Send_init_f08c
-SUBROUTINE MPI_Sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
-    recvtype, source, recvtag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER, INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER, INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: recvtag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_sendrecv(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Sendrecv_f08
-SUBROUTINE MPI_Sendrecv_f08c(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
-    recvtype, source, recvtag, comm, status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: sendbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: sendcount
-  TYPE(MPI_Datatype), INTENT(IN) :: sendtype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: sendtag
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
-  TYPE(*), DIMENSION(*) :: recvbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: recvcount
-  TYPE(MPI_Datatype), INTENT(IN) :: recvtype
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: recvtag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_sendrecv_c(sendbuf, sendcount, sendtype%MPI_VAL, dest, sendtag, recvbuf, recvcount, &
-      recvtype%MPI_VAL, source, recvtag, comm%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Sendrecv_f08c
-SUBROUTINE MPI_Sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
-    status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: sendtag
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: recvtag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_sendrecv_replace(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
-      comm%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Sendrecv_replace_f08
-SUBROUTINE MPI_Sendrecv_replace_f08c(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
-    status, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: sendtag
-  INTEGER, INTENT(IN) :: source
-  INTEGER, INTENT(IN) :: recvtag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Status) :: status
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_sendrecv_replace_c(buf, count, datatype%MPI_VAL, dest, sendtag, source, recvtag, &
-      comm%MPI_VAL, status, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Sendrecv_replace_f08c
-SUBROUTINE MPI_Session_attach_buffer_f08(session, buffer, size, ierror)
-  TYPE(MPI_Session), INTENT(IN) :: session
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
-  INTEGER, INTENT(IN) :: size
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_session_attach_buffer(session%MPI_VAL, buffer, size, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Session_attach_buffer_f08
-SUBROUTINE MPI_Session_attach_buffer_f08c(session, buffer, size, ierror)
-  TYPE(MPI_Session), INTENT(IN) :: session
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: buffer
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: size
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_session_attach_buffer_c(session%MPI_VAL, buffer, size, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Session_attach_buffer_f08c
 SUBROUTINE MPI_Session_call_errhandler_f08(session, errorcode, ierror)
   TYPE(MPI_Session), INTENT(IN) :: session
   INTEGER, INTENT(IN) :: errorcode
@@ -16697,62 +14229,6 @@ SUBROUTINE MPI_Session_set_errhandler_f08(session, errhandler, ierror)
   CALL pmpi_session_set_errhandler(session%MPI_VAL, errhandler%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Session_set_errhandler_f08
-SUBROUTINE MPI_Ssend_f08(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ssend(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ssend_f08
-SUBROUTINE MPI_Ssend_f08c(buf, count, datatype, dest, tag, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ssend_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ssend_f08c
-SUBROUTINE MPI_Ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER, INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_ssend_init(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ssend_init_f08
-SUBROUTINE MPI_Ssend_init_f08c(buf, count, datatype, dest, tag, comm, request, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
-  TYPE(*), DIMENSION(*), INTENT(IN), ASYNCHRONOUS :: buf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: count
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, INTENT(IN) :: dest
-  INTEGER, INTENT(IN) :: tag
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Request), INTENT(OUT) :: request
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_ssend_init_c(buf, count, datatype%MPI_VAL, dest, tag, comm%MPI_VAL, request%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Ssend_init_f08c
 SUBROUTINE MPI_Start_f08(request, ierror)
   TYPE(MPI_Request), INTENT(INOUT) :: request
   INTEGER, OPTIONAL, INTENT(OUT) :: ierror
@@ -17415,72 +14891,6 @@ SUBROUTINE MPI_Type_vector_f08c(count, blocklength, stride, oldtype, newtype, ie
       ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Type_vector_f08c
-SUBROUTINE MPI_Unpack_f08(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
-  INTEGER, INTENT(IN) :: insize
-  INTEGER, INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
-  INTEGER, INTENT(IN) :: outcount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_unpack(inbuf, insize, position, outbuf, outcount, datatype%MPI_VAL, comm%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Unpack_f08
-SUBROUTINE MPI_Unpack_f08c(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_unpack_c(inbuf, insize, position, outbuf, outcount, datatype%MPI_VAL, comm%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Unpack_f08c
-SUBROUTINE MPI_Unpack_external_f08(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
-    ierror)
-  CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: insize
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
-  INTEGER, INTENT(IN) :: outcount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Unpack_external_f08
-SUBROUTINE MPI_Unpack_external_f08c(datarep, inbuf, insize, position, outbuf, outcount, datatype, &
-    ierror)
-  CHARACTER(LEN=*), INTENT(IN) :: datarep
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
-  TYPE(*), DIMENSION(*), INTENT(IN) :: inbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: insize
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(INOUT) :: position
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
-  TYPE(*), DIMENSION(*) :: outbuf
-  INTEGER(KIND=MPI_COUNT_KIND), INTENT(IN) :: outcount
-  TYPE(MPI_Datatype), INTENT(IN) :: datatype
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_unpack_external_c(datarep, inbuf, insize, position, outbuf, outcount, &
-      datatype%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Unpack_external_f08c
 SUBROUTINE MPI_Unpublish_name_f08(service_name, info, port_name, ierror)
   CHARACTER(LEN=*), INTENT(IN) :: service_name
   TYPE(MPI_Info), INTENT(IN) :: info
@@ -17582,16 +14992,6 @@ SUBROUTINE MPI_Win_allocate_shared_f08c(size, disp_unit, info, comm, baseptr, wi
       win%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Win_allocate_shared_f08c
-SUBROUTINE MPI_Win_attach_f08(win, base, size, ierror)
-  TYPE(MPI_Win), INTENT(IN) :: win
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: base
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_win_attach(win%MPI_VAL, base, size, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Win_attach_f08
 SUBROUTINE MPI_Win_call_errhandler_f08(win, errorcode, ierror)
   TYPE(MPI_Win), INTENT(IN) :: win
   INTEGER, INTENT(IN) :: errorcode
@@ -17607,33 +15007,6 @@ SUBROUTINE MPI_Win_complete_f08(win, ierror)
   CALL pmpi_win_complete(win%MPI_VAL, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Win_complete_f08
-SUBROUTINE MPI_Win_create_f08(base, size, disp_unit, info, comm, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: base
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
-  INTEGER, INTENT(IN) :: disp_unit
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Win), INTENT(OUT) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_win_create(base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Win_create_f08
-SUBROUTINE MPI_Win_create_f08c(base, size, disp_unit, info, comm, win, ierror)
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: base
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: size
-  INTEGER(KIND=MPI_ADDRESS_KIND), INTENT(IN) :: disp_unit
-  TYPE(MPI_Info), INTENT(IN) :: info
-  TYPE(MPI_Comm), INTENT(IN) :: comm
-  TYPE(MPI_Win), INTENT(OUT) :: win
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL ivcf_mpi_win_create_c(base, size, disp_unit, info%MPI_VAL, comm%MPI_VAL, win%MPI_VAL, &
-      ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Win_create_f08c
 SUBROUTINE MPI_Win_create_dynamic_f08(info, comm, win, ierror)
   TYPE(MPI_Info), INTENT(IN) :: info
   TYPE(MPI_Comm), INTENT(IN) :: comm
@@ -17671,15 +15044,6 @@ SUBROUTINE MPI_Win_delete_attr_f08(win, win_keyval, ierror)
   CALL pmpi_win_delete_attr(win%MPI_VAL, win_keyval, ierror_c)
   IF (PRESENT(ierror)) ierror = ierror_c
 END SUBROUTINE MPI_Win_delete_attr_f08
-SUBROUTINE MPI_Win_detach_f08(win, base, ierror)
-  TYPE(MPI_Win), INTENT(IN) :: win
-  !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
-  TYPE(*), DIMENSION(*), ASYNCHRONOUS :: base
-  INTEGER, OPTIONAL, INTENT(OUT) :: ierror
-  INTEGER :: ierror_c
-  CALL pmpi_win_detach(win%MPI_VAL, base, ierror_c)
-  IF (PRESENT(ierror)) ierror = ierror_c
-END SUBROUTINE MPI_Win_detach_f08
 SUBROUTINE MPI_Win_fence_f08(assert, win, ierror)
   INTEGER, INTENT(IN) :: assert
   TYPE(MPI_Win), INTENT(IN) :: win
