@@ -131,7 +131,11 @@ const char *ivc_mpi_ft_failure_text(int rank, char *buf, size_t len)
 }
 
 /* Whether every communicator's handler ends the job: then nothing could ever return the
- * error, and the job ends now, naming the failure. */
+ * error, and the job ends now, naming the failure. Not while MPI starts: the program has
+ * had no chance to set a handler yet (ft/barrier: a rank that exits right after MPI_Init,
+ * seen by a peer still finishing MPI_Init, ended the job before that peer could set
+ * MPI_ERRORS_RETURN); the failure is recorded, and an operation that involves the failed
+ * rank raises it on its communicator's handler then. */
 static int all_fatal(void)
 {
     int ids = ivc_mpi_comm_ids();
@@ -169,7 +173,7 @@ void ivc_mpi_ft_on_failure(int rank, int err)
     ivc_mpi_ft_scan();
     char text[256];
     ivc_mpi_ft_failure_text(rank, text, sizeof(text));
-    if (all_fatal()) {
+    if (ivc_mpi_initialized && all_fatal()) {
         char msg[400];
         snprintf(msg, sizeof(msg),
                  "%s; the error handler is MPI_ERRORS_ARE_FATAL: ending the job", text);
