@@ -259,8 +259,11 @@ static int group_prepare(ivcf_sec_t *s, int n, int g)
             s[first].ftype = PMPI_Type_c2f(t);
             s[first].one_fint = 1;
             s[first].one_count = 1;
+            /* Every buffer of the group passes the made type, MPI_IN_PLACE included: the
+             * glue passes the first buffer's count and datatype, and that may be it. */
             for (int i = 0; i < n; i++) {
-                if (s[i].group != g || s[i].contig || s[i].role == IVCF_FIRST)
+                if (s[i].group != g || s[i].role == IVCF_FIRST ||
+                    (s[i].contig && !is_in_place(&s[i])))
                     continue;
                 s[i].type = &s[first].ftype;
                 if (s[first].role == IVCF_RUN && s[i].count != NULL)
