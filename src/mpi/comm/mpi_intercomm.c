@@ -310,9 +310,13 @@ int ivc_mpi_intercomm_from_worlds_x(const int *lw, int nl, int local_leader, con
         pw[1] = lw[local_leader];
     }
     pair = local;
-    /* The leaders may be in two jobs (dynamic processes), which number each other's
-     * processes differently: the pair names them by its own ranks 0 and 1. */
-    pair.standin = 0;
+    /* The leaders may be in two jobs (dynamic processes, low >= 0), which number each
+     * other's processes differently: the pair names them by its own ranks 0 and 1. In one
+     * job it names them by world rank (a stand-in), so that the pair of another creation
+     * with the same tag, whose ranks are also 0 and 1, cannot cross its messages: a member
+     * that finished one creation (Create_from_groups) and started the next sent its first
+     * message to a leader still in the first, which took it for its own peer's. */
+    pair.standin = low < 0;
     pair.rank = pw[0] == ivc_mpi_world_rank ? 0 : 1;
     pair.size = pair.local_size = 2;
     pair.world = pair.local_world = pw;
