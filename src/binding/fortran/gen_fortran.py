@@ -583,6 +583,22 @@ def ts_decl(name, q):
     return TS_DECL_FIX.get((name, pname), q.descriptor)
 
 
+def side_role(side, names, tiled):
+    """(role, count, datatype) of a sendbuf or recvbuf (side "send" or "recv") from its own
+    types / counts / count arguments, else the shared count; role None when none applies.
+    tiled: whether the blocking form addresses that side's blocks per process."""
+    dt = f"{side}type" if f"{side}type" in names else ("datatype" if "datatype" in names else None)
+    if f"{side}types" in names:
+        return "OTHER", None, dt
+    if f"{side}counts" in names:
+        return "TILED", None, dt
+    if f"{side}count" in names:
+        return ("TILED" if tiled else "RUN"), f"{side}count", dt
+    if "count" in names:
+        return "RUN", "count", dt
+    return None, None, dt
+
+
 def ts_buffers(name, g):
     """[(buffer, role, count or None, datatype or None, flags)] of g's choice buffers.
     role: RUN (count items of datatype from the buffer's start), TILED (blocks per process,
@@ -607,30 +623,13 @@ def ts_buffers(name, g):
             role = "KEEP"
         elif b in ("location", "base") or (b == "buf" and "datatype" not in names):
             role = "FIRST"  # Get_address, Free_mem, Win_detach, F_sync_reg, File_*_end
-        elif b == "sendbuf":
-            dt = "sendtype" if "sendtype" in names else ("datatype" if "datatype" in names else None)
-            if "sendtypes" in names:
-                role = "OTHER"
-            elif "sendcounts" in names:
-                role = "TILED"
-            elif "sendcount" in names:
-                cnt = "sendcount"
-                role = "TILED" if bases & TILED_SEND else "RUN"
-            elif "count" in names:
-                cnt, role = "count", "RUN"
-            elif "recvcounts" in names or "recvcount" in names:  # Reduce_scatter(_block)
-                role = "TILED"
-        elif b == "recvbuf":
-            dt = "recvtype" if "recvtype" in names else ("datatype" if "datatype" in names else None)
-            if "recvtypes" in names:
-                role = "OTHER"
-            elif "recvcounts" in names:
-                role = "TILED"
-            elif "recvcount" in names:
-                cnt = "recvcount"
-                role = "TILED" if bases & TILED_RECV else "RUN"
-            elif "count" in names:
-                cnt, role = "count", "RUN"
+        elif b in ("sendbuf", "recvbuf"):
+            side = b[:4]
+            tiled = bases & (TILED_SEND if side == "send" else TILED_RECV)
+            role, cnt, dt = side_role(side, names, tiled)
+            if role is None:  # Reduce_scatter(_block)'s sendbuf: the counts are recvcount(s)
+                by_recv = side == "send" and ("recvcounts" in names or "recvcount" in names)
+                role = "TILED" if by_recv else "OTHER"
         elif b in ("buf", "buffer"):
             dt = "datatype"
             if "partitions" in names:
