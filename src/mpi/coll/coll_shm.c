@@ -720,15 +720,11 @@ static inline void pub_copy(void *dst, const void *src, uint64_t n)
 static void pub_put(const ivc_data_t *d, uint64_t off, uint8_t *dst, uint64_t n, uint64_t slot,
                     uint64_t blk, uint64_t tag)
 {
-    if (!ivc_coll.csum || ivc_data_contig(d)) {
-        pub_pack(d, off, dst, n);
-        pub_sum(slot, blk, tag, ivc_data_contig(d) ? (const uint8_t *)d->buf + off : dst, n);
-        return;
-    }
-    uint8_t *tmp = n > 0 ? malloc(n) : NULL;
+    int contig = ivc_data_contig(d);
+    uint8_t *tmp = ivc_coll.csum && !contig && n > 0 ? malloc(n) : NULL;
     if (tmp == NULL) {
         pub_pack(d, off, dst, n);
-        pub_sum(slot, blk, tag, dst, n);
+        pub_sum(slot, blk, tag, contig ? (const uint8_t *)d->buf + off : dst, n);
         return;
     }
     cnt()->published += n;
