@@ -153,6 +153,7 @@ typedef struct ivc_coll_shm {
     uint64_t my_tag, my_filled, *my_acks;
     uint64_t my_gaveup[IVC_MPI_ID_WORDS];
     int audit_warned;
+    uint64_t audit_repairs; /* how often the audit found this rank's words changed */
     uint8_t *own;        /* with checks on: private copy of this rank's contribution */
     ivc_coll_config_t cfg;
     int kind;            /* COLL_CK_* of the operation in progress */

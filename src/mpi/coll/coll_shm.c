@@ -494,6 +494,7 @@ void ivc_mpi_coll_audit(void)
             what = "gave-up bits";
         }
     }
+    s->audit_repairs += what != NULL;
     if (what != NULL && !s->audit_warned) {
         s->audit_warned = 1;
         ivc_warn("another writer changed the %s in this rank's collective area; put back "
@@ -540,6 +541,16 @@ static int tag_ran_past(MPI_Comm comm, uint32_t l, uint64_t tag)
     if (declared || gaveup) {
         gave_up(comm);
         return MPI_ERR_PROC_FAILED;
+    }
+    /* Or this rank's own words misled it (acknowledgements, gave-up bits changed in this
+     * rank's area: by this rank itself where areas lie in sections). Not the owner's fault. */
+    ivc_mpi_coll_audit();
+    if (ivc_coll.audit_repairs != 0) {
+        ivc_error("collective on a communicator with rank %u: it went on without this rank, "
+                  "whose own collective area had been changed (put back): not blamed on it",
+                  ivc_coord.local[l]);
+        gave_up(comm);
+        return MPI_ERR_INTERN;
     }
     return area_broken(comm, l, "its operation tag ran past the one this rank waits for, "
                                 "without this rank's acknowledgement (damaged by another "
