@@ -62,6 +62,7 @@ typedef struct fail_state {
     uint64_t *last_beat; /* per rank: heartbeat value last seen */
     uint64_t *since_ns;  /* per rank: when it last changed */
     uint8_t *seen;       /* per rank: FAILED slot already flagged */
+    int repaired;        /* this rank's own slot was put back once (said once) */
     /* Progressing thread only. */
     uint8_t *known; /* per rank: failure handled (channels told, MPI told) */
     IVC_ATOMIC(uint32_t) nfailed;
@@ -102,6 +103,20 @@ static void declare(uint32_t rank, uint32_t how, const char *what)
  * the only answer that keeps every survivor's view of the job true. */
 static void self_check(void)
 {
+    uint32_t was;
+    if (ivc_region_member_repair(fs.region, &was)) {
+        /* Where the region has sections no rank's declaration stands behind it: a forgery
+         * (another rank, or a process outside the job, wrote the file). Said once. */
+        if (!fs.repaired)
+            ivc_warn("this rank's slot in the membership table was set to %s by another writer, "
+                     "with no declaration in any rank's section behind it: put back",
+                     was == IVC_MEMBER_FAILED     ? "FAILED"
+                     : was == IVC_MEMBER_ABORTED  ? "ABORTED"
+                     : was == IVC_MEMBER_FINALIZED ? "FINALIZED"
+                                                  : "another state");
+        fs.repaired = 1;
+        return;
+    }
     uint32_t st = ivc_region_member_get(fs.region, fs.me);
     if (st == IVC_MEMBER_JOINED || st == IVC_MEMBER_FINALIZED)
         return;
@@ -196,6 +211,7 @@ static void *monitor_main(void *arg)
     while (!ivc_load_acquire(&fs.stop)) {
         ivc_store_relaxed(&mine->heartbeat, ivc_load_relaxed(&mine->heartbeat) + 1);
         uint64_t now = ivc_now_ns();
+        ivc_region_member_scan(fs.region); /* declarations in sections (region.h) */
         /* Not scheduled for 4 periods: this rank was paused, not its peers. */
         monitor_round(now, now - last > 4 * period);
         self_check();

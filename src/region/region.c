@@ -459,8 +459,109 @@ void ivc_region_member_set(const ivc_region_t *r, uint32_t rank, uint32_t state)
 {
     if (r->base == NULL || rank >= r->world_size) /* detached: mid-migration */
         return;
+    if (r->sec_mapped != NULL && rank == r->sec_me) {
+        /* The owner's word first: a peer that reads the file's new state finds it there. */
+        ivc_sect_member_t *own = (ivc_sect_member_t *)(r->base + ivc_region_sect_off(r, rank));
+        ivc_store_relaxed(&own->kernel_id, r->locked ? ivc_region_kernel_id() : 0);
+        ivc_store_release(&own->state, state);
+    }
     /* R4: publishes this rank's slot contents; pairs with A4 in ivc_region_member_get(). */
     ivc_store_release(&ivc_region_member(r, rank)->state, state);
+}
+
+/* ---- membership where the region has sections ----
+ *
+ * The file's membership table can be written by every rank and by anyone who can open the
+ * file; a rank's section only by that rank. So a slot's state is believed as far as its
+ * owner's record says the same, and a failure only when a rank declared it in its own
+ * section (or the launcher, for a process that is gone): a forged FAILED, ABORTED or
+ * FINALIZED in the file changes nothing, and a declaration names its true author. */
+
+static uint64_t fail_known(const ivc_region_t *r, uint32_t rank)
+{
+    return __atomic_load_n(&r->sec_fail[rank], __ATOMIC_ACQUIRE);
+}
+
+static void fail_note(const ivc_region_t *r, uint32_t rank, uint32_t how, uint32_t by)
+{
+    uint64_t zero = 0;
+    __atomic_compare_exchange_n(&r->sec_fail[rank], &zero, (uint64_t)how << 32 | by, 0,
+                                __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+}
+
+/* A declaration's word in the declarer's section: `how` in the low byte, a tag of the job,
+ * declarer and declared rank above it, so that a rank that scribbles over its own section
+ * (a fault, not a decision) does not declare its peers failed by chance. */
+static uint32_t accuse_tag(const ivc_region_t *r, uint32_t by, uint32_t rank)
+{
+    uint64_t h = r->job_id * 0x9e3779b97f4a7c15ull ^ ((uint64_t)by << 32 | rank);
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return (uint32_t)h & ~0xffu;
+}
+
+/* How rank `by` declared `rank` failed in its section (IVC_FAIL_*), 0 if it did not. */
+static uint32_t accused(const ivc_region_t *r, const ivc_sect_member_t *d, uint32_t by,
+                        uint32_t rank)
+{
+    uint32_t w = ivc_load_acquire(&((ivc_sect_member_t *)d)->accused[rank]);
+    uint32_t how = w & 0xffu;
+    return w != 0 && (w & ~0xffu) == accuse_tag(r, by, rank) && how >= IVC_FAIL_EXITED &&
+                   how <= IVC_FAIL_NETWORK
+               ? how
+               : 0;
+}
+
+/* Whether the file's FAILED record of `rank` is true: its declarer's section says so, or
+ * it is the launcher's and the rank's lock is not held by a live process of this kernel. */
+static int fail_confirm(const ivc_region_t *r, uint32_t rank)
+{
+    const ivc_member_t *m = ivc_region_member(r, rank);
+    uint32_t by = ivc_load_relaxed(&((ivc_member_t *)m)->fail_by);
+    uint32_t how = m->fail_how;
+    if (by < r->world_size && by != rank) {
+        const ivc_sect_member_t *d = ivc_region_sect_member(r, by);
+        if (d == NULL) {
+            ivc_region_sect_drain(r);
+            d = ivc_region_sect_member(r, by);
+        }
+        uint32_t h = d != NULL ? accused(r, d, by, rank) : 0;
+        if (h == 0)
+            return 0;
+        fail_note(r, rank, h, by);
+        return 1;
+    }
+    if (by == IVC_FAIL_BY_LAUNCHER && (rank != r->sec_me || !r->locked) &&
+        ivc_region_lock_held(r, rank) != 1) {
+        fail_note(r, rank, how, by);
+        return 1;
+    }
+    return 0;
+}
+
+static uint32_t member_get_sect(const ivc_region_t *r, uint32_t rank, uint32_t st)
+{
+    const ivc_sect_member_t *own = ivc_region_sect_member(r, rank);
+    if (own == NULL && st != IVC_MEMBER_JOINED && st != IVC_MEMBER_ABSENT) {
+        ivc_region_sect_drain(r); /* a claim to check: the owner's record may be on its way */
+        own = ivc_region_sect_member(r, rank);
+    }
+    uint32_t mine = own != NULL ? ivc_load_acquire(&((ivc_sect_member_t *)own)->state) : 0;
+    if (mine == IVC_MEMBER_FINALIZED || mine == IVC_MEMBER_ABORTED || mine == IVC_MEMBER_MOVED)
+        return mine; /* the owner left on its own: no failure to blame */
+    if (mine != 0 && mine != IVC_MEMBER_JOINED) {
+        /* No state its owner could have set: it wrote over its own record. */
+        fail_note(r, rank, IVC_FAIL_PROTOCOL, rank);
+        return IVC_MEMBER_FAILED;
+    }
+    if (fail_known(r, rank) != 0 || (st == IVC_MEMBER_FAILED && fail_confirm(r, rank)))
+        return IVC_MEMBER_FAILED;
+    if (mine != 0)
+        return mine; /* JOINED, whatever the file says */
+    if (st == IVC_MEMBER_FAILED)
+        return IVC_MEMBER_JOINED; /* unconfirmed: only a joined rank is ever declared */
+    return st;
 }
 
 uint32_t ivc_region_member_get(const ivc_region_t *r, uint32_t rank)
@@ -468,7 +569,45 @@ uint32_t ivc_region_member_get(const ivc_region_t *r, uint32_t rank)
     if (r->base == NULL || rank >= r->world_size) /* detached: mid-migration */
         return IVC_MEMBER_ABSENT;
     /* A4: pairs with R4 in ivc_region_member_set(). */
-    return ivc_load_acquire(&ivc_region_member(r, rank)->state);
+    uint32_t st = ivc_load_acquire(&ivc_region_member(r, rank)->state);
+    return r->sec_mapped != NULL ? member_get_sect(r, rank, st) : st;
+}
+
+void ivc_region_member_scan(const ivc_region_t *r)
+{
+    if (r->base == NULL || r->sec_mapped == NULL)
+        return;
+    ivc_region_sect_drain(r);
+    for (uint32_t d = 0; d < r->world_size; d++) {
+        const ivc_sect_member_t *sd = ivc_region_sect_member(r, d);
+        for (uint32_t k = 0; sd != NULL && k < r->world_size; k++) {
+            if (k == d || fail_known(r, k) != 0)
+                continue;
+            uint32_t h = accused(r, sd, d, k);
+            if (h != 0)
+                fail_note(r, k, h, d);
+        }
+    }
+}
+
+int ivc_region_member_repair(const ivc_region_t *r, uint32_t *was)
+{
+    uint32_t me = r->sec_me;
+    if (r->base == NULL || r->sec_mapped == NULL || fail_known(r, me) != 0)
+        return 0;
+    ivc_member_t *m = ivc_region_member(r, me);
+    const ivc_sect_member_t *own = ivc_region_sect_member(r, me);
+    uint32_t st = ivc_load_acquire(&m->state);
+    uint32_t mine = own != NULL ? ivc_load_acquire(&((ivc_sect_member_t *)own)->state) : 0;
+    if (mine == 0 || st == mine || mine == IVC_MEMBER_FAILED || mine > IVC_MEMBER_MOVED)
+        return 0;
+    if (st == IVC_MEMBER_FAILED && ivc_region_member_get(r, me) == IVC_MEMBER_FAILED)
+        return 0; /* confirmed: a true declaration, not a forgery */
+    *was = st;
+    /* Put back: the slot is this rank's; the claim too, so a true declarer can record. */
+    ivc_store_relaxed(&m->fail_claim, 0);
+    ivc_store_release(&m->state, mine);
+    return 1;
 }
 
 /* A barrier waiter's re-check before it sleeps (door.h): the generation moved, or the
@@ -551,6 +690,11 @@ int ivc_region_aborted(const ivc_region_t *r, uint32_t *rank, int *code)
      * word, so a word naming a rank that is still running was not written by it. */
     if (who >= r->world_size || ivc_region_member_get(r, who) != IVC_MEMBER_ABORTED)
         return 0;
+    /* With sections: only from the rank's own record (the file's slot alone can be forged). */
+    const ivc_sect_member_t *own = r->sec_mapped != NULL ? ivc_region_sect_member(r, who) : NULL;
+    if (r->sec_mapped != NULL &&
+        (own == NULL || ivc_load_acquire(&((ivc_sect_member_t *)own)->state) != IVC_MEMBER_ABORTED))
+        return 0;
     *rank = who;
     *code = ivc_load_relaxed(&h->abort_code);
     return 1;
@@ -561,13 +705,28 @@ int ivc_region_member_fail(const ivc_region_t *r, uint32_t rank, uint32_t how, u
 {
     if (r->base == NULL || rank >= r->world_size)
         return 0;
+    int fresh = 0;
+    if (r->sec_mapped != NULL) {
+        /* With sections only a declaration in the declarer's own section counts (and the
+         * launcher's, checked against the rank's lock): record it there first. */
+        uint32_t cur = ivc_region_member_get(r, rank);
+        if (cur != IVC_MEMBER_JOINED && cur != IVC_MEMBER_ABSENT)
+            return 0;
+        if (by == r->sec_me && by != rank) {
+            ivc_sect_member_t *own = (ivc_sect_member_t *)(r->base + ivc_region_sect_off(r, by));
+            uint32_t none = 0;
+            fresh = ivc_cas(&own->accused[rank], &none, accuse_tag(r, by, rank) | (how & 0xffu));
+            if (fresh)
+                fail_note(r, rank, how, by);
+        }
+    }
     ivc_member_t *m = ivc_region_member(r, rank);
     uint32_t st = ivc_load_acquire(&m->state);
     if (st != IVC_MEMBER_JOINED && st != IVC_MEMBER_ABSENT && st != IVC_MEMBER_MOVED)
-        return 0;
+        return fresh;
     uint32_t zero = 0;
     if (!ivc_cas(&m->fail_claim, &zero, 1))
-        return 0;
+        return fresh;
     m->fail_how = how;
     m->fail_by = by;
     snprintf(m->fail_what, sizeof(m->fail_what), "%s", what != NULL ? what : "");
@@ -576,7 +735,7 @@ int ivc_region_member_fail(const ivc_region_t *r, uint32_t rank, uint32_t how, u
      * own state: the CAS fails and the record stays unread. */
     if (ivc_cas(&m->state, &st, IVC_MEMBER_FAILED))
         return 1;
-    return 0;
+    return fresh;
 }
 
 int ivc_region_member_failure(const ivc_region_t *r, uint32_t rank, uint32_t *how, uint32_t *by,
@@ -587,6 +746,18 @@ int ivc_region_member_failure(const ivc_region_t *r, uint32_t rank, uint32_t *ho
     const ivc_member_t *m = ivc_region_member(r, rank);
     *how = m->fail_how;
     *by = m->fail_by;
+    if (r->sec_mapped != NULL) {
+        /* The confirmed declaration; the file's words only when they are its record. */
+        uint64_t f = fail_known(r, rank);
+        uint32_t fby = (uint32_t)f;
+        if (fby != *by || ivc_load_acquire(&((ivc_member_t *)m)->state) != IVC_MEMBER_FAILED) {
+            *how = (uint32_t)(f >> 32);
+            *by = fby;
+            snprintf(what, IVC_FAIL_WHAT_LEN, "%s",
+                     fby == rank ? "its own record" : "in its section");
+            return 1;
+        }
+    }
     for (size_t i = 0; i < IVC_FAIL_WHAT_LEN; i++) {
         char ch = m->fail_what[i];
         what[i] = ch == '\0' || (ch >= ' ' && ch <= '~') ? ch : '?';
@@ -680,6 +851,9 @@ int ivc_region_lock_held(const ivc_region_t *r, uint32_t rank)
     if (rank >= r->world_size || r->fd < 0)
         return -EOPNOTSUPP;
     uint64_t kid = ivc_region_member(r, rank)->kernel_id;
+    const ivc_sect_member_t *own = r->sec_mapped != NULL ? ivc_region_sect_member(r, rank) : NULL;
+    if (own != NULL && ivc_load_acquire(&((ivc_sect_member_t *)own)->state) != 0)
+        kid = ivc_load_relaxed(&((ivc_sect_member_t *)own)->kernel_id); /* the owner's word */
     if (kid == 0 || kid != ivc_region_kernel_id())
         return -EOPNOTSUPP;
     return ivc_region_key_locked(r, rank);

@@ -37,6 +37,10 @@ typedef struct ivc_region {
     uint64_t sec_wait_ms; /* how long a reader waits for a peer's section to come */
     int sec_dev;         /* sections are a guest's ivshmem devices (region_sect.h) */
     struct ivc_sect_priv *sec_priv; /* per rank: its private part for this rank (region_sect.c) */
+    /* Per rank: a failure this process confirmed from a section's record (region.c,
+     * ivc_region_member_get): how << 32 | by, 0 for none. Private memory, set once, by any
+     * thread (atomic). */
+    uint64_t *sec_fail;
     char path[PATH_MAX];
 } ivc_region_t;
 
@@ -111,14 +115,31 @@ static inline ivc_move_t *ivc_region_move(const ivc_region_t *r, uint32_t rank)
     return (ivc_move_t *)(r->base + r->moves_off) + rank;
 }
 
+/* A rank's state: its slot in the file, and where the region has sections (joined), its
+ * slot as far as its own section's record confirms it: FINALIZED, ABORTED or JOINED from the
+ * owner alone, FAILED only from a declaration in the declarer's section (or the launcher's,
+ * for a process whose lock is gone). Set writes both, for the caller's own rank only. */
 void ivc_region_member_set(const ivc_region_t *r, uint32_t rank, uint32_t state);
 uint32_t ivc_region_member_get(const ivc_region_t *r, uint32_t rank);
+
+/* The liveness thread's round where the region has sections: maps the sections the launcher
+ * sent and takes note of every declaration in them, so that a failure declared by one rank
+ * is known here even if the file's record was never written or was overwritten. */
+void ivc_region_member_scan(const ivc_region_t *r);
+
+/* Where the region has sections: if this rank's slot in the file says what its own record
+ * does not (another writer marked it FAILED, FINALIZED, ABORTED... with no declaration in any
+ * section to confirm it), puts its own state back and returns 1 with *was the forged state;
+ * else 0. */
+int ivc_region_member_repair(const ivc_region_t *r, uint32_t *was);
 
 /* Records that `rank` failed: `how` (IVC_FAIL_* of coord.h), declared by rank `by` (or
  * IVC_FAIL_BY_LAUNCHER), `what` it saw (cut to IVC_FAIL_WHAT_LEN - 1 characters). Only a
  * JOINED slot, or an ABSENT or MOVED one (a rank on another host), becomes FAILED; one record per
- * slot. Returns 1 when this call made the record, 0 when the rank had already failed or
- * left (FINALIZED, ABORTED). */
+ * slot. Where the region has sections, a rank's declaration goes into its own section first
+ * (that is what peers believe). Returns 1 when this call made the record (or this rank's
+ * first declaration of it), 0 when the rank had already failed or left (FINALIZED,
+ * ABORTED). */
 int ivc_region_member_fail(const ivc_region_t *r, uint32_t rank, uint32_t how, uint32_t by,
                            const char *what);
 

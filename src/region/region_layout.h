@@ -22,7 +22,9 @@
  *                       memory only rank k can write (region_sect.h). Not part of the
  *                       file: each section is a sealed memfd of its owner, handed to its
  *                       co-located peers by the launcher, which they map read-only at this
- *                       offset of their mapping. Holds the owner's collective area.
+ *                       offset of their mapping. Starts with the owner's membership
+ *                       record (ivc_sect_member_t, layout version 6), then its channel
+ *                       block and collective area.
  *
  * A rank's channel block (still called receive block: ivc_rxblock_t, rx_off), allocated
  * and written by its owner O alone (layout version 5: before it, senders wrote into their
@@ -51,7 +53,7 @@
 /* "IVCREGN1" read as a little-endian u64. */
 #define IVC_REGION_MAGIC 0x314e474552435649ULL
 /* Bump on any change to a structure in this file. */
-#define IVC_LAYOUT_VERSION 5u
+#define IVC_LAYOUT_VERSION 6u
 
 #define IVC_REGION_HDR_SIZE 4096u
 #define IVC_REGION_MIN_SIZE (1u << 20)
@@ -209,6 +211,32 @@ typedef struct ivc_member {
 } ivc_member_t;
 #define IVC_FAIL_BY_LAUNCHER 0xffffffffu
 _Static_assert(sizeof(ivc_member_t) == IVC_CACHE_LINE, "one slot per cache line");
+
+/* The first bytes of every write-exclusive section (layout version 6): what its owner says
+ * about itself and about its peers, which no one else can write. Where a region has
+ * sections, a peer believes a membership slot of the file (above, writable by every rank
+ * and by anyone who can open the file) only as far as these records confirm it:
+ * region.c's ivc_region_member_get. */
+typedef struct ivc_sect_member {
+    /* Writer: the owner, R4 with its slot's state (the same value); 0 before it joined.
+     * Readers A4. */
+    IVC_ATOMIC(uint32_t) state;
+    uint32_t pad0;
+    /* Writer: the owner before it marks JOINED; as ivc_member_t's kernel_id. */
+    IVC_ATOMIC(uint64_t) kernel_id;
+    uint8_t pad1[IVC_CACHE_LINE - 16];
+    /* [world_size]: IVC_FAIL_* how the owner declared that rank failed, 0 if it did not.
+     * Writer: the owner, release, before the file's record (R9); readers acquire. */
+    IVC_ATOMIC(uint32_t) accused[];
+} ivc_sect_member_t;
+_Static_assert(sizeof(ivc_sect_member_t) == IVC_CACHE_LINE, "header line, then accusations");
+
+/* Bytes at the start of each section that its membership record takes (whole pages, so
+ * that what follows can be made private page by page). */
+static inline uint64_t ivc_sect_member_bytes(uint32_t world)
+{
+    return (sizeof(ivc_sect_member_t) + 4ull * world + 4095) / 4096 * 4096;
+}
 
 /* One slot per global rank: how a waiting rank is woken (region/door.h has the protocol).
  * A rank that found nothing to do for a while announces in `sleeping` that it is about to

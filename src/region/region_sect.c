@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,10 @@ struct ivc_sect_priv {
     int mapped;      /* mapped over [at, at + len) of k's section */
     uint64_t at, len;
 };
+
+/* Whoever takes messages from the launcher's socket holds this: a rank's threads (a waiter
+ * in ivc_region_sect_at, the liveness thread's drain) may want a section at once. */
+static pthread_mutex_t sect_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static int send_fd(int sock, const ivc_sect_msg_t *m, int fd)
 {
@@ -216,7 +221,7 @@ static int join_devices(ivc_region_t *r, uint32_t rank)
                       r->path, what, k, k, IVC_SECT_BRIDGE, r->sec_size, strerror(-rc));
             return rc;
         }
-        r->sec_mapped[k] = 1;
+        __atomic_store_n(&r->sec_mapped[k], 1, __ATOMIC_RELEASE);
     }
     memset(r->base + ivc_region_sect_off(r, rank), 0, r->sec_size);
     r->sec_dev = 1;
@@ -244,15 +249,22 @@ int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms)
                   r->path);
         return -ENOTCONN;
     }
+    if (r->sec_size < ivc_sect_member_bytes(r->world_size)) {
+        ivc_error("region %s: sections of %" PRIu64 " bytes cannot hold a membership record "
+                  "for %u ranks",
+                  r->path, r->sec_size, r->world_size);
+        return -EINVAL;
+    }
     r->sec_mapped = calloc(r->world_size, 1);
     r->sec_priv = calloc(r->world_size, sizeof(*r->sec_priv));
-    if (r->sec_mapped == NULL || r->sec_priv == NULL)
+    r->sec_fail = calloc(r->world_size, sizeof(*r->sec_fail));
+    if (r->sec_mapped == NULL || r->sec_priv == NULL || r->sec_fail == NULL)
         return -ENOMEM;
     for (uint32_t k = 0; k < r->world_size; k++)
         r->sec_priv[k].fd = -1;
     r->sec_sock = -1;
     r->sec_me = rank;
-    r->sec_next = 0;
+    r->sec_next = ivc_sect_member_bytes(r->world_size); /* the membership record */
     r->sec_wait_ms = wait_ms;
     if (in_guest)
         return join_devices(r, rank);
@@ -278,7 +290,7 @@ int ivc_region_sect_join(ivc_region_t *r, uint32_t rank, uint64_t wait_ms)
                   what, r->sec_size, strerror(-rc));
         return rc;
     }
-    r->sec_mapped[rank] = 1;
+    __atomic_store_n(&r->sec_mapped[rank], 1, __ATOMIC_RELEASE);
     return 0;
 }
 
@@ -326,7 +338,7 @@ int ivc_region_sect_private(ivc_region_t *r, uint64_t off, uint64_t len, uint32_
 
 /* Maps rank k's private part for this rank over its public section (which must be mapped
  * first: mapping the public file later would cover it). */
-static int map_private(ivc_region_t *r, uint32_t k)
+static int map_private(const ivc_region_t *r, uint32_t k)
 {
     struct ivc_sect_priv *p = &r->sec_priv[k];
     if (mmap(r->base + ivc_region_sect_off(r, k) + p->at, p->len, PROT_READ,
@@ -334,14 +346,14 @@ static int map_private(ivc_region_t *r, uint32_t k)
         return -errno;
     close(p->fd);
     p->fd = -1;
-    p->mapped = 1;
+    __atomic_store_n(&p->mapped, 1, __ATOMIC_RELEASE);
     return 0;
 }
 
 /* Takes one section from the launcher's socket and maps it read-only. Returns 1 when one
  * was mapped (or a duplicate dropped), 0 when none came within wait_ms, -errno on a broken
  * socket or message. */
-static int sect_receive(ivc_region_t *r, int wait_ms)
+static int sect_receive(const ivc_region_t *r, int wait_ms)
 {
     struct pollfd p = {r->sec_sock, POLLIN, 0};
     int n = poll(&p, 1, wait_ms);
@@ -381,7 +393,8 @@ static int sect_receive(ivc_region_t *r, int wait_ms)
             rc = -errno;
             why = "a section it cannot map";
         } else {
-            r->sec_mapped[m.rank] = 1;
+            /* Published last: other threads read the section once they see this. */
+            __atomic_store_n(&r->sec_mapped[m.rank], 1, __ATOMIC_RELEASE);
             rc = 1;
             if (r->sec_priv[m.rank].fd >= 0 && (rc = map_private(r, m.rank)) != 0)
                 why = "a private part it cannot map";
@@ -408,19 +421,47 @@ static int in_section(const ivc_region_t *r, uint32_t k, uint64_t off, uint64_t 
  * time-out or a broken socket. */
 static int await(ivc_region_t *r, uint32_t k, int part)
 {
+    if (part ? __atomic_load_n(&r->sec_priv[k].mapped, __ATOMIC_ACQUIRE)
+             : __atomic_load_n(&r->sec_mapped[k], __ATOMIC_ACQUIRE))
+        return 0;
     uint64_t deadline = ivc_now_ns() + r->sec_wait_ms * 1000000ull;
+    int rc = 0;
+    pthread_mutex_lock(&sect_mu);
     while (!(part ? r->sec_priv[k].mapped : r->sec_mapped[k])) {
         uint64_t now = ivc_now_ns();
         if (now >= deadline) {
             ivc_error("region %s: rank %u's %s never came from the launcher", r->path, k,
                       part ? "part for this rank" : "section");
-            return -1;
+            rc = -1;
+            break;
         }
         uint64_t left_ms = (deadline - now) / 1000000 + 1;
-        if (sect_receive(r, left_ms > 1000 ? 1000 : (int)left_ms) < 0)
-            return -1;
+        /* Short polls: the liveness thread's drain skips its turn while this holds the
+         * lock. */
+        if (sect_receive(r, left_ms > 50 ? 50 : (int)left_ms) < 0) {
+            rc = -1;
+            break;
+        }
     }
-    return 0;
+    pthread_mutex_unlock(&sect_mu);
+    return rc;
+}
+
+void ivc_region_sect_drain(const ivc_region_t *r)
+{
+    if (r->sec_mapped == NULL || r->sec_sock < 0 || pthread_mutex_trylock(&sect_mu) != 0)
+        return;
+    while (sect_receive(r, 0) > 0)
+        ;
+    pthread_mutex_unlock(&sect_mu);
+}
+
+const ivc_sect_member_t *ivc_region_sect_member(const ivc_region_t *r, uint32_t k)
+{
+    if (r->sec_mapped == NULL || k >= r->world_size ||
+        !__atomic_load_n(&r->sec_mapped[k], __ATOMIC_ACQUIRE))
+        return NULL;
+    return (const ivc_sect_member_t *)(r->base + ivc_region_sect_off(r, k));
 }
 
 void *ivc_region_sect_at(ivc_region_t *r, uint32_t k, uint64_t off, uint64_t len)
@@ -463,5 +504,7 @@ void ivc_region_sect_leave(ivc_region_t *r)
     r->sec_sock = -1;
     free(r->sec_mapped);
     r->sec_mapped = NULL;
+    free(r->sec_fail);
+    r->sec_fail = NULL;
     r->sec_dev = 0;
 }

@@ -1,7 +1,9 @@
 /* Write-exclusive sections: memory of the region that only its owner rank can write.
  *
- * Everything a rank publishes for its peers to read (its collective area) lies in its own
- * section. A section is not part of the region file: its owner creates it as a memfd, maps
+ * Everything a rank publishes for its peers to read (its membership record, channel block
+ * and collective area) lies in its own section. The membership record (ivc_sect_member_t,
+ * the section's first bytes) is what makes the file's membership table believable:
+ * region.c's ivc_region_member_get. A section is not part of the region file: its owner creates it as a memfd, maps
  * it read-write, and seals it (no shrinking or growing, no new writable mapping or write(2)
  * by anyone: F_SEAL_FUTURE_WRITE), then hands it to the launcher over the socket named by
  * IVC_SECTION_FD. The launcher checks the seals and the size and passes it on to the
@@ -134,6 +136,14 @@ static inline int ivc_region_own_alloc(ivc_region_t *r, uint64_t size, uint64_t 
     return ivc_region_has_sections(r) ? ivc_region_sect_alloc(r, size, align, off)
                                       : ivc_region_alloc(r, size, align, off);
 }
+
+/* Rank k's membership record (the start of its section: region_layout.h) when k's section
+ * is mapped here, else NULL. Never waits. */
+const ivc_sect_member_t *ivc_region_sect_member(const ivc_region_t *r, uint32_t k);
+
+/* Maps what the launcher has sent so far (sections, private parts) without waiting; does
+ * nothing while another thread of this process is taking them. */
+void ivc_region_sect_drain(const ivc_region_t *r);
 
 /* Closes the launcher's socket and forgets the sections (the mapping itself goes with
  * ivc_region_detach, which calls this). */

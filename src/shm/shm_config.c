@@ -184,7 +184,7 @@ uint64_t ivc_shm_region_bytes(uint32_t world)
     return size;
 }
 
-uint64_t ivc_shm_section_bytes(uint32_t nlocal)
+uint64_t ivc_shm_section_bytes(uint32_t nlocal, uint32_t world)
 {
     ivc_shm_config_t cfg;
     ivc_coll_config_t ccfg;
@@ -193,8 +193,8 @@ uint64_t ivc_shm_section_bytes(uint32_t nlocal)
         return 0;
     ivc_shm_geometry_t geo;
     ivc_shm_geometry(&cfg, nlocal, &geo);
-    uint64_t need =
-        geo.block_bytes + 4096 + (ccfg.shm ? ivc_coll_area_bytes(&ccfg, nlocal) + 4096 : 0);
+    uint64_t need = ivc_sect_member_bytes(world > nlocal ? world : nlocal) + geo.block_bytes +
+                    4096 + (ccfg.shm ? ivc_coll_area_bytes(&ccfg, nlocal) + 4096 : 0);
     return (need + 4095) / 4096 * 4096;
 }
 

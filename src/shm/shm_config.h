@@ -58,11 +58,11 @@ void ivc_shm_geometry(const ivc_shm_config_t *cfg, uint32_t nlocal, ivc_shm_geom
 uint64_t ivc_shm_region_bytes(uint32_t world);
 
 /* Bytes of one rank's write-exclusive section (region_sect.h) for `nlocal` co-located ranks
- * under the current settings (its channel block and collective area, each page-aligned),
- * rounded up to a page; 0 when sections are off (IVC_SECTIONS=no), nlocal < 2, or the
- * settings are invalid (logged). Launchers size sections with it: ivcrun, and ivc-vm
- * through `ivc-info --section-size`. */
-uint64_t ivc_shm_section_bytes(uint32_t nlocal);
+ * of a job of `world` under the current settings (its membership record, channel block and
+ * collective area, each page-aligned), rounded up to a page; 0 when sections are off
+ * (IVC_SECTIONS=no), nlocal < 2, or the settings are invalid (logged). Launchers size
+ * sections with it: ivcrun, and ivc-vm through `ivc-info --section-size`. */
+uint64_t ivc_shm_section_bytes(uint32_t nlocal, uint32_t world);
 
 /* Parses a region size as the IVC_* size tunables are written (bytes, K/M/G suffixes).
  * Returns 0 or -EINVAL/-ERANGE (nothing logged). */

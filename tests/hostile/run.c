@@ -6,7 +6,8 @@
  * a report.
  *
  * usage: run AREA IVCRUN WORK [NP]
- *   AREA: header | members | rings | counters | chunks | coll | rma | own-p2p | own-coll
+ *   AREA: header | members | rings | counters | chunks | coll | rma | own-p2p | own-coll |
+ *         forge
  * own-*: the writer is a rank of the job (rank 1: work.c's HOSTILE_OWN) scribbling over its
  * own write-exclusive section during the p2p or coll workload; nothing is mapped here. The
  * verdict is the same, and also: no line reports a rank other than the writer as failed or
@@ -15,6 +16,12 @@
  * may get any, and the blame is not judged: a peer cannot tell a record the writer forged
  * in its own ring from a real one, answers it, and the writer, which never sent it, may
  * call the answer a protocol violation and have that peer declared failed.
+ * forge: instead of random bytes, well-formed lies in the membership table and the header's
+ * abort word, as a deliberately hostile rank (or co-tenant) would write them: a rank
+ * declared failed by an honest peer or by the launcher, a rank marked ABORTED with an abort
+ * word naming it, FINALIZED, a failure claim that blocks true declarations. Where the region
+ * has sections none of them may count: the job must finish with correct data on every
+ * rank, no rank ending itself or stopped by ivcrun.
  * Areas are found the way a co-tenant would find them: the header's offsets, each
  * membership slot's receive block and that block's geometry; collective areas are the heap
  * outside receive blocks (the job runs with IVC_RMA_ARENA=0 and IVC_SHARED_HEAP=off, so
@@ -140,7 +147,7 @@ static const char *find_area(const char *area, uint8_t *base, uint64_t size)
         add_range(0, IVC_REGION_HDR_SIZE, size);
         return NULL;
     }
-    if (!strcmp(area, "members")) {
+    if (!strcmp(area, "members") || !strcmp(area, "forge")) {
         add_range(members, world * sizeof(ivc_member_t), size);
         return NULL;
     }
@@ -222,6 +229,36 @@ static void scribble(uint8_t *base)
     for (uint64_t k = 0; k < n; k += 8) {
         uint64_t v = rnd();
         memcpy(base + at + k, &v, n - k < 8 ? n - k : 8);
+    }
+}
+
+/* One lie about a random rank x, well-formed (see "forge" above). */
+static void forge(uint8_t *base)
+{
+    ivc_region_hdr_t *h = (ivc_region_hdr_t *)base;
+    uint32_t world = h->world_size, x = (uint32_t)(rnd() % world);
+    ivc_member_t *m = (ivc_member_t *)(base + h->members_off) + x;
+    switch (rnd() % 5) {
+    case 0: /* declared failed by an honest peer */
+    case 1: /* declared failed by the launcher */
+        m->fail_how = IVC_FAIL_PROTOCOL;
+        m->fail_by = rnd() % 2 ? (x + 1) % world : IVC_FAIL_BY_LAUNCHER;
+        snprintf(m->fail_what, sizeof(m->fail_what), "forged");
+        ivc_store_release(&m->fail_claim, 1);
+        ivc_store_release(&m->state, IVC_MEMBER_FAILED);
+        break;
+    case 2: /* aborted, with the header's abort word naming it */
+        ivc_store_release(&m->state, IVC_MEMBER_ABORTED);
+        ivc_store_relaxed(&h->abort_rank, x);
+        ivc_store_relaxed(&h->abort_code, 7);
+        ivc_store_release(&h->abort_state, 2);
+        break;
+    case 3:
+        ivc_store_release(&m->state, IVC_MEMBER_FINALIZED);
+        break;
+    default: /* a claim no declarer can get past */
+        ivc_store_release(&m->fail_claim, 1);
+        break;
     }
 }
 
@@ -321,8 +358,12 @@ int main(int argc, char **argv)
     /* Write while the job runs. */
     double t1 = now();
     while (open_out && now() - t1 < SCRIBBLE_S) {
-        for (int k = 0; k < 16 && total_len > 0; k++, writes++)
-            scribble(base);
+        for (int k = 0; k < 16 && total_len > 0; k++, writes++) {
+            if (!strcmp(area, "forge"))
+                forge(base);
+            else
+                scribble(base);
+        }
         open_out = drain(pfd[0], 0);
         usleep(200);
     }
@@ -425,6 +466,28 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
+    }
+    if (!strcmp(area, "forge")) {
+        /* Nothing forged may count: every rank finishes, none ends itself or is stopped. */
+        const char *ended = strstr(out, "declared this rank failed");
+        if (ended == NULL)
+            ended = strstr(out, "called MPI_Abort");
+        if (ended == NULL)
+            ended = strstr(out, "; ending");
+        if (ended != NULL || ok != np || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            const char *at = ended;
+            while (at != NULL && at > out && at[-1] != '\n')
+                at--;
+            printf("FAIL: %s: a forged record counted (%d of %d ranks ok, status %d)%s%.*s\n",
+                   area, ok, np, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+                   at != NULL ? ": " : "", at != NULL ? (int)strcspn(at, "\n") : 0,
+                   at != NULL ? at : "");
+            return 1;
+        }
+        printf("PASS: %s: %ld forged records, none counted; every rank finished with correct "
+               "data\n",
+               area, writes);
+        return 0;
     }
     if (ok == np && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         printf("PASS: %s: every rank finished with correct data\n", area);

@@ -30,6 +30,14 @@ foreach(area rings counters chunks coll)
                        ENVIRONMENT "IVC_CHECKSUM=1;IVC_SECTIONS=no")
 endforeach()
 
+# Well-formed lies in the membership table and the abort word (run.c's "forge"): a rank
+# declared failed by an honest peer or the launcher, ABORTED with an abort word, FINALIZED, a
+# blocked failure claim. With sections none may count: every rank finishes. Five runs.
+add_test(NAME hostile.forge
+         COMMAND bash -c "for i in 1 2 3 4 5; do echo \"== run $i\"; \"$0\" forge \"$1\" \"$2\" 3 || exit 1; done"
+                 $<TARGET_FILE:hostile_run> $<TARGET_FILE:ivcrun> $<TARGET_FILE:hostile_work>)
+set_tests_properties(hostile.forge PROPERTIES TIMEOUT 300 LABELS hostile)
+
 # A rank of the job scribbles over its own section (its rings, chunks, counters, private
 # slots and collective area: all it can write by construction) while the job runs the p2p
 # or coll workload; with check words on, the others must not hang, take nothing corrupted

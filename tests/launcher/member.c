@@ -10,6 +10,7 @@
  * The other ranks wait up to 60 s (ivcrun stops them), then finalize. */
 #include "boot/boot.h"
 #include "region/region.h"
+#include "region/region_sect.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,12 @@ int main(int argc, char **argv)
      * slot is left by a rank that ended before the others arrived: that would be what an
      * earlier job leaves, and a late attacher would format the region afresh). */
     ivc_region_lock(&r, b.rank);
+    /* Its write-exclusive section, where ivcrun made them: the slot's state counts only as
+     * its owner's section confirms it (region.h). */
+    if (ivc_region_sect_join(&r, b.rank, 10000) != 0) {
+        fprintf(stderr, "launcher_member: cannot join the region's sections\n");
+        return 2;
+    }
     ivc_region_member_set(&r, b.rank, IVC_MEMBER_JOINED);
     for (int t = 0; t < 1000; t++) {
         uint32_t k = 0;

@@ -11,3 +11,6 @@ ivc_unit_test(unit_ivshmem unit/ivshmem.c)
 # MPI_THREAD_MULTIPLE's lock: exclusion and hand-over from wait loops, 8 threads.
 ivc_unit_test(unit_biglock unit/biglock.c)
 target_link_libraries(unit_biglock PRIVATE pthread)
+# Membership with write-exclusive sections: forged records in the file refused, true
+# declarations confirmed from the declarer's section, in forced orders (6 ranks, 1 process).
+ivc_unit_test(unit_members unit/members.c)

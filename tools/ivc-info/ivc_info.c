@@ -204,7 +204,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "ivc-info: --section-size wants a number of ranks (2 or more)\n");
                 return 2;
             }
-            uint64_t need = ivc_shm_section_bytes((uint32_t)n), bytes = 4096;
+            uint64_t need = ivc_shm_section_bytes((uint32_t)n, (uint32_t)n), bytes = 4096;
             if (need == 0) {
                 fprintf(stderr, "ivc-info: no sections under these settings (IVC_SECTIONS)\n");
                 return 1;

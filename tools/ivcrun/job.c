@@ -132,7 +132,7 @@ static uint64_t job_sections_size(const job_t *job)
         count[job_host_of(job, r) < job->nhosts ? job_host_of(job, r) : 0]++;
     uint64_t most = 0;
     for (uint32_t h = 0; h < job->nhosts; h++) {
-        uint64_t need = ivc_shm_section_bytes(count[h]);
+        uint64_t need = ivc_shm_section_bytes(count[h], job->opts->nranks);
         most = need > most ? need : most;
     }
     free(count);

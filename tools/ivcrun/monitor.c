@@ -87,13 +87,28 @@ static int failed_unreaped(monitor_t *m)
     return 0;
 }
 
+/* With sections: whether the rank the abort word names says ABORTED in its own section
+ * (the word and the file's slot can be written by any rank, or by anyone who can open the
+ * file). Without sections the file is all there is. */
+static int abort_confirmed(const job_t *job, uint32_t host, uint32_t rank)
+{
+    if (job->sect == NULL)
+        return 1;
+    for (uint32_t r = 0; r < job->opts->nranks; r++)
+        if (job_host_of(job, r) == host && job_global_rank(job, r) == rank)
+            return sect_broker_state(job->sect, r) == IVC_MEMBER_ABORTED;
+    return 0;
+}
+
 static int check_abort(monitor_t *m)
 {
     uint32_t rank;
     int code, aborted = 0;
+    uint32_t host = 0;
     for (uint32_t h = 0; h < m->job->nhosts && !aborted; h++)
-        aborted = ivc_region_aborted(&m->job->regions[h], &rank, &code);
-    if (!aborted)
+        if ((aborted = ivc_region_aborted(&m->job->regions[h], &rank, &code)))
+            host = h;
+    if (!aborted || !abort_confirmed(m->job, host, rank))
         return 0;
     /* An abort because a peer died (MPI_ERRORS_ARE_FATAL): name the rank that died, the
      * cause, once its end reaches this launcher (its status may still be on its way). */

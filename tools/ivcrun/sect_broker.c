@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,16 @@ static int take(sect_broker_t *b, uint32_t r)
         queue(b, r, q, -1, 0, b->sec_size);
     }
     return 0;
+}
+
+uint32_t sect_broker_state(const sect_broker_t *b, uint32_t r)
+{
+    uint32_t st = 0;
+    if (r >= b->n || b->c[r].section < 0 ||
+        pread(b->c[r].section, &st, sizeof(st), offsetof(ivc_sect_member_t, state)) !=
+            (ssize_t)sizeof(st))
+        return 0;
+    return st;
 }
 
 int sect_broker_handle(sect_broker_t *b, const struct pollfd *fds, size_t n, uint32_t *rank)

@@ -31,6 +31,11 @@ size_t sect_broker_pollfds(const sect_broker_t *b, struct pollfd *fds, size_t ma
  * not a section it alone can write (*rank says which; the message is printed). */
 int sect_broker_handle(sect_broker_t *b, const struct pollfd *fds, size_t n, uint32_t *rank);
 
+/* The state launch rank r wrote into its own section's membership record (IVC_MEMBER_*,
+ * region_layout.h): 0 when it has handed over no section. What the region file's slot says
+ * is believed only as far as this agrees (a slot and an abort word can be forged there). */
+uint32_t sect_broker_state(const sect_broker_t *b, uint32_t r);
+
 void sect_broker_destroy(sect_broker_t *b);
 
 #endif
