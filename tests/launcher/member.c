@@ -24,7 +24,7 @@ int main(int argc, char **argv)
         return 2;
     }
     ivc_boot_t b;
-    ivc_region_t r;
+    static ivc_region_t r; /* reachable at exit: the ranks end without detaching */
     if (ivc_boot_init(&b) != 0 || b.singleton ||
         ivc_region_attach(b.region, b.job, b.size, &r) != 0) {
         fprintf(stderr, "launcher_member: no region to attach (run me under ivcrun)\n");
