@@ -518,7 +518,7 @@ static uint32_t accused(const ivc_region_t *r, const ivc_sect_member_t *d, uint3
 static int fail_confirm(const ivc_region_t *r, uint32_t rank)
 {
     const ivc_member_t *m = ivc_region_member(r, rank);
-    uint32_t by = ivc_load_relaxed(&((ivc_member_t *)m)->fail_by);
+    uint32_t by = m->fail_by; /* a plain word, as every record field: checked below */
     uint32_t how = m->fail_how;
     if (by < r->world_size && by != rank) {
         const ivc_sect_member_t *d = ivc_region_sect_member(r, by);
