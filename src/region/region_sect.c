@@ -436,8 +436,8 @@ static int await(ivc_region_t *r, uint32_t k, int part)
             break;
         }
         uint64_t left_ms = (deadline - now) / 1000000 + 1;
-        /* Short polls: the liveness thread's drain skips its turn while this holds the
-         * lock. */
+        /* The liveness thread's drain skips its turns while this holds the lock: it
+         * takes sections on its own next round. */
         if (sect_receive(r, left_ms > 50 ? 50 : (int)left_ms) < 0) {
             rc = -1;
             break;
