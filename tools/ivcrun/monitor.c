@@ -94,10 +94,9 @@ static int abort_confirmed(const job_t *job, uint32_t host, uint32_t rank)
 {
     if (job->sect == NULL)
         return 1;
-    for (uint32_t r = 0; r < job->opts->nranks; r++)
-        if (job_host_of(job, r) == host && job_global_rank(job, r) == rank)
-            return sect_broker_state(job->sect, r) == IVC_MEMBER_ABORTED;
-    return 0;
+    uint32_t r = rank - job->opts->first_rank; /* job_global_rank's inverse (wraps if below) */
+    return r < job->opts->nranks && job_host_of(job, r) == host &&
+           sect_broker_state(job->sect, r) == IVC_MEMBER_ABORTED;
 }
 
 static int check_abort(monitor_t *m)
