@@ -41,6 +41,22 @@ case "$out" in *"all data checked, ok"*) ;; *) fail "unexpected demo_abi output:
 info=$("$P/bin/ivc-info" | sed -n '/^ABIs:/,/^$/p')
 case "$info" in *"MPICH"*"$P/lib/abi/mpich"*"standard ABI"*"$P/lib/abi/std"*) ;;
 *) fail "ivc-info does not list the installed ABIs: $info" ;; esac
+# Its Fortran library (built where gfortran is): mpifort -mpi-abi finds the installed
+# modules and libmpifort_abi.so.0.
+if [ -e "$P/bin/mpifort" ]; then
+    for f in include/abi/mpif.h include/abi/mpi.mod include/abi/mpi_f08.mod \
+             lib/abi/std/libmpifort_abi.so.0; do
+        [ -e "$P/$f" ] || fail "expected $P/$f after install"
+    done
+    (cd "$scratch" && "$P/bin/mpifort" -mpi-abi -O1 -o "$scratch/f08_abi" \
+        "$SOURCE_DIR/tests/abi/fortran_f08.f90") || fail "mpifort -mpi-abi failed"
+    ldd "$scratch/f08_abi" | grep -q "libmpifort_abi.so.0 => $P/lib/abi/std/libmpifort_abi.so.0" ||
+        fail "f08_abi does not link $P/lib/abi/std/libmpifort_abi.so.0: $(ldd "$scratch/f08_abi")"
+    out=$("$P/bin/mpirun" -n 2 --vms 2 "$scratch/f08_abi" 2>&1) ||
+        fail "mpirun (standard ABI, Fortran) failed: $out"
+    case "$out" in *"fortran_f08 ok"*) ;; *) fail "unexpected f08_abi output: $out" ;; esac
+    case "$info" in *"libmpifort_abi.so.0"*) ;; *) fail "ivc-info does not list libmpifort_abi: $info" ;; esac
+fi
 
 # -show prints the command instead of running it.
 show=$("$P/bin/mpicc" -show -c x.c)

@@ -72,6 +72,8 @@ static void print_abis(FILE *f, const char *libpath)
     } abis[] = {
         {"abi/mpich/libmpi.so.12", "MPICH's (libmpi.so.12: mpicc.mpich binaries, mpi4py's wheel)"},
         {"abi/std/libmpi_abi.so.0", "the MPI-5 standard ABI 1.0 (libmpi_abi.so.0: mpicc -mpi-abi)"},
+        {"abi/std/libmpifort_abi.so.0",
+         "its Fortran library (libmpifort_abi.so.0: mpifort -mpi-abi; mpif.h, mpi, mpi_f08)"},
     };
     char dir[PATH_MAX + 64], lib[PATH_MAX + 128];
     snprintf(dir, sizeof dir, "%s", libpath);

@@ -31,8 +31,8 @@ static void on_needed(void *arg, int kind, const char *text)
         k = ABI_MPICH; /* MPICH's Fortran library runs over IVC's C library of the same ABI */
     else if (!strcmp(text, "libmpi.so.40"))
         k = ABI_OPENMPI;
-    else if (!strncmp(text, "libmpi_abi.so", 13))
-        k = ABI_STANDARD;
+    else if (!strncmp(text, "libmpi_abi.so", 13) || !strncmp(text, "libmpifort_abi.so", 17))
+        k = ABI_STANDARD; /* a Fortran program of that ABI may need only the Fortran library */
     if (k != ABI_NONE) {
         f->kind = k;
         snprintf(f->lib, sizeof(f->lib), "%s", text);

@@ -5,8 +5,9 @@
  *                                       <prefix>/lib/abi/mpich goes first on LD_LIBRARY_PATH
  *   libmpifort.so.12, libmpichfort.so.12   the same: MPICH's own Fortran library (Debian's
  *                                       libmpich12) then calls IVC's C library of that ABI
- *   libmpi_abi.so.*                     the MPI-5 standard ABI (`mpicc -mpi-abi`, IVC's or
- *                                       another MPI's): <prefix>/lib/abi/std goes first
+ *   libmpi_abi.so.*, libmpifort_abi.so.*   the MPI-5 standard ABI (`mpicc -mpi-abi`,
+ *                                       `mpifort -mpi-abi`, IVC's or another MPI's):
+ *                                       <prefix>/lib/abi/std goes first
  *   libmpi.so.40 (Open MPI): not served; ivcrun says so in one line and does not start the
  *                                       job
  *   no MPI library (a script, python3 with mpi4py, which opens libmpi.so.12 or libmpi.so

@@ -9,8 +9,16 @@
  *
  * Handles are the Fortran indices that MPI_<Kind>_c2f gives (src/binding/handles.c).
  * Every line fits fixed form (columns 7-72), so mpif.h serves fixed and free form.
- * A new C integer constant reaches Fortran by one line in INT_CONSTANTS below. */
+ * A new C integer constant reaches Fortran by one line in INT_CONSTANTS below.
+ *
+ * Built twice: for IVC's own bindings (libivcmpifort), and with IVC_FORT_ABI for the
+ * Fortran library of the MPI-5 standard ABI (libmpifort_abi, abi/CMakeLists.txt), where
+ * <mpi.h> is mpi_abi.h and a handle's Fortran value is the standard's integer for it
+ * (MPI_<Kind>_toint: the handle's own value, listed in src/abi/std/std_abi.h). */
 #include <mpi.h>
+#ifdef IVC_FORT_ABI
+#include "std_abi.h"
+#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -41,7 +49,7 @@ static const struct iconst INT_CONSTANTS[] = {
     I(MPI_ERR_AMODE) I(MPI_ERR_UNSUPPORTED_DATAREP) I(MPI_ERR_UNSUPPORTED_OPERATION)
     I(MPI_ERR_NO_SUCH_FILE) I(MPI_ERR_FILE_EXISTS) I(MPI_ERR_BAD_FILE) I(MPI_ERR_ACCESS)
     I(MPI_ERR_NO_SPACE) I(MPI_ERR_QUOTA) I(MPI_ERR_READ_ONLY) I(MPI_ERR_FILE_IN_USE)
-    I(MPI_ERR_DUP_DATAREP) I(MPI_ERR_CONVERSION) I(MPI_ERR_IO) I(MPI_ERR_PROC_FAILED)
+    I(MPI_ERR_DUP_DATAREP) I(MPI_ERR_CONVERSION) I(MPI_ERR_IO)
     I(MPI_ERR_SESSION) I(MPI_ERR_VALUE_TOO_LARGE) I(MPI_ERR_ERRHANDLER) I(MPI_ERR_PROC_ABORTED)
     I(MPI_ERR_LASTCODE)
     I(MPI_ANY_SOURCE) I(MPI_PROC_NULL) I(MPI_ROOT) I(MPI_ANY_TAG) I(MPI_UNDEFINED)
@@ -69,7 +77,12 @@ static const struct iconst INT_CONSTANTS[] = {
     I(MPI_COMBINER_STRUCT) I(MPI_COMBINER_SUBARRAY) I(MPI_COMBINER_DARRAY)
     I(MPI_COMBINER_F90_REAL) I(MPI_COMBINER_F90_COMPLEX) I(MPI_COMBINER_F90_INTEGER)
     I(MPI_COMBINER_RESIZED) I(MPI_COMBINER_VALUE_INDEX)
+#ifdef IVC_FORT_ABI
+    I(MPI_ABI_VERSION) I(MPI_ABI_SUBVERSION) I(MPI_ERR_ABI)
+#else /* IVC's own: what the standard ABI leaves out (deprecated, or IVC's fault tolerance) */
+    I(MPI_ERR_PROC_FAILED)
     I(MPI_COMBINER_HVECTOR_INTEGER) I(MPI_COMBINER_HINDEXED_INTEGER) I(MPI_COMBINER_STRUCT_INTEGER)
+#endif
     I(MPI_ORDER_C) I(MPI_ORDER_FORTRAN)
     I(MPI_DISTRIBUTE_BLOCK) I(MPI_DISTRIBUTE_CYCLIC) I(MPI_DISTRIBUTE_NONE)
     I(MPI_DISTRIBUTE_DFLT_DARG)
@@ -95,6 +108,46 @@ static void h(const char *name, const char *f08type, MPI_Fint value)
     handles[nhandles++] = (struct hconst){name, f08type, value};
 }
 
+#ifdef IVC_FORT_ABI
+/* The standard ABI: the predefined handles' integers are their C values (0x000-0x3ff). */
+#define HV(name) ((MPI_Fint)(intptr_t)(name))
+static void collect_handles(void)
+{
+    static const char *const kind_type[] = {"MPI_Comm", "MPI_Group", "MPI_Message", "MPI_Info",
+                                            "MPI_Errhandler"};
+    enum { ABI_K_COMM, ABI_K_GROUP, ABI_K_MESSAGE, ABI_K_INFO, ABI_K_ERRHANDLER };
+    h("MPI_COMM_NULL", "MPI_Comm", HV(MPI_COMM_NULL));
+    h("MPI_GROUP_NULL", "MPI_Group", HV(MPI_GROUP_NULL));
+    h("MPI_WIN_NULL", "MPI_Win", HV(MPI_WIN_NULL));
+    h("MPI_FILE_NULL", "MPI_File", HV(MPI_FILE_NULL));
+    h("MPI_SESSION_NULL", "MPI_Session", HV(MPI_SESSION_NULL));
+    h("MPI_MESSAGE_NULL", "MPI_Message", HV(MPI_MESSAGE_NULL));
+    h("MPI_INFO_NULL", "MPI_Info", HV(MPI_INFO_NULL));
+    h("MPI_ERRHANDLER_NULL", "MPI_Errhandler", HV(MPI_ERRHANDLER_NULL));
+    h("MPI_REQUEST_NULL", "MPI_Request", HV(MPI_REQUEST_NULL));
+    h("MPI_OP_NULL", "MPI_Op", HV(MPI_OP_NULL));
+    h("MPI_DATATYPE_NULL", "MPI_Datatype", HV(MPI_DATATYPE_NULL));
+#define H(kind, NAME, val) h("MPI_" #NAME, kind_type[kind], HV(MPI_##NAME));
+    ABI_STD_HANDLES(H)
+#undef H
+#define OP(NAME, val) h("MPI_" #NAME, "MPI_Op", HV(MPI_##NAME));
+    ABI_STD_OPS(OP)
+#undef OP
+#define DT(NAME, val) h("MPI_" #NAME, "MPI_Datatype", HV(MPI_##NAME));
+    ABI_STD_DATATYPES(DT)
+#undef DT
+    /* the standard's datatypes IVC has no object for (MPI_ERR_TYPE when used), and aliases */
+    h("MPI_LOGICAL1", "MPI_Datatype", HV(MPI_LOGICAL1));
+    h("MPI_LOGICAL2", "MPI_Datatype", HV(MPI_LOGICAL2));
+    h("MPI_LOGICAL4", "MPI_Datatype", HV(MPI_LOGICAL4));
+    h("MPI_LOGICAL8", "MPI_Datatype", HV(MPI_LOGICAL8));
+    h("MPI_LOGICAL16", "MPI_Datatype", HV(MPI_LOGICAL16));
+    h("MPI_REAL2", "MPI_Datatype", HV(MPI_REAL2));
+    h("MPI_COMPLEX4", "MPI_Datatype", HV(MPI_COMPLEX4));
+    h("MPI_LONG_LONG_INT", "MPI_Datatype", HV(MPI_LONG_LONG_INT));
+    h("MPI_C_COMPLEX", "MPI_Datatype", HV(MPI_C_COMPLEX));
+}
+#else
 static void collect_handles(void)
 {
     h("MPI_COMM_NULL", "MPI_Comm", MPI_Comm_c2f(MPI_COMM_NULL));
@@ -133,6 +186,7 @@ static void collect_handles(void)
     h("MPI_SESSION_NULL", "MPI_Session", MPI_Session_c2f(MPI_SESSION_NULL));
     h("MPI_FILE_NULL", "MPI_File", MPI_File_c2f(MPI_FILE_NULL));
 }
+#endif
 
 static void param(const char *type, const char *name, long long value)
 {
@@ -221,7 +275,12 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
     collect_handles();
     printf("!     Generated at build time by src/binding/fortran/fortran_consts.c\n");
+#ifdef IVC_FORT_ABI
+    printf("!     from mpi_abi.h (the MPI-5 standard ABI %d.%d). Do not edit.\n", MPI_ABI_VERSION,
+           MPI_ABI_SUBVERSION);
+#else
     printf("!     from mpi.h (IVC %s). Do not edit.\n", IVC_VERSION_STRING + 4);
+#endif
     if (strcmp(mode, "mpif") == 0 || strcmp(mode, "mpi") == 0) {
         ints(1, 0);
         int_handles();

@@ -13,9 +13,23 @@
  * Every C function is reached through a weak reference, as in the generated glue. */
 #include "fortran_util.h"
 
+#ifdef IVC_FORT_ABI
+/* libmpifort_abi sees only the C ABI. A Fortran procedure is registered as the C callback
+ * itself: the ABI's C library passes it a pointer to a handle whose value is the handle's
+ * integer (predefined values below 0x400, IVC's others below 2^31: src/abi/std/README.md), so
+ * on a little-endian machine the INTEGER the procedure reads there is the Fortran handle.
+ * Files are the exception (their C handle is a pointer): abi/fortran_abi.c. Attribute
+ * values set from Fortran are not marked for C (a C get of one returns the value, not its
+ * address: abi/README.md). */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "Fortran handles read as C handles");
+#define ivc_fort_keyval_mark(kv)               ((void)(kv))
+#define ivc_fort_attr_mark(kind, obj, kv, old) ((void)(obj))
+#define ivc_fort_attr_value(kind, obj, kv, out) ((void)(obj), 0)
+#else
 #include "coll/coll.h"
 #include "comm/comm.h"
 #include "env/env.h"
+#endif
 
 #include <pthread.h>
 
@@ -115,12 +129,20 @@ void pmpi_op_create_(void *user_fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *i
     MPI_Op o = MPI_OP_NULL;
     int rc = ivcf_MPI_Op_create((MPI_User_function *)user_fn, *commute != 0, &o);
     if (rc == MPI_SUCCESS) {
+#ifndef IVC_FORT_ABI
         o->fortran = 1;
+#endif
         *op = PMPI_Op_c2f(o);
     }
     *ierror = rc;
 }
 ALIAS(mpi_op_create)
+
+#ifdef IVC_FORT_ABI
+#define ERRH_FORTRAN(e) ((void)(e))
+#else
+#define ERRH_FORTRAN(e) ((e)->fortran = 1)
+#endif
 
 #define ERRH_CREATE(low, Name)                                                                     \
     void p##low##_(void *fn, MPI_Fint *errhandler, MPI_Fint *ierror);                              \
@@ -130,7 +152,7 @@ ALIAS(mpi_op_create)
         MPI_Errhandler e = MPI_ERRHANDLER_NULL;                                                    \
         int rc = ivcf_##Name(fn, &e);                                                              \
         if (rc == MPI_SUCCESS) {                                                                   \
-            e->fortran = 1;                                                                        \
+            ERRH_FORTRAN(e);                                                                       \
             *errhandler = PMPI_Errhandler_c2f(e);                                                  \
         }                                                                                          \
         *ierror = rc;                                                                              \
@@ -140,7 +162,9 @@ ALIAS(mpi_op_create)
 ERRH_CREATE(mpi_comm_create_errhandler, MPI_Comm_create_errhandler)
 ERRH_CREATE(mpi_win_create_errhandler, MPI_Win_create_errhandler)
 ERRH_CREATE(mpi_session_create_errhandler, MPI_Session_create_errhandler)
+#ifndef IVC_FORT_ABI /* the standard ABI's: abi/fortran_abi.c */
 ERRH_CREATE(mpi_file_create_errhandler, MPI_File_create_errhandler)
+#endif
 
 /* ---- keyvals with Fortran copy and delete procedures ----
  * The C keyval's extra_state is a struct fkeyval holding the Fortran procedures and the

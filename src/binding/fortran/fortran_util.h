@@ -15,6 +15,36 @@
 
 #include <mpi.h>
 
+#ifdef IVC_FORT_ABI
+/* The Fortran library of the MPI-5 standard ABI (libmpifort_abi, abi/README.md) is built on
+ * the C ABI alone, where MPI_Fint and the f2c/c2f functions are not part of the ABI (MPI-5.0
+ * section 21.4): a Fortran handle is the standard's integer for it, MPI_<Kind>_toint. */
+#define PMPI_Comm_f2c(i)       PMPI_Comm_fromint(i)
+#define PMPI_Comm_c2f(h)       PMPI_Comm_toint(h)
+#define PMPI_Type_f2c(i)       PMPI_Type_fromint(i)
+#define PMPI_Type_c2f(h)       PMPI_Type_toint(h)
+#define PMPI_Group_f2c(i)      PMPI_Group_fromint(i)
+#define PMPI_Group_c2f(h)      PMPI_Group_toint(h)
+#define PMPI_Request_f2c(i)    PMPI_Request_fromint(i)
+#define PMPI_Request_c2f(h)    PMPI_Request_toint(h)
+#define PMPI_Op_f2c(i)         PMPI_Op_fromint(i)
+#define PMPI_Op_c2f(h)         PMPI_Op_toint(h)
+#define PMPI_Errhandler_f2c(i) PMPI_Errhandler_fromint(i)
+#define PMPI_Errhandler_c2f(h) PMPI_Errhandler_toint(h)
+#define PMPI_Info_f2c(i)       PMPI_Info_fromint(i)
+#define PMPI_Info_c2f(h)       PMPI_Info_toint(h)
+#define PMPI_Win_f2c(i)        PMPI_Win_fromint(i)
+#define PMPI_Win_c2f(h)        PMPI_Win_toint(h)
+#define PMPI_Message_f2c(i)    PMPI_Message_fromint(i)
+#define PMPI_Message_c2f(h)    PMPI_Message_toint(h)
+#define PMPI_Session_f2c(i)    PMPI_Session_fromint(i)
+#define PMPI_Session_c2f(h)    PMPI_Session_toint(h)
+#define PMPI_File_f2c(i)       PMPI_File_fromint(i)
+#define PMPI_File_c2f(h)       PMPI_File_toint(h)
+_Static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(int),
+               "the Fortran status is the C one, INTEGER for int");
+#endif
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
