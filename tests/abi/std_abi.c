@@ -223,6 +223,10 @@ int main(int argc, char **argv)
     OK(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_SUM, dup));
     CHECK_INT(v[0], size * (size - 1) / 2);
     CHECK_INT(v[1], size * (size - 1));
+    /* An address, not a buffer: the sentinel's own value comes back (mpi4py's test_objmodel). */
+    MPI_Aint in_place_addr = 0;
+    OK(MPI_Get_address(MPI_IN_PLACE, &in_place_addr));
+    CHECK(in_place_addr == 1, "MPI_Get_address(MPI_IN_PLACE) gave %ld", (long)in_place_addr);
 
     /* ---- datatypes: combiner values, darray with the standard's distributions ---- */
     int ni, na, nd, comb;

@@ -80,6 +80,9 @@ HAND_MPIX = {"MPIX_Comm_agree", "MPIX_Comm_failure_ack", "MPIX_Comm_failure_get_
              "MPIX_Query_hip_support", "MPIX_Query_ze_support", "MPIX_GPU_query_support"}
 # An ERROR_CODE that is not an MPI error value.
 NOT_ERROR = {("MPI_Abort", "errorcode")}
+# A BUFFER that is a plain address, not a communication buffer: MPI_Get_address of the
+# ABI's MPI_IN_PLACE must give that sentinel's own value back (mpi4py's test_objmodel).
+NOT_BUFFER = {("MPI_Get_address", "location")}
 
 
 class Profile:
@@ -358,7 +361,8 @@ def wrapper(name, text, desc):
             pre.append("    }")
             args.append(f"{n}_i")
             frees.append(f"    abi_scratch_free({n}_i, {n}_s);")
-        elif kind in P.convert and kind in CONV_POINTER and (p["nptr"] or p["array"]):
+        elif kind in P.convert and kind in CONV_POINTER and (p["nptr"] or p["array"]) \
+                and (name, n) not in NOT_BUFFER:
             args.append(f"{CONV_POINTER[kind]}({n})")
         elif kind in P.convert and kind in CONV_POST and p["nptr"]:
             args.append(n)

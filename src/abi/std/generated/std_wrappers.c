@@ -3176,7 +3176,7 @@ int abi_PGet_address(const void *location, abi_Aint *address)
 {
     if (IVCN_PMPI_Get_address == NULL)
         return abi_unsupported("MPI_Get_address", NULL);
-    int rc = IVCN_PMPI_Get_address(abi_buf(location), address);
+    int rc = IVCN_PMPI_Get_address(location, address);
     return abi_err_out(rc);
 }
 
