@@ -17,6 +17,7 @@
 set -u
 : "${BUILD_DIR:?}" "${SOURCE_DIR:?}"
 . "$SOURCE_DIR/tests/abi/sanitize.sh"
+. "$SOURCE_DIR/tests/abi/mpi4py_runs.sh"
 fail() {
     echo "FAIL: $*"
     exit 1
@@ -95,15 +96,4 @@ tests=$work/src/mpi4py-$ver/test
 # test_spawn writes scripts to Python's temporary directory and test_io, test_file open files
 # there: a simulated VM's /tmp is its own, so point it at a directory every VM sees.
 mkdir -p "$work/tmp"
-status=0
-for n in ${IVC_ABI_SUITE_RANKS:-1 2 3}; do
-    echo "== mpi4py $ver test suite (standard ABI), $n rank(s)"
-    TMPDIR=$work/tmp run -n $n --vms $n --net "$vpy" "$tests/main.py" \
-        -x testSymbolCoverage -x testMissingNumPy >"suite.$n.log" 2>&1
-    rc=$?
-    grep -E "^Ran |^OK|^FAILED" "suite.$n.log" | sort | uniq -c
-    grep -E "^(ERROR|FAIL):" "suite.$n.log" | sort -u | head -20
-    [ $rc -eq 0 ] || { echo "FAIL: $n rank(s): exit $rc ($work/suite.$n.log)"; status=1; }
-done
-[ $status -eq 0 ] && echo PASS
-exit $status
+TMPDIR=$work/tmp mpi4py_suite_runs "mpi4py $ver, standard ABI" 600 "$vpy" "$tests"

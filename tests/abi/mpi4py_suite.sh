@@ -12,6 +12,7 @@
 # Any other failure or error fails the test.
 set -u
 . "$SOURCE_DIR/tests/abi/mpi4py_lib.sh"
+. "$SOURCE_DIR/tests/abi/mpi4py_runs.sh"
 ver=$("$vpy" -c 'import mpi4py; print(mpi4py.__version__)')
 if [ ! -d "src/mpi4py-$ver/test" ]; then
     "$vpy" -m pip download -q --no-deps --no-binary :all: "mpi4py==$ver" -d . >/dev/null 2>&1 ||
@@ -23,16 +24,4 @@ tests=$work/src/mpi4py-$ver/test
 # simulated VM has a /tmp of its own, so point it at a directory every VM sees.
 mkdir -p "$work/tmp"
 export TMPDIR=$work/tmp
-status=0
-for n in ${IVC_ABI_SUITE_RANKS:-1 2 3}; do
-    echo "== mpi4py $ver test suite (PyPI wheel, MPICH ABI), $n rank(s)"
-    timeout 1200 "${abi_run[@]}" "$BUILD_DIR/bin/ivcrun" -n $n --vms $n --net "$vpy" \
-        "$tests/main.py" -x testSymbolCoverage -x testMissingNumPy \
-        >"suite.$n.log" 2>&1
-    rc=$?
-    grep -E "^Ran |^OK|^FAILED" "suite.$n.log" | sort | uniq -c
-    grep -E "^(ERROR|FAIL):" "suite.$n.log" | sort -u | head -20
-    [ $rc -eq 0 ] || { echo "FAIL: $n rank(s): exit $rc ($work/suite.$n.log)"; status=1; }
-done
-[ $status -eq 0 ] && echo PASS
-exit $status
+mpi4py_suite_runs "mpi4py $ver, PyPI wheel, MPICH ABI" 1200 "$vpy" "$tests"
