@@ -119,8 +119,26 @@ uint64_t ivc_coll_csum_words(const ivc_coll_config_t *cfg, uint32_t nlocal)
     return slots > nlocal ? slots : nlocal;
 }
 
-uint64_t ivc_coll_area_bytes(const ivc_coll_config_t *cfg, uint32_t nlocal)
+/* Each bank: control words, data, check words (cut to a cache line). */
+static uint64_t bank_bytes(const ivc_coll_config_t *cfg, uint32_t nlocal, uint64_t data)
 {
     uint64_t csum = ivc_coll_csum_words(cfg, nlocal) * 8;
-    return (ivc_coll_ctl_bytes(nlocal) + cfg->area + csum + 4095) / 4096 * 4096;
+    return ivc_coll_ctl_bytes(nlocal) + data +
+           (csum + IVC_CACHE_LINE - 1) / IVC_CACHE_LINE * IVC_CACHE_LINE;
+}
+
+uint64_t ivc_coll_bank_off(const ivc_coll_config_t *cfg, uint32_t nlocal, uint32_t b)
+{
+    /* The small banks first: a read of up to IVC_COLL_AREA bytes from any bank's data (a
+     * reader whose count does not match the publisher's) stays inside the area. */
+    uint64_t small = bank_bytes(cfg, nlocal, cfg->chunk);
+    if (b == IVC_COLL_BANKS)
+        return (IVC_COLL_BANKS - 1) * small + bank_bytes(cfg, nlocal, cfg->area);
+    return b == 0 ? (IVC_COLL_BANKS - 1) * small : (b - 1) * small;
+}
+
+uint64_t ivc_coll_area_bytes(const ivc_coll_config_t *cfg, uint32_t nlocal)
+{
+    uint64_t end = ivc_coll_bank_off(cfg, nlocal, IVC_COLL_BANKS);
+    return (end + 4095) / 4096 * 4096;
 }

@@ -42,8 +42,16 @@ uint64_t ivc_coll_ctl_bytes(uint32_t nlocal);
  * of a streamed broadcast, whichever needs more. */
 uint64_t ivc_coll_csum_words(const ivc_coll_config_t *cfg, uint32_t nlocal);
 
-/* Bytes of one rank's collective area in a job with `nlocal` co-located ranks: the control
- * words, the data and the check words, a multiple of 4096. */
+/* Banks of an area (coll_impl.h): bank 0 has IVC_COLL_AREA data bytes and comes last, the
+ * others IVC_COLL_CHUNK each; every bank has its control words first and its check words
+ * last. */
+#define IVC_COLL_BANKS 8
+
+/* Offset of bank b in an area (b == IVC_COLL_BANKS: the end of the last one). */
+uint64_t ivc_coll_bank_off(const ivc_coll_config_t *cfg, uint32_t nlocal, uint32_t b);
+
+/* Bytes of one rank's collective area in a job with `nlocal` co-located ranks: every bank,
+ * a multiple of 4096. */
 uint64_t ivc_coll_area_bytes(const ivc_coll_config_t *cfg, uint32_t nlocal);
 
 #endif

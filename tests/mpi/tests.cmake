@@ -60,6 +60,13 @@ ivc_mpi_test(rma_dynamic  SOURCES mpi/rma_dynamic.c  NP 3 CONFIGS vms vm2 plain 
 ivc_mpi_test(coll_comm       SOURCES mpi/coll_comm.c   NP 5 TIMEOUT 180
              CONFIGS vms vm2 plain small hosts)
 ivc_mpi_test(coll_comm_np8   SOURCES mpi/coll_comm.c   NP 8 TIMEOUT 240 CONFIGS vms vm2 hosts)
+# Banks of the collective areas: publishers run ahead of late readers (coll_banks.c).
+ivc_mpi_test(coll_banks      SOURCES mpi/coll_banks.c  NP 3 TIMEOUT 180
+             CONFIGS vms vm2 plain ENV IVC_COLL_ROOTED_P2P=off)
+ivc_mpi_test(coll_banks_np5  SOURCES mpi/coll_banks.c  NP 5 TIMEOUT 240 CONFIGS vms
+             ENV IVC_COLL_ROOTED_P2P=off)
+ivc_mpi_test(coll_banks_pieces SOURCES mpi/coll_banks.c NP 3 TIMEOUT 180 CONFIGS vms
+             ENV IVC_COLL_ROOTED_P2P=off IVC_COLL_AREA=4K IVC_COLL_CHUNK=1K)
 ivc_mpi_test(coll_nbc        SOURCES mpi/coll_nbc.c    NP 3 TIMEOUT 180
              CONFIGS vms vm2 plain small hosts)
 ivc_mpi_test(coll_nbc_np8    SOURCES mpi/coll_nbc.c    NP 8 TIMEOUT 240 CONFIGS vms vm2 hosts)

@@ -23,35 +23,49 @@
  * At MPI_Init every co-located rank reserves one area in the region (ivc_region_alloc; the
  * region is sized for it by ivc_shm_region_bytes) and learns the others' offsets through an
  * allgather. Communicators share these areas; an operation is named by a tag
- * (context id << 48 | sequence number) that every member computes the same way. Layout of
- * the area of rank P (local index p):
+ * (context id << 48 | sequence number) that every member computes the same way. The area
+ * of rank P (local index p) has IVC_COLL_BANKS banks (shm_coll_config.h), each laid out as
  *
- *   ivc_coll_ctl_t   tag, filled: what P publishes now                    (bytes 0-15)
- *   ack[nlocal]      ack[q]: units of Q's publications that P has consumed (from byte 16)
+ *   ivc_coll_ctl_t   tag, filled: what P publishes in this bank           (bytes 0-15)
+ *   ack[nlocal]      ack[q]: units of Q's publications in Q's bank of the same number
+ *                    that P has consumed                                  (from byte 16)
  *   len              a broadcast's message bytes (written before R10), which each reader
  *                    compares with its own count: a mismatch is MPI_ERR_TRUNCATE there
- *   data[area]       P's publication: contributions, blocks, or a ring of chunks; for
- *                    Alltoall, Reduce_scatter, Gather and Allgather, a descriptor line
- *                    first: the data follows, or it lies in P's shared heap at a region
- *                    offset (coll_shm.c, "operands in the shared heap")
+ *   data[]           P's publication: contributions, blocks, or a ring of chunks; for
+ *                    Alltoall, Reduce_scatter, Gather and Allgather, a descriptor
+ *                    (32 bytes) first: the data follows, or it lies in P's shared heap
+ *                    at a region offset (coll_shm.c, "operands in the shared heap")
+ *   csum[]           check words (below)
+ * Bank 0 has IVC_COLL_AREA data bytes, the others IVC_COLL_CHUNK. A publication that fits a
+ * small bank goes to the bank after the one of P's last publication, a larger one to bank
+ * 0: P writes its next small publications while readers still read its last few, so a
+ * root (or a reduction's contributors) runs up to IVC_COLL_BANKS - 1 operations ahead
+ * instead of waiting for every reader each time. A reader looks for the tag in every bank
+ * and reads and acknowledges in the bank where it found it.
  * The acknowledgements share the tag's cache line (for up to 6 ranks): a peer that polls
  * P's tag gets P's acknowledgements with the same miss, which halves the line transfers of
  * a barrier between two ranks. All of it has the one writer P.
  *
- * Protocol of one operation published by P and read by a set of readers:
- *  1. P waits until every reader of its earlier publications has acknowledged all of them
- *     (ack_Q[p] == owed[Q], owed kept in P's private memory), so nobody still reads data.
+ * Protocol of one operation published by P in bank b and read by a set of readers:
+ *  1. P waits until every reader of its earlier publications in bank b has acknowledged
+ *     all of them (ack_Q[p] in Q's bank b == owed[b][Q], owed kept in P's private memory),
+ *     so nobody still reads bank b. A publication therefore stays in its bank until every
+ *     reader acknowledged it.
  *  2. P writes data, sets `filled` (units already in place), then R10 release-stores `tag`.
- *  3. A reader Q waits for P's tag == the operation's tag (A10 acquire), reads, and
- *     R11 release-increments its ack[p] once per unit (once for an operation with none);
- *     P reads acks with A11 acquire loads.
+ *  3. A reader Q waits for P's tag == the operation's tag in some bank (A10 acquire),
+ *     reads, and R11 release-increments its ack[p] in its own bank b once per unit (once
+ *     for an operation with none); P reads acks with A11 acquire loads.
+ *  P publishes a communicator's tags in increasing order, so a tag of the communicator past
+ *  the awaited one in some bank, with the awaited one in none (looked at after the later
+ *  one), means another writer changed P's area or our acknowledgements (coll_shm.c).
  *  Failures: a reader that gives up an operation sets its communicator's bit in the gave-up
  *  bitmap of its own area (R13 release); a publisher stops waiting for acknowledgements a
- *  dead reader, or one whose bitmap has the context of the last publication (A13 acquire),
- *  will never make (coll_shm.c, "failures"). The bitmap (IVC_MPI_ID_WORDS words, writer:
- *  the owner) lies in the slack at the end of the area, else in chunks cut off the data.
- *  Streamed operations (large broadcasts) publish further units by R12 release-storing
- *  `filled` (A12 in readers); unit k lives in chunk slot k % nslots, and P reuses a slot
+ *  dead reader, or one whose bitmap has the context of the last publication in that bank
+ *  (A13 acquire), will never make (coll_shm.c, "failures"). The bitmap (IVC_MPI_ID_WORDS
+ *  words, writer: the owner) lies in the slack at the end of the area, else in chunks cut
+ *  off bank 0's data.
+ *  Streamed operations (large broadcasts, bank 0) publish further units by R12
+ *  release-storing `filled` (A12 in readers); unit k lives in chunk slot k % nslots, and P reuses a slot
  *  only after every reader acknowledged the unit that was in it.
  * Stale tags: a communicator's sequence numbers start above the highest one any member ever
  * published (agreed at its first shared-memory operation), so a tag left in an area by a
@@ -136,21 +150,33 @@ typedef struct ivc_coll_shm {
     uint32_t me;         /* my local index */
     int *lidx;           /* world rank -> local index, -1 if not co-located */
     uint8_t **areas;     /* local index -> area base in this mapping (validated) */
-    uint64_t data_off;   /* offset of data[] in an area */
+    /* Banks (IVC_COLL_BANKS, layout above): where each lies in an area, where its
+     * check words are, the data bytes of banks 1.. (IVC_COLL_CHUNK). */
+    uint64_t bank_off[IVC_COLL_BANKS], csum_off[IVC_COLL_BANKS], small;
+    uint64_t data_off;   /* offset of data in a bank: the line after the control words */
+    uint64_t inline_off; /* or right after them (small publications, coll_shm.c place()) */
+    /* This rank's publication being written (or last made): bank, offset of its start in
+     * the bank, descriptor bytes; and the bank of its last publication. */
+    uint32_t pbank, last_bank;
+    uint64_t pdoff, pdesc;
+    /* Local index l -> the same of l's publication this rank waited for last. */
+    uint8_t *rbank;
+    uint64_t *rdoff, *rdesc;
     uint64_t maxseq;     /* highest sequence number this rank ever published */
     uint64_t rooted_p2p; /* Bcast/Reduce/Gather/Scatter up to this size: point-to-point */
     int reduce_split;    /* Reduce is partitioned (IVC_COLL_REDUCE_SPLIT resolved) */
-    uint64_t *owed;      /* local index -> units that reader must acknowledge in total */
+    uint64_t *owed;      /* [bank * nlocal + local index] -> units that reader must
+                          * acknowledge in total of our publications in that bank */
     uint64_t gaveup_off; /* offset in an area of its gave-up bitmap (coll_shm.c), 0: none */
-    uint64_t csum_off;   /* offset in an area of its check words */
     int csum;            /* publications carry check words: some co-located rank asked */
     int verify;          /* this rank checks what it reads (IVC_CHECKSUM set here) */
     int direct;          /* operands in the shared heap are read where they lie
                           * (IVC_ONE_COPY; coll_shm.c "operands in the shared heap") */
-    int last_ctx;        /* context id of this rank's last publication */
-    /* What this rank last wrote into the control words of its own area: the audit puts
-     * back what another writer overwrote (coll_shm.c, "audit"). */
-    uint64_t my_tag, my_filled, *my_acks;
+    int last_ctx[IVC_COLL_BANKS]; /* context id of this rank's last publication per bank */
+    /* What this rank last wrote into the control words of its own area, per bank (my_acks:
+     * [bank * nlocal + l]): the audit puts back what another writer overwrote (coll_shm.c,
+     * "audit"). */
+    uint64_t my_tag[IVC_COLL_BANKS], my_filled[IVC_COLL_BANKS], *my_acks;
     uint64_t my_gaveup[IVC_MPI_ID_WORDS];
     int audit_warned;
     uint64_t audit_repairs; /* how often the audit found this rank's words changed */

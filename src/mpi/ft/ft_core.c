@@ -179,7 +179,16 @@ void ivc_mpi_ft_on_failure(int rank, int err)
                  "%s; the error handler is MPI_ERRORS_ARE_FATAL: ending the job", text);
         ivc_mpi_die(MPI_ERR_PROC_FAILED, msg);
     }
-    ivc_warn("%s; operations involving it fail with MPI_ERR_PROC_FAILED", text);
+    /* A rank found to have written over its own membership record (region.c) was caught
+     * by whoever read it, and no channel reported it: this line is that report. */
+    uint32_t how = 0, by = 0;
+    char what[IVC_FAIL_WHAT_LEN];
+    if (rank < ivc_mpi_world_size &&
+        ivc_region_member_failure(&ivc_coord.region, (uint32_t)rank, &how, &by, what) &&
+        how == IVC_FAIL_PROTOCOL && by == (uint32_t)rank)
+        ivc_error("%s; operations involving it fail with MPI_ERR_PROC_FAILED", text);
+    else
+        ivc_warn("%s; operations involving it fail with MPI_ERR_PROC_FAILED", text);
     ivc_mpi_rma_on_failure(rank);
     ivc_mpi_match_ft_sweep();
 }
