@@ -127,11 +127,16 @@ static uint64_t bank_bytes(const ivc_coll_config_t *cfg, uint32_t nlocal, uint64
            (csum + IVC_CACHE_LINE - 1) / IVC_CACHE_LINE * IVC_CACHE_LINE;
 }
 
+uint64_t ivc_coll_small_bytes(const ivc_coll_config_t *cfg)
+{
+    return cfg->chunk < IVC_COLL_SMALL_MAX ? cfg->chunk : IVC_COLL_SMALL_MAX;
+}
+
 uint64_t ivc_coll_bank_off(const ivc_coll_config_t *cfg, uint32_t nlocal, uint32_t b)
 {
     /* The small banks first: a read of up to IVC_COLL_AREA bytes from any bank's data (a
      * reader whose count does not match the publisher's) stays inside the area. */
-    uint64_t small = bank_bytes(cfg, nlocal, cfg->chunk);
+    uint64_t small = bank_bytes(cfg, nlocal, ivc_coll_small_bytes(cfg));
     if (b == IVC_COLL_BANKS)
         return (IVC_COLL_BANKS - 1) * small + bank_bytes(cfg, nlocal, cfg->area);
     return b == 0 ? (IVC_COLL_BANKS - 1) * small : (b - 1) * small;

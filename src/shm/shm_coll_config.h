@@ -43,9 +43,13 @@ uint64_t ivc_coll_ctl_bytes(uint32_t nlocal);
 uint64_t ivc_coll_csum_words(const ivc_coll_config_t *cfg, uint32_t nlocal);
 
 /* Banks of an area (coll_impl.h): bank 0 has IVC_COLL_AREA data bytes and comes last, the
- * others IVC_COLL_CHUNK each; every bank has its control words first and its check words
- * last. */
-#define IVC_COLL_BANKS 8
+ * others ivc_coll_small_bytes() each (IVC_COLL_CHUNK, at most IVC_COLL_SMALL_MAX); every bank
+ * has its control words first and its check words last. */
+#define IVC_COLL_BANKS     8
+#define IVC_COLL_SMALL_MAX (16u << 10)
+
+/* Data bytes of each small bank. */
+uint64_t ivc_coll_small_bytes(const ivc_coll_config_t *cfg);
 
 /* Offset of bank b in an area (b == IVC_COLL_BANKS: the end of the last one). */
 uint64_t ivc_coll_bank_off(const ivc_coll_config_t *cfg, uint32_t nlocal, uint32_t b);

@@ -36,9 +36,9 @@
  *                    (32 bytes) first: the data follows, or it lies in P's shared heap
  *                    at a region offset (coll_shm.c, "operands in the shared heap")
  *   csum[]           check words (below)
- * Bank 0 has IVC_COLL_AREA data bytes, the others IVC_COLL_CHUNK. A publication that fits a
- * small bank goes to the bank after the one of P's last publication, a larger one to bank
- * 0: P writes its next small publications while readers still read its last few, so a
+ * Bank 0 has IVC_COLL_AREA data bytes, the others IVC_COLL_CHUNK (at most 16 KiB). A
+ * publication that fits a small bank goes to the bank after the one of P's last
+ * publication, a larger one to bank 0: P writes its next small publications while readers still read its last few, so a
  * root (or a reduction's contributors) runs up to IVC_COLL_BANKS - 1 operations ahead
  * instead of waiting for every reader each time. A reader looks for the tag in every bank
  * and reads and acknowledges in the bank where it found it.
@@ -151,7 +151,7 @@ typedef struct ivc_coll_shm {
     int *lidx;           /* world rank -> local index, -1 if not co-located */
     uint8_t **areas;     /* local index -> area base in this mapping (validated) */
     /* Banks (IVC_COLL_BANKS, layout above): where each lies in an area, where its
-     * check words are, the data bytes of banks 1.. (IVC_COLL_CHUNK). */
+     * check words are, the data bytes of banks 1.. (ivc_coll_small_bytes()). */
     uint64_t bank_off[IVC_COLL_BANKS], csum_off[IVC_COLL_BANKS], small;
     uint64_t data_off;   /* offset of data in a bank: the line after the control words */
     uint64_t inline_off; /* or right after them (small publications, coll_shm.c place()) */

@@ -215,12 +215,12 @@ int ivc_mpi_coll_init(void)
      * from the same geometry). Zeroed in this rank's area before anyone can read it. */
     uint64_t ctlb = ivc_coll_ctl_bytes(nlocal);
     /* Banks (coll_impl.h): before chunks are cut off bank 0's data below. */
+    s->small = ivc_coll_small_bytes(&s->cfg);
     for (uint32_t b = 0; b < IVC_COLL_BANKS; b++) {
         s->bank_off[b] = ivc_coll_bank_off(&s->cfg, nlocal, b);
-        s->csum_off[b] = s->bank_off[b] + ctlb + (b == 0 ? s->cfg.area : s->cfg.chunk);
+        s->csum_off[b] = s->bank_off[b] + ctlb + (b == 0 ? s->cfg.area : s->small);
         s->last_ctx[b] = -1;
     }
-    s->small = s->cfg.chunk;
     s->gaveup_off = 0;
     if (bytes >= ivc_coll_bank_off(&s->cfg, nlocal, IVC_COLL_BANKS) + GAVEUP_BYTES) {
         s->gaveup_off = bytes - GAVEUP_BYTES;
