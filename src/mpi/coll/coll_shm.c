@@ -716,7 +716,7 @@ static int wait_tag_slow(MPI_Comm comm, uint32_t l, uint64_t tag)
         if (tag_found(l, tag))
             return MPI_SUCCESS;
         /* A tag of the same communicator past the one awaited, and the awaited one in
-         * neither bank (looked at again after the later one: published before it): the
+         * no bank (looked at again after the later one: published before it): the
          * owner went on without this rank's acknowledgement, which it cannot do (wait_acks
          * keeps a publication until its readers acknowledged it) unless its area or our
          * acknowledgement word was changed by another writer. Waiting on would never end. */
