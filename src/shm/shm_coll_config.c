@@ -108,9 +108,14 @@ int ivc_coll_config_load(ivc_coll_config_t *cfg)
     return 0;
 }
 
+uint64_t ivc_coll_ctl_used(uint32_t nlocal)
+{
+    return 16 + (uint64_t)nlocal * 8 + 8;
+}
+
 uint64_t ivc_coll_ctl_bytes(uint32_t nlocal)
 {
-    return (16 + (uint64_t)nlocal * 8 + 8 + IVC_CACHE_LINE - 1) / IVC_CACHE_LINE * IVC_CACHE_LINE;
+    return (ivc_coll_ctl_used(nlocal) + IVC_CACHE_LINE - 1) / IVC_CACHE_LINE * IVC_CACHE_LINE;
 }
 
 uint64_t ivc_coll_csum_words(const ivc_coll_config_t *cfg, uint32_t nlocal)

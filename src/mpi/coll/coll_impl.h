@@ -143,6 +143,13 @@ typedef struct coll_count {
     uint64_t calls, published, read, reduced, rounds;
 } coll_count_t;
 
+/* Where a publication lies: its bank, the offset of its start (its descriptor, if any) in
+ * the bank, and the descriptor's bytes before the payload (coll_shm.c place()). */
+typedef struct coll_pos {
+    uint32_t bank;
+    uint64_t off, desc;
+} coll_pos_t;
+
 /* What this rank knows of the areas (process memory, never shared). */
 typedef struct ivc_coll_shm {
     int on;              /* shared-memory collectives are usable job-wide */
@@ -155,13 +162,9 @@ typedef struct ivc_coll_shm {
     uint64_t bank_off[IVC_COLL_BANKS], csum_off[IVC_COLL_BANKS], small;
     uint64_t data_off;   /* offset of data in a bank: the line after the control words */
     uint64_t inline_off; /* or right after them (small publications, coll_shm.c place()) */
-    /* This rank's publication being written (or last made): bank, offset of its start in
-     * the bank, descriptor bytes; and the bank of its last publication. */
-    uint32_t pbank, last_bank;
-    uint64_t pdoff, pdesc;
-    /* Local index l -> the same of l's publication this rank waited for last. */
-    uint8_t *rbank;
-    uint64_t *rdoff, *rdesc;
+    coll_pos_t pub;      /* this rank's publication being written (or last made) */
+    uint32_t last_bank;  /* the bank of its last publication */
+    coll_pos_t *rd;      /* local index l -> l's publication this rank waited for last */
     uint64_t maxseq;     /* highest sequence number this rank ever published */
     uint64_t rooted_p2p; /* Bcast/Reduce/Gather/Scatter up to this size: point-to-point */
     int reduce_split;    /* Reduce is partitioned (IVC_COLL_REDUCE_SPLIT resolved) */

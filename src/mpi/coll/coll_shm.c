@@ -34,11 +34,16 @@ static inline uint8_t *bank_at(uint32_t l, uint32_t b)
     return ivc_coll.areas[l] + ivc_coll.bank_off[b];
 }
 
-/* The bank that this rank's accessors mean for area l: our own publication's, or the one
- * in which l's awaited tag was found (wait_tag). */
+/* The publication that this rank's accessors mean for area l: our own, or the one of l we
+ * waited for (wait_tag). */
+static inline const coll_pos_t *pos_of(uint32_t l)
+{
+    return l == ivc_coll.me ? &ivc_coll.pub : &ivc_coll.rd[l];
+}
+
 static inline uint32_t bank_cur(uint32_t l)
 {
-    return l == ivc_coll.me ? ivc_coll.pbank : ivc_coll.rbank[l];
+    return pos_of(l)->bank;
 }
 
 static inline ivc_coll_ctl_t *ctl_at(uint32_t l, uint32_t b)
@@ -61,7 +66,7 @@ static inline IVC_ATOMIC(uint64_t) * ack_at(uint32_t owner, uint32_t of, uint32_
 /* Our acknowledgements of `of`'s current publication, or a reader's of ours. */
 static inline IVC_ATOMIC(uint64_t) * ack_of(uint32_t owner, uint32_t of)
 {
-    return ack_at(owner, of, owner == ivc_coll.me ? ivc_coll.rbank[of] : ivc_coll.pbank);
+    return ack_at(owner, of, owner == ivc_coll.me ? ivc_coll.rd[of].bank : ivc_coll.pub.bank);
 }
 
 /* The length word of the current bank of l (after its acknowledgements). */
@@ -84,29 +89,23 @@ static inline IVC_ATOMIC(uint64_t) * len_of(uint32_t l)
 #define DESC_SMALL  32
 #define DESC_LINE   IVC_CACHE_LINE
 
-typedef struct coll_place {
-    uint64_t off;   /* of the publication (its descriptor, if any) in the bank */
-    uint64_t desc;  /* descriptor bytes before the payload: 0, DESC_SMALL or DESC_LINE */
-    uint64_t bytes; /* descriptor and payload */
-} coll_place_t;
-
-static inline coll_place_t place(uint64_t payload, int desc)
+/* Sets p's offset and descriptor bytes (0, DESC_SMALL or DESC_LINE); returns the bytes
+ * of descriptor and payload. */
+static inline uint64_t place(coll_pos_t *p, uint64_t payload, int desc)
 {
     int in = desc ? ivc_coll.inline_off + DESC_SMALL + payload <= ivc_coll.data_off + DESC_LINE
                   : payload <= COLL_INLINE;
-    coll_place_t p;
-    p.off = in ? ivc_coll.inline_off : ivc_coll.data_off;
-    p.desc = desc ? (in ? DESC_SMALL : DESC_LINE) : 0;
-    p.bytes = p.desc + payload;
-    return p;
+    p->off = in ? ivc_coll.inline_off : ivc_coll.data_off;
+    p->desc = desc ? (in ? DESC_SMALL : DESC_LINE) : 0;
+    return p->desc + payload;
 }
 
 /* The start of l's current publication (its descriptor, if any): ours, or the one we
  * waited for (wait_tag). */
 static inline uint8_t *data_of(uint32_t l)
 {
-    uint64_t at = l == ivc_coll.me ? ivc_coll.pdoff : ivc_coll.rdoff[l];
-    return bank_at(l, bank_cur(l)) + at;
+    const coll_pos_t *p = pos_of(l);
+    return bank_at(l, p->bank) + p->off;
 }
 
 static inline IVC_ATOMIC(uint64_t) * csum_of(uint32_t l)
@@ -261,11 +260,9 @@ int ivc_mpi_coll_init(void)
     s->areas = calloc(nlocal, sizeof(uint8_t *));
     s->owed = calloc(IVC_COLL_BANKS * (size_t)nlocal, sizeof(uint64_t));
     s->my_acks = calloc(IVC_COLL_BANKS * (size_t)nlocal, sizeof(uint64_t));
-    s->rbank = calloc(nlocal, 1);
-    s->rdoff = calloc(nlocal, sizeof(uint64_t));
-    s->rdesc = calloc(nlocal, sizeof(uint64_t));
+    s->rd = calloc(nlocal, sizeof(coll_pos_t));
     if (all == NULL || s->lidx == NULL || s->areas == NULL || s->owed == NULL ||
-        s->my_acks == NULL || s->rbank == NULL || s->rdoff == NULL || s->rdesc == NULL) {
+        s->my_acks == NULL || s->rd == NULL) {
         free(all);
         return MPI_ERR_NO_MEM;
     }
@@ -308,7 +305,7 @@ int ivc_mpi_coll_init(void)
     s->me = c->my_local;
     s->data_off = ivc_coll_ctl_bytes(nlocal);
     /* Right after the length word, 16-byte aligned (see place()). */
-    s->inline_off = (16 + (uint64_t)nlocal * 8 + 8 + 15) / 16 * 16;
+    s->inline_off = (ivc_coll_ctl_used(nlocal) + 15) / 16 * 16;
     /* MPI_THREAD_MULTIPLE: threads may run collectives on different communicators at once,
      * in any order, and an area holds one operation at a time: point-to-point instead. */
     s->on = ok && !ivc_mpi_multiple;
@@ -349,9 +346,7 @@ void ivc_mpi_coll_finalize(void)
     free(ivc_coll.areas);
     free(ivc_coll.owed);
     free(ivc_coll.my_acks);
-    free(ivc_coll.rbank);
-    free(ivc_coll.rdoff);
-    free(ivc_coll.rdesc);
+    free(ivc_coll.rd);
     free(ivc_coll.own);
     memset(&ivc_coll, 0, sizeof(ivc_coll));
 }
@@ -598,15 +593,15 @@ static int word_ready(void *arg)
 }
 
 /* Whether local rank l's publication `tag` is up, in any bank; if so, remembers the bank
- * (rbank[l]) for the accessors. The bank after the one of l's last publication we read is
+ * (rd[l].bank) for the accessors. The bank after the one of l's last publication we read is
  * looked at first: a rank's small publications take the banks in turn. */
 static inline int tag_found(uint32_t l, uint64_t tag)
 {
-    uint32_t b = ivc_coll.rbank[l];
+    uint32_t b = ivc_coll.rd[l].bank;
     for (int i = 0; i < IVC_COLL_BANKS; i++) {
         b = b + 1 < IVC_COLL_BANKS ? b + 1 : 0;
         if (ivc_load_acquire(&ctl_at(l, b)->tag) == tag) { /* A10: pairs with R10 */
-            ivc_coll.rbank[l] = (uint8_t)b;
+            ivc_coll.rd[l].bank = b;
             return 1;
         }
     }
@@ -736,9 +731,7 @@ static inline int wait_tag(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t t
                            uint64_t payload, int desc)
 {
     uint32_t l = (uint32_t)cc->lidx[r];
-    coll_place_t p = place(payload, desc);
-    ivc_coll.rdoff[l] = p.off;
-    ivc_coll.rdesc[l] = p.desc;
+    place(&ivc_coll.rd[l], payload, desc);
     if (tag_found(l, tag))
         return MPI_SUCCESS;
     return wait_tag_slow(comm, l, tag);
@@ -822,12 +815,10 @@ static int wait_bank(MPI_Comm comm, uint32_t b)
  * The accessors then mean that bank for us, data_of(me) the publication's start. */
 static int wait_acks(MPI_Comm comm, uint64_t payload, int desc)
 {
-    coll_place_t p = place(payload, desc);
+    coll_pos_t *p = &ivc_coll.pub;
     uint32_t next = ivc_coll.last_bank + 1 < IVC_COLL_BANKS ? ivc_coll.last_bank + 1 : 0;
-    ivc_coll.pbank = p.bytes <= ivc_coll.small ? next : 0;
-    ivc_coll.pdoff = p.off;
-    ivc_coll.pdesc = p.desc;
-    return wait_bank(comm, ivc_coll.pbank);
+    p->bank = place(p, payload, desc) <= ivc_coll.small ? next : 0;
+    return wait_bank(comm, p->bank);
 }
 
 /* Before returning from an operation that published operands lying in the program's
@@ -843,7 +834,7 @@ static int wait_readers(MPI_Comm comm)
 static inline void publish(uint64_t tag, uint64_t filled)
 {
     ivc_coll_shm_t *s = &ivc_coll;
-    uint32_t b = s->pbank;
+    uint32_t b = s->pub.bank;
     cnt()->rounds++;
     s->last_ctx[b] = (int)(tag >> SEQ_BITS);
     s->last_bank = b;
@@ -859,7 +850,7 @@ static inline void publish(uint64_t tag, uint64_t filled)
  * of the current one). */
 static inline void owe(ivc_coll_comm_t *cc, int r, uint64_t n)
 {
-    ivc_coll.owed[ivc_coll.pbank * ivc_coll.nlocal + (uint32_t)cc->lidx[r]] += n;
+    ivc_coll.owed[ivc_coll.pub.bank * ivc_coll.nlocal + (uint32_t)cc->lidx[r]] += n;
 }
 
 static inline void owe_all(MPI_Comm comm, ivc_coll_comm_t *cc, uint64_t n)
@@ -873,7 +864,7 @@ static inline void owe_all(MPI_Comm comm, ivc_coll_comm_t *cc, uint64_t n)
 static inline void ack(ivc_coll_comm_t *cc, int r, uint64_t n)
 {
     uint32_t l = (uint32_t)cc->lidx[r];
-    uint64_t *mine = &ivc_coll.my_acks[ivc_coll.rbank[l] * ivc_coll.nlocal + l];
+    uint64_t *mine = &ivc_coll.my_acks[ivc_coll.rd[l].bank * ivc_coll.nlocal + l];
     /* R11: we are done reading; pairs with A11 in wait_bank(). Only we write it, so the
      * count comes from our own record, never from the shared word. */
     *mine += n;
@@ -975,8 +966,8 @@ int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
 /* ---- operands in the shared heap: read where they lie ----
  *
  * Alltoall, reduce-scatter, gather and allgather start each publication with a descriptor
- * (place()) (written by the area's owner before R10, read by the others
- * after A10):
+ * (placed by place(); written by the area's owner before R10, read by the others after
+ * A10):
  * DESC_DATA, the bytes follow in the area as usual; or DESC_DIRECT, the operand lies in the
  * owner's shared heap (src/shm/shm_heap.h) at a region offset, and readers copy or reduce
  * their part straight out of it: one copy instead of two (a broadcast uses the same
@@ -1041,7 +1032,7 @@ static const uint8_t *desc_src_at(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uin
     const uint8_t *area = data_of((uint32_t)cc->lidx[r]) + dpos;
     memcpy(&d, area, sizeof(d)); /* once: the area is the owner's to change */
     if (d.magic == DESC_DATA)
-        return area + ivc_coll.rdesc[(uint32_t)cc->lidx[r]] + area_at;
+        return area + ivc_coll.rd[cc->lidx[r]].desc + area_at;
     return desc_heap(comm, cc, r, &d, at, len);
 }
 
@@ -1092,7 +1083,7 @@ static inline uint64_t bcast_need(uint64_t units, uint64_t bytes)
 static int bcast_direct(const ivc_data_t *d, uint64_t hoff, uint64_t tag, int root, MPI_Comm comm,
                         ivc_coll_comm_t *cc)
 {
-    int rc = wait_acks(comm, bcast_need(2, d->bytes), 0);
+    int rc = wait_acks(comm, ivc_coll.cfg.area, 0); /* bcast_need() of more than one unit */
     if (rc != MPI_SUCCESS)
         return rc;
     desc_put(1, hoff, d->bytes);
@@ -1162,7 +1153,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
             }
             uint8_t *slot = data_of(ivc_coll.me) + (k % nslots) * chunk;
             pub_put(&d, off, slot, len, k % nslots, k, tag);
-            ivc_coll.my_filled[ivc_coll.pbank] = k + 1;
+            ivc_coll.my_filled[ivc_coll.pub.bank] = k + 1;
             ivc_store_release(&c->filled, k + 1); /* R12: unit k is in; pairs with A12 */
             ivc_door_kick_all();
         }
@@ -1447,7 +1438,7 @@ int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
             break;
         desc_put(direct, hoff, bytes);
         if (!direct)
-            pub_copy(data_of(ivc_coll.me) + ivc_coll.pdesc, (const uint8_t *)mine + off, len);
+            pub_copy(data_of(ivc_coll.me) + ivc_coll.pub.desc, (const uint8_t *)mine + off, len);
         for (int r = 0; ivc_coll.csum && r < n; r++) { /* rank r's part of the piece */
             uint64_t a = first[r] > plo ? first[r] : plo;
             uint64_t b = first[r] + counts[r] < phi ? first[r] + counts[r] : phi;
@@ -1644,7 +1635,7 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
         if (pub) {
             if ((rc = wait_acks(comm, len, 1)) != MPI_SUCCESS)
                 break;
-            uint8_t *area = data_of(ivc_coll.me) + ivc_coll.pdesc;
+            uint8_t *area = data_of(ivc_coll.me) + ivc_coll.pub.desc;
             desc_put(direct, hoff, blk);
             if (direct)
                 pub_sum(0, 0, tag, obuf + off, len);
@@ -1735,7 +1726,7 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
             break;
         /* Our blocks for the others; in place our own goes through the area too, since
          * the receive buffer is about to be overwritten. */
-        uint8_t *area = data_of(ivc_coll.me) + ivc_coll.pdesc;
+        uint8_t *area = data_of(ivc_coll.me) + ivc_coll.pub.desc;
         desc_put(direct, hoff, (uint64_t)n * blk);
         for (int r = 0; r < n; r++)
             if (r != me || inplace) {
