@@ -32,6 +32,10 @@ a message.
              a region of its own, so the pair is reached only through IVC's network channel
              (point-to-point benchmarks only; veth counters checked as for mpich-tcp).
 
+The application rows (hpcc_hpl, hpcc_ptrans, hpcc_ra, hpcc_fft: bench/apps.py) come from one
+HPCC run per configuration and repetition at 4 ranks, built from Debian's source with each
+implementation's mpicc; mpich-tcp puts 2 of them in each namespace.
+
 Python 3 standard library only; the plot uses matplotlib when importable, else the
 harness re-runs itself under /usr/bin/python3 (Debian's python3-matplotlib) for it; it also
 draws one plot per benchmark (plots/BENCH.png: the value against size, one line per
@@ -52,6 +56,8 @@ import subprocess
 import sys
 import threading
 import time
+
+import apps
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO_DIR = os.path.dirname(BENCH_DIR)
@@ -153,8 +159,15 @@ for _m in IOS:
                        unit="MB/s", col=1, better="higher",
                        configs=["ivc", "mpich-shm", "ompi-shm"])
 FILES_DIR = None  # set by main(): <out>/files
+# Applications (bench/apps.py): one HPCC run at 4 ranks gives all four rows (row = ranks).
+# mpich-tcp puts 2 ranks in each namespace, every pair on TCP (MPICH's locality off).
+for _b, _k, _f, _u, _t in apps.METRICS:
+    BENCHES[_b] = dict(src="apps.py", app=True, np=apps.NP, unit=_u, better="higher", col=1,
+                       title="%s, %d ranks on %d cores (IVC: %d simulated VMs; row = ranks)"
+                             % (_t, apps.NP, os.cpu_count() or 0, apps.NP),
+                       configs=["ivc", "mpich-shm", "mpich-tcp", "ompi-shm"])
 BENCH_ORDER = (["lat", "bw"] + BUF_BENCHES + ["bibw", "mr"] + COLLS + ["allreduce4"] + RMAS +
-               WAIT_BENCHES + IOS)
+               WAIT_BENCHES + IOS + apps.BENCH_NAMES)
 # Which rendezvous path IVC took per size (IVC_REPORT_PATH, printed by each rank at
 # MPI_Finalize): bench -> {size: "read" | "write" | "pipe" | "eager" | mixes}.
 PATHS = {}
@@ -177,6 +190,8 @@ for _r in RMAS:
     QUICK_ARGS[_r] = ["-m", "64K"]
 for _m in IOS:
     QUICK_ARGS[_m] = ["-m", "1K:1M"]
+for _b in apps.BENCH_NAMES:
+    QUICK_ARGS[_b] = []
 # Arguments of a full run where the program's own defaults are not wanted.
 FULL_ARGS = {c: ["-m", "8:1M"] for c in COLLS}
 QUICK_ITER_SCALE = 0.2
@@ -442,11 +457,12 @@ def clean_env(strip_mpi):
     return env
 
 
-def launch_argv(config, exe, args, opts, wrap, np=2):
+def launch_argv(config, exe, args, opts, wrap, np=2, files=False):
+    """files: the program uses FILES_DIR (io.c's -d, the applications' run directories)."""
     pre = [wrap] if wrap else []
     if config == "ivc" or config in WAIT_CONFIGS or config in ABI_CONFIGS:
         # A simulated VM's /tmp is its own: a file directory there must be shared.
-        share = (["--share", FILES_DIR] if "-d" in args and FILES_DIR and
+        share = (["--share", FILES_DIR] if ("-d" in args or files) and FILES_DIR and
                  FILES_DIR.startswith("/tmp/") else [])
         return ([os.path.join(opts.ivc_prefix, "bin", "ivcrun"), "-n", str(np), "--vms",
                  str(np)] + share + shlex.split(opts.ivc_launch_args) + pre + [exe] + args)
@@ -458,8 +474,8 @@ def launch_argv(config, exe, args, opts, wrap, np=2):
         return (["mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none",
                  "--mca", "pml", "ob1", "--mca", "btl", "self,vader", "-n", str(np)] + pre +
                 [exe] + args)
-    if np != 2:
-        raise ValueError("%s runs 2 ranks only" % config)
+    if np % 2 or config not in TCP_CONFIGS:
+        raise ValueError("%s runs an even number of ranks only" % config)
     if config in TCP_CONFIGS:
         net = _netns
         argv = ["mpiexec.mpich",
@@ -469,7 +485,7 @@ def launch_argv(config, exe, args, opts, wrap, np=2):
         for i in range(2):
             if i:
                 argv.append(":")
-            argv += ["-n", "1", "-env", "UCX_NET_DEVICES", net.dev[i]]
+            argv += ["-n", str(np // 2), "-env", "UCX_NET_DEVICES", net.dev[i]]
             if config == "ivc-net":  # a region per "host": the ranks create and remove them
                 argv += ["-env", "IVC_REGION", "/dev/shm/ivc-bench-%d-h%d" % (os.getpid(), i)]
             argv += ["ip", "netns", "exec", net.ns[i],
@@ -596,6 +612,96 @@ def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
             if paths:
                 PATHS[bench] = {sz: path_label(paths, sz) for sz in vals}
     return res
+
+
+APP_IMPL = {"ivc": "ivc", "mpich-shm": "mpich", "mpich-tcp": "mpich", "ompi-shm": "ompi"}
+
+
+def build_apps(opts, configs, out_dir):
+    """({config: HPCC executable}, source tree) for the configurations that run the
+    application rows; raises apps.AppError when HPCC cannot be had or built."""
+    tree = apps.find_source(opts.hpcc_src, opts.ivc_prefix, os.path.join(out_dir, "apps"))
+    ccs = {"ivc": os.path.join(opts.ivc_prefix, "bin", "mpicc"), "mpich": "mpicc.mpich",
+           "ompi": "mpicc.openmpi"}
+    built, exes = {}, {}
+    for c in configs:
+        impl = APP_IMPL.get(c)
+        if impl is None:
+            continue
+        if impl not in built:
+            built[impl] = apps.build(tree, ccs[impl], impl, out_dir)
+        exes[c] = built[impl]
+    return exes, tree
+
+
+def run_app(config, rep, exe, tree, opts, wrap, logs_dir):
+    """One HPCC run: like run_one's result, vals = {benchmark: value}."""
+    run_dir = os.path.join(FILES_DIR, "hpcc-%s-rep%d" % (config, rep))
+    apps.write_input(tree, run_dir, opts.hpcc_n)
+    argv = launch_argv(config, exe, [], opts, wrap, apps.NP, files=True)
+    before = _netns.counters(0) if config in TCP_CONFIGS else None
+    rc, out, err, secs, how = run_capture(argv, env=clean_env(config.startswith("mpich")),
+                                          timeout=max(opts.timeout, 900), cwd=run_dir)
+    after = _netns.counters(0) if config in TCP_CONFIGS else None
+    logf = os.path.join(logs_dir, "hpcc-%s-rep%d.log" % (config, rep))
+    with open(logf, "w") as f:
+        f.write("$ %s\n# cwd=%s rc=%s seconds=%.1f end=%s\n"
+                % (" ".join(shlex.quote(a) for a in argv), run_dir, rc, secs, how))
+        if before is not None:
+            f.write("# veth %s tx/rx bytes before %s after %s\n" % (_netns.dev[0], before, after))
+        f.write("---- stdout\n%s---- stderr\n%s" % (out, err))
+    res = dict(ok=False, secs=secs, log=logf)
+    if how == "timeout":
+        res["why"] = "timed out after %ds" % max(opts.timeout, 900)
+        return res
+    if rc != 0:
+        lines = (err.strip() or out.strip() or "(no output)").splitlines()
+        res["why"] = "exit status %d: %s" % (rc, lines[-1].strip())
+        res["tail"] = "\n".join("      | " + l for l in lines[-12:])
+        return res
+    try:
+        res["vals"] = apps.parse(run_dir)
+    except apps.AppError as e:
+        res["why"] = str(e)
+        return res
+    if before is not None:
+        # No payload count from HPCC: its exchanges move megabytes, so anything that stayed
+        # below 1 MB each way did not take the veth.
+        dtx, drx = after[0] - before[0], after[1] - before[1]
+        res["veth"] = (dtx, drx)
+        if dtx < 1e6 or drx < 1e6:
+            res["why"] = ("TCP PATH NOT PROVEN: veth %s moved tx %d / rx %d bytes during HPCC"
+                          % (_netns.dev[0], dtx, drx))
+            res["fatal_tcp"] = True
+            return res
+    res["ok"] = True
+    return res
+
+
+def run_apps(app_benches, configs, exes, tree, opts, wrap, logs_dir):
+    """Runs HPCC --reps times per configuration (interleaved); returns
+    ({config: [{benchmark: value}, ...]}, [(bench, config, rep, why)], tcp_fatal)."""
+    confs = [c for c in configs if c in exes and
+             any(c in BENCHES[b]["configs"] for b in app_benches)]
+    per_conf, failures, tcp_fatal = {c: [] for c in confs}, [], False
+    for rep in range(1, opts.reps + 1):
+        for c in confs:
+            res = run_app(c, rep, exes[c], tree, opts, wrap, logs_dir)
+            if res["ok"]:
+                msg = ", ".join("%s %.4g" % (b[5:], res["vals"][b]) for b in app_benches)
+                if "veth" in res:
+                    msg += " (veth tx %.1f MB, rx %.1f MB)" % (res["veth"][0] / 1e6,
+                                                               res["veth"][1] / 1e6)
+                log("  hpcc  %-10s rep %d: ok, %s, %.1f s" % (c, rep, msg, res["secs"]))
+                per_conf[c].append(res["vals"])
+            else:
+                log("  %shpcc  %-10s rep %d: FAILED: %s -- log %s"
+                    % ("!!!! " if res.get("fatal_tcp") else "", c, rep, res["why"], res["log"]))
+                if res.get("tail"):
+                    log(res["tail"])
+                failures.append(("hpcc", c, rep, res["why"]))
+                tcp_fatal = tcp_fatal or bool(res.get("fatal_tcp"))
+    return per_conf, failures, tcp_fatal
 
 
 # --------------------------------------------------------------------------------------
@@ -865,8 +971,13 @@ def plot_each(csv_path, plot_dir):
 
     os.makedirs(plot_dir, exist_ok=True)
     drawn = []
-    for b, confs in sorted(read_results(csv_path).items()):
+    data = read_results(csv_path)
+    if plot_apps({b: v for b, v in data.items() if BENCHES[b].get("app")}, plot_dir, plt):
+        drawn.append("hpcc")
+    for b, confs in sorted(data.items()):
         spec = BENCHES[b]
+        if spec.get("app"):
+            continue
         fig, ax = plt.subplots(figsize=(6.5, 4.5))
         sized = len({p[0] for c in confs for p in confs[c]}) > 1
         for c in ALL_CONFIGS:
@@ -890,6 +1001,47 @@ def plot_each(csv_path, plot_dir):
     return drawn
 
 
+def plot_apps(data, plot_dir, plt):
+    """plots/hpcc.png: one bar chart per application row, one bar per implementation."""
+    rows = [b for b in apps.BENCH_NAMES if b in data]
+    if not rows:
+        return False
+    fig, axes = plt.subplots(1, len(rows), figsize=(3.2 * len(rows), 3.8), squeeze=False)
+    for ax, b in zip(axes.flat, rows):
+        confs = [c for c in ALL_CONFIGS if data[b].get(c)]
+        ax.bar(range(len(confs)), [data[b][c][0][1] for c in confs],
+               color=[STYLE[c][0] for c in confs])
+        ax.set_xticks(range(len(confs)))
+        ax.set_xticklabels(confs, rotation=45, ha="right", fontsize=8)
+        ax.set_title("%s (%s)" % (b[5:], BENCHES[b]["unit"]), fontsize=9)
+        ax.grid(True, axis="y", alpha=0.3)
+    fig.suptitle("HPCC at %d ranks, higher is better" % apps.NP, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(os.path.join(plot_dir, "hpcc.png"), dpi=100)
+    plt.close(fig)
+    return True
+
+
+def app_table(best_all, peers):
+    """report.md's application section: one row per HPCC figure."""
+    rows = [b for b in apps.BENCH_NAMES if best_all.get(b, {}).get("ivc")]
+    if not rows:
+        return []
+    cols = [c for c in ["ivc"] + peers if any(best_all[b].get(c) for b in rows)]
+    rat = [p for p in peers if p in cols]
+    out = ["## hpcc: HPCC 1.5.0 at %d ranks (%s)" % (apps.NP, BENCHES[rows[0]]["title"]
+                                                     .split(", ", 1)[1]), "",
+           "Higher is better; ratios above 1.00x mean IVC is faster.", "",
+           "| figure | " + " | ".join(cols) + "".join(" | ivc/%s" % p for p in rat) + " |",
+           "|---" * (1 + len(cols) + len(rat)) + "|"]
+    for b in rows:
+        v = {c: best_all[b].get(c, {}).get(apps.NP) for c in cols}
+        out.append("| %s (%s) | " % (b[5:], BENCHES[b]["unit"]) +
+                   " | ".join(fmt_val(v[c], "") for c in cols) +
+                   "".join(" | " + fmt_ratio(v["ivc"], v[p]) for p in rat) + " |")
+    return out + [""]
+
+
 def write_report(md_path, best_all, configs, reps, drawn, header):
     """report.md: per benchmark, the best values and IVC's ratio to each peer (below 1.00x:
     IVC better for times, worse for rates), and its plot."""
@@ -903,6 +1055,11 @@ def write_report(md_path, best_all, configs, reps, drawn, header):
         if not best or not best.get("ivc"):
             continue
         spec = BENCHES[b]
+        if spec.get("app"):  # last in BENCH_ORDER: one section for all application rows
+            out += app_table(best_all, peers)
+            if "hpcc" in drawn:
+                out += ["![hpcc](plots/hpcc.png)", ""]
+            break
         cols = [c for c in ["ivc"] + peers if best.get(c)]
         out += ["## %s: %s (%s)" % (b, spec["title"], spec["unit"]), ""]
         rat = [p for p in peers if best.get(p)]
@@ -1027,6 +1184,11 @@ def parse_args():
                     help="seconds a benchmark may take to exit after its final output line "
                          "before it is ended and its (complete, validated) results are kept "
                          "with a warning (default 5)")
+    ap.add_argument("--hpcc-n", type=int, default=apps.DEFAULT_N, metavar="N",
+                    help="HPL's matrix order in the HPCC rows (default %d)" % apps.DEFAULT_N)
+    ap.add_argument("--hpcc-src", default=None, metavar="DIR",
+                    help="an unpacked hpcc-1.5.0 tree (default: the one the external.hpcc "
+                         "test unpacked under the IVC prefix, else apt-get source hpcc)")
     ap.add_argument("--plot-from", help=argparse.SUPPRESS)
     ap.add_argument("--plot-to", help=argparse.SUPPRESS)
     ap.add_argument("--plots-dir", help=argparse.SUPPRESS)
@@ -1131,6 +1293,18 @@ def main():
     # Build the same sources against each implementation.
     cflags = CFLAGS
     exes = {}
+    app_benches = [b for b in benches if BENCHES[b].get("app")]
+    app_exes, app_tree = {}, None
+    if app_benches:
+        try:
+            app_exes, app_tree = build_apps(opts, configs, out_dir)
+        except apps.AppError as e:
+            log("SKIP %s: %s" % (", ".join(app_benches), e))
+            skipped["hpcc"] = str(e).splitlines()[0]
+        for b in app_benches:
+            benches.remove(b)
+        if app_exes:
+            log("built HPCC (%s) in %s" % (app_tree, os.path.join(out_dir, "build")))
     if any(c.startswith("ivc") for c in configs):
         d = build(os.path.join(opts.ivc_prefix, "bin", "mpicc"), "ivc", benches, out_dir, cflags)
         exes["ivc"] = exes["ivc-net"] = d
@@ -1181,8 +1355,26 @@ def main():
     tcp_proof = []
     tcp_fatal = False
     notes = []
+    if app_exes:  # the applications (one HPCC run, four rows) after the micro-benchmarks
+        benches += [b for b in app_benches]
     for b in benches:
         spec = BENCHES[b]
+        if spec.get("app"):
+            if b == app_benches[0]:
+                app_runs, app_fail, app_tcp = run_apps(app_benches, configs, app_exes,
+                                                       app_tree, opts, wrap, logs_dir)
+                failures += app_fail
+                tcp_fatal = tcp_fatal or app_tcp
+            best = {c: {apps.NP: best_of([r[b] for r in runs], "higher")}
+                    for c, runs in app_runs.items() if runs}
+            med_all[b] = {c: {apps.NP: statistics.median([r[b] for r in runs])}
+                          for c, runs in app_runs.items() if runs}
+            for c, runs in app_runs.items():
+                for k, r in enumerate(runs, 1):
+                    raw.append((b, apps.NP, c, k, r[b], spec["unit"]))
+            best_all[b], extra_all[b] = best, {}
+            print_table(b, best, list(app_runs), opts.reps)
+            continue
         args = list(QUICK_ARGS[b]) if opts.quick else list(FULL_ARGS.get(b, []))
         if iter_scale is not None:
             args += ["-i", "%g" % iter_scale]
