@@ -117,3 +117,12 @@ file(GLOB ivc_mpi_room_tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/mpi/*
 foreach(f IN LISTS ivc_mpi_room_tests)
   include(${f})
 endforeach()
+
+# Polling loops of the program (MPI_Test, MPI_Iprobe, MPI_Testany) yield the core once they
+# have found nothing for a while, except with IVC_WAIT=spin (poll_yield.c, poll_yield.sh).
+add_executable(poll_yield ${CMAKE_CURRENT_LIST_DIR}/poll_yield.c)
+target_link_libraries(poll_yield PRIVATE mpi)
+set_target_properties(poll_yield PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
+add_test(NAME mpi.poll_yield COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/poll_yield.sh)
+set_tests_properties(mpi.poll_yield PROPERTIES TIMEOUT 300 LABELS mpi
+                     ENVIRONMENT "IVCRUN=$<TARGET_FILE:ivcrun>;POLL_YIELD=$<TARGET_FILE:poll_yield>")

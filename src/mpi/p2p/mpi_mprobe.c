@@ -65,6 +65,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
     if (rc != MPI_SUCCESS)
         return rc;
     *flag = try_take(source, tag, comm, message, status);
+    ivc_mpi_polled(*flag);
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Improbe)

@@ -555,6 +555,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     if (rc != MPI_SUCCESS)
         return rc;
     *flag = ivc_mpi_iprobe(source, tag, comm, 0, status);
+    ivc_mpi_polled(*flag);
     return MPI_SUCCESS;
 }
 IVC_MPI_WEAK(Iprobe)

@@ -258,6 +258,9 @@ static void poll_slow(void)
         ivc_mpi_req_sweep();
 }
 
+uint32_t ivc_mpi_idle_polls;
+uint64_t ivc_mpi_idle_since, ivc_mpi_poll_yields;
+
 void ivc_mpi_poll(ivc_backoff_t *b)
 {
     /* Counts idle rounds past the spin stage on its own: the backoff's round counter also
@@ -465,7 +468,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         return MPI_SUCCESS;
     }
     if (!ivc_mpi_req_done(*request))
-        ivc_mpi_progress();
+        ivc_mpi_polled(ivc_mpi_progress());
     if (!ivc_mpi_req_done(*request)) {
         *flag = 0;
         int err = req_blocked(*request);
@@ -600,7 +603,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
     CHECK_REQS("MPI_Testall", count, array_of_requests);
     CHECK_OUT(flag, "MPI_Testall", "flag");
     CHECK_STATUSES(count, array_of_statuses, "MPI_Testall");
-    ivc_mpi_progress();
+    ivc_mpi_polled(ivc_mpi_progress());
     for (int i = 0; i < count; i++) {
         if (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i])) {
             *flag = 0;
@@ -674,7 +677,7 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
     CHECK_OUT(index, "MPI_Testany", "index");
     CHECK_OUT(flag, "MPI_Testany", "flag");
     CHECK_STATUS(status, "MPI_Testany");
-    ivc_mpi_progress();
+    ivc_mpi_polled(ivc_mpi_progress());
     int i = find_done(count, array_of_requests);
     if (i == MPI_UNDEFINED) {
         *flag = 1;
@@ -741,7 +744,7 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
     CHECK_OUT(outcount, "MPI_Testsome", "outcount");
     CHECK_ARRAY_OUT(incount, array_of_indices, "MPI_Testsome", "array_of_indices");
     CHECK_STATUSES(incount, array_of_statuses, "MPI_Testsome");
-    ivc_mpi_progress();
+    ivc_mpi_polled(ivc_mpi_progress());
     return finish_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
                        "MPI_Testsome");
 }
@@ -822,7 +825,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!req_valid(request))
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, "invalid request");
     if (!ivc_mpi_req_done(request))
-        ivc_mpi_progress();
+        ivc_mpi_polled(ivc_mpi_progress());
     *flag = ivc_mpi_req_done(request);
     if (*flag) {
         int err = req_peek(request, status);
@@ -843,7 +846,7 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
     if (index == NULL || flag == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL index or flag");
     CHECK_STATUS(status, fn);
-    ivc_mpi_progress();
+    ivc_mpi_polled(ivc_mpi_progress());
     int i = find_done(count, array_of_requests);
     if (i == MPI_UNDEFINED) {
         *flag = 1;
@@ -881,7 +884,7 @@ int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[]
     if (flag == NULL)
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL flag");
     CHECK_STATUSES(count, array_of_statuses, fn);
-    ivc_mpi_progress();
+    ivc_mpi_polled(ivc_mpi_progress());
     for (int i = 0; i < count; i++) {
         if (array_of_requests[i] != MPI_REQUEST_NULL && !ivc_mpi_req_done(array_of_requests[i])) {
             *flag = 0;
@@ -913,7 +916,7 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
         return ivc_mpi_raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL outcount");
     CHECK_ARRAY_OUT(incount, array_of_indices, fn, "array_of_indices");
     CHECK_STATUSES(incount, array_of_statuses, fn);
-    ivc_mpi_progress();
+    ivc_mpi_polled(ivc_mpi_progress());
     int n = 0, active = 0, failed = 0;
     for (int i = 0; i < incount; i++) {
         MPI_Request r = array_of_requests[i];

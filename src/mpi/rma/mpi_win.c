@@ -804,7 +804,7 @@ IVC_MPI_WEAK(Win_flush_local_all)
 int PMPI_Win_sync(MPI_Win win)
 {
     CHECK_WIN(win, "MPI_Win_sync");
-    ivc_mpi_progress();
+    ivc_mpi_polled(ivc_mpi_progress());
     ivc_fence_seq_cst();
     return MPI_SUCCESS;
 }
