@@ -300,10 +300,12 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
 {
     uint64_t len = op->data.bytes;
     int eager = len <= p->eager_limit;
-    /* One copy: a contiguous buffer in our heap is offered to the receiver. */
+    /* One copy: a contiguous buffer in our heap is offered to the receiver, also below the
+     * eager limit from IVC_SHM_ONE_COPY_MIN (one copy beats the ring's two). */
     uint64_t heap_at = 0;
-    int offer = !eager && p->ch->cfg.one_copy && !p->no_offer && ivc_data_contig(&op->data) &&
-                ivc_shm_heap_offset(op->data.buf, len, &heap_at);
+    int offer = (!eager || len > IVC_SHM_ONE_COPY_MIN) && p->ch->cfg.one_copy && !p->no_offer &&
+                ivc_data_contig(&op->data) && ivc_shm_heap_offset(op->data.buf, len, &heap_at);
+    eager = eager && !offer;
     uint64_t bytes = shm_ring_record_bytes_x(eager ? len : offer ? 8 : 0, p->ch->cfg.checksum);
     int err = 0;
     ivc_rec_t *rec = shm_ring_reserve(&p->tx, bytes, &err);

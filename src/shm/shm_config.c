@@ -27,9 +27,10 @@
 
 /* Defaults chosen by measurement; README "Tunables" gives the figures behind them. */
 static const ivc_cfg_entry_t shm_entries[] = {
-    {"EAGER_LIMIT", "4K",
+    {"EAGER_LIMIT", "16K",
      "largest message sent eagerly through the ring (at least 64); larger ones use "
-     "rendezvous",
+     "rendezvous, and so do those above 4 KiB from a buffer in the shared heap (one copy); "
+     "unset, it shrinks to what IVC_RING_SIZE holds",
      IVC_CFG_SIZE, 0, 1u << 20, offsetof(ivc_shm_config_t, eager_limit)},
     {"RING_SIZE", "128K", "eager ring bytes per ordered pair of co-located ranks (power of two)",
      IVC_CFG_SIZE, 4096, 1u << 30, offsetof(ivc_shm_config_t, ring_size)},
@@ -124,7 +125,13 @@ int ivc_shm_config_load(ivc_shm_config_t *cfg)
         return -EINVAL;
     }
     /* The ring must take two of the largest records plus the one-line guard at the tail
-     * (shm_ring.h), or a sender could wait for room that lazy head updates never give. */
+     * (shm_ring.h), or a sender could wait for room that lazy head updates never give.
+     * The default eager limit gives way to a small ring; one the user set does not. */
+    const char *set = getenv("IVC_EAGER_LIMIT");
+    uint64_t fit = cfg->ring_size / 2 - IVC_CACHE_LINE;
+    if ((set == NULL || *set == '\0') && cfg->ring_size < 2 * (max_record(cfg) + IVC_CACHE_LINE) &&
+        fit >= align_up(sizeof(ivc_rec_t) + IVC_SHM_EAGER_MIN, IVC_CACHE_LINE))
+        cfg->eager_limit = fit - sizeof(ivc_rec_t);
     if (cfg->ring_size < 2 * (max_record(cfg) + IVC_CACHE_LINE)) {
         ivc_error("IVC_RING_SIZE=%llu is too small for IVC_EAGER_LIMIT=%llu: the ring needs at "
                   "least %llu bytes",

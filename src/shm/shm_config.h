@@ -26,6 +26,10 @@ typedef struct ivc_shm_config {
  * (the check in ivc_shm_chan_connect), and smaller limits only turn tiny messages into
  * rendezvous, which costs three records instead of one. */
 #define IVC_SHM_EAGER_MIN 64u
+/* A message from a contiguous buffer in this rank's shared heap (MPI_Alloc_mem,
+ * IVC_SHARED_HEAP) larger than this takes the one-copy rendezvous even below the eager
+ * limit: at 8-16 KiB one copy beats the ring's two (README, "Tunables"). */
+#define IVC_SHM_ONE_COPY_MIN 4096u
 
 /* What one receiver's block looks like: the tunables resolved for a number of co-located
  * ranks. Written into the block (ivc_rxblock_t) so that senders use the receiver's view. */

@@ -21,6 +21,13 @@ row=$(echo "$out" | grep "^IVC_EAGER_LIMIT=")
 case "$row" in "IVC_EAGER_LIMIT=512 "*"[environment]"*) ;; *) fail "ivc-info: IVC_EAGER_LIMIT=512: got row '$row'" ;; esac
 n=$(echo "$out" | grep -c "^IVC_[A-Z0-9_]*=.*\[\(default\|environment\)\] # ")
 [ "$n" -ge 10 ] || fail "ivc-info: expected every tunable row with a source, got $n rows: $out"
+# Unset, the eager limit shrinks to what a small ring holds (two 2 KiB records: 1936 bytes
+# of payload); set, it does not, and the ring is refused.
+out=$(IVC_RING_SIZE=4K "$P/bin/ivc-info" 2>&1) || fail "IVC_RING_SIZE=4K ivc-info exited $?: $out"
+row=$(echo "$out" | grep "^IVC_EAGER_LIMIT=")
+case "$row" in "IVC_EAGER_LIMIT=1936 "*"[default]"*) ;; *) fail "ivc-info: IVC_RING_SIZE=4K: got row '$row'" ;; esac
+out=$(IVC_RING_SIZE=4K IVC_EAGER_LIMIT=4K "$P/bin/ivc-info" 2>&1) && fail "IVC_RING_SIZE=4K IVC_EAGER_LIMIT=4K: ivc-info exited 0"
+case "$out" in *"IVC_RING_SIZE=4096 is too small for IVC_EAGER_LIMIT=4096"*) ;; *) fail "IVC_RING_SIZE=4K IVC_EAGER_LIMIT=4K: no error naming both: $out" ;; esac
 out=$(IVC_EAGER_LIMIT=lots "$P/bin/ivc-info" 2>&1) && fail "IVC_EAGER_LIMIT=lots: ivc-info exited 0"
 case "$out" in *"IVC_EAGER_LIMIT=lots"*) ;; *) fail "IVC_EAGER_LIMIT=lots: no error naming it: $out" ;; esac
 out=$("$P/bin/ivc-info" --api 2>&1) || fail "ivc-info --api exited $?: $out"

@@ -12,8 +12,10 @@
  * Expected path: the sender's contiguous heap buffer is read by the receiver (one-copy
  * read); else a contiguous heap receive buffer is written by the sender (one-copy write);
  * else the pipeline. The library's IVC_REPORT_PATH lines, printed at MPI_Finalize, are
- * captured from stderr and compared per size class (8 KiB and up: smaller ones depend on
- * the eager limit) with what this program predicted for each message.
+ * captured from stderr and compared per size class from 8 KiB with what this program
+ * predicted for each message: none for a message sent eagerly (up to the eager limit,
+ * IVC_EAGER_LIMIT or its default 16 KiB, unless a contiguous heap send buffer above 4 KiB
+ * makes it a one-copy read).
  * Argument "off": IVC_ONE_COPY=no is expected (every message through the pipeline). */
 #include "t_util.h"
 
@@ -30,14 +32,19 @@ enum { P_READ, P_WRITE, P_PIPE };
 
 static uint64_t expect_sent[3][NB], expect_recv[3][NB];
 static int one_copy = 1;
+static size_t eager_limit = 16384; /* IVC_EAGER_LIMIT's default */
+#define ONE_COPY_MIN 4096          /* IVC_SHM_ONE_COPY_MIN (src/shm/shm_config.h) */
 
 static int bucket(size_t n)
 {
     return n ? 63 - __builtin_clzll((unsigned long long)n) : 0;
 }
 
-static void predict(int sender, int s_heap_contig, int r_heap_contig, size_t accept)
+/* A message of n bytes of which the receiver accepts `accept`. */
+static void predict(int sender, int s_heap_contig, int r_heap_contig, size_t n, size_t accept)
 {
+    if (n <= eager_limit && !(one_copy && s_heap_contig && n > ONE_COPY_MIN))
+        return; /* eager: no rendezvous path */
     int path = !one_copy ? P_PIPE : s_heap_contig ? P_READ : r_heap_contig && accept ? P_WRITE : P_PIPE;
     if (t_rank == sender)
         expect_sent[path][bucket(accept)]++;
@@ -77,7 +84,7 @@ static void one(int from, int s_heap, int r_heap, size_t n, size_t soff, size_t 
         t_check_fill(r, got, seed, what);
         t_check_bytes(r + got, GUARD + (cap - got), CANARY, what);
     }
-    predict(from, s_heap, r_heap, n < cap ? n : cap);
+    predict(from, s_heap, r_heap, n, n < cap ? n : cap);
 }
 
 /* A vector of n/8 blocks of 3 bytes at a stride of 8 bytes, sent or received. */
@@ -119,7 +126,7 @@ static void strided(int from, int s_heap, int r_heap, int s_vec, size_t nblocks,
         free(packed);
     }
     /* A strided send buffer is never offered; a strided receive buffer is never named. */
-    predict(from, s_heap && !s_vec, r_heap && s_vec, n);
+    predict(from, s_heap && !s_vec, r_heap && s_vec, n, n);
     MPI_Type_free(&vec);
 }
 
@@ -139,7 +146,7 @@ static void mixed(uint64_t seed)
             memset(r, CANARY, n + GUARD);
             MPI_Irecv(r, (int)n, MPI_BYTE, 0, 9, MPI_COMM_WORLD, &req[k]);
         }
-        predict(0, sh[k], rh[k], n);
+        predict(0, sh[k], rh[k], n, n);
     }
     MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
     if (t_rank == 1)
@@ -203,6 +210,12 @@ static int check_report(const char *file)
 int main(int argc, char **argv)
 {
     setenv("IVC_REPORT_PATH", "1", 1);
+    const char *lim = getenv("IVC_EAGER_LIMIT");
+    if (lim != NULL && *lim != '\0') {
+        char *end;
+        eager_limit = strtoull(lim, &end, 10);
+        eager_limit <<= *end == 'K' ? 10 : *end == 'M' ? 20 : 0;
+    }
     if (argc > 1 && strcmp(argv[1], "off") == 0) {
         setenv("IVC_ONE_COPY", "no", 1);
         one_copy = 0;

@@ -66,7 +66,9 @@ run_hydra3() { timeout -s KILL 130 bash "$HYDRA_SH" --regions 3 8 "$TINY"; }
 run_hand() {
     local n=8 r rc=0 wd job=$((($$ % 100000) * 1000 + RANDOM % 1000))
     rm -f "$hand_region"
-    truncate -s 64M "$hand_region" || return 1
+    # Less than `ivc-info --region-size 8` (256 MiB, most of it shared heap) but more than
+    # the channels need (eight 7-peer receive blocks of about 8 MiB with 16 KiB eager records).
+    truncate -s 96M "$hand_region" || return 1
     hand_pids=()
     for ((r = 0; r < n; r++)); do
         PMI_RANK=$r PMI_SIZE=$n IVC_JOB=$job IVC_REGION=$hand_region IVC_STARTUP_TIMEOUT=30 \
