@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Send op states (ivc_chan_op_t.state). */
 enum {
@@ -1108,6 +1109,26 @@ static int peer_bind(ivc_shm_chan_t *ch, shm_peer_t *p, uint32_t i, const ivc_rx
     return 0;
 }
 
+#ifndef MADV_POPULATE_READ /* Linux 5.14; older C libraries lack the names */
+#define MADV_POPULATE_READ  22
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* Maps the pages of [at, at + len) into this process now (advice: writable, else readable),
+ * without changing a byte: the first records through a pair's rings otherwise take a page
+ * fault per page on each side (the tmpfs page allocated, then mapped): 0.1 us per message
+ * over the first ring's worth of small messages (ping-pong 0 B 0.48 against 0.38 us on the
+ * 2-vCPU development machine, best of 6). Only rings, and only up to RING_PREFAULT_MAX
+ * co-located ranks (15 x 128 KiB per rank): committing every pipeline, or the rings of many
+ * ranks, would give up the sparse region's economy. Failure (an older kernel, device memory
+ * in a guest) only leaves the faults to the first use. */
+#define RING_PREFAULT_MAX 16
+static void prefault(void *at, uint64_t len, int advice)
+{
+    uintptr_t start = (uintptr_t)at & ~(uintptr_t)4095, end = (uintptr_t)at + len;
+    (void)madvise((void *)start, end - start, advice);
+}
+
 /* Copy buffers: tx for what this rank writes into its own block (its geometry), rx for
  * what it reads out of its peers' (the largest of theirs). */
 static int bounce_alloc(ivc_shm_chan_t *ch, const ivc_rxblock_t *mine, uint64_t rx_bounce)
@@ -1142,6 +1163,10 @@ int ivc_shm_chan_connect(ivc_shm_chan_t *ch)
         }
         if ((rc = peer_bind(ch, p, i, &mine, mybase, &rx_bounce)) != 0)
             return rc;
+        if (!ch->sparse && ch->nlocal <= RING_PREFAULT_MAX) {
+            prefault(p->tx.ring, p->tx.size + p->tx.max_record, MADV_POPULATE_WRITE);
+            prefault(p->rx.ring, p->rx.size + p->rx.max_record, MADV_POPULATE_READ);
+        }
     }
     /* Sparse: peers that open later may need larger copy buffers than those here now. */
     if (ch->sparse)

@@ -118,6 +118,9 @@ foreach(f IN LISTS ivc_mpi_room_tests)
   include(${f})
 endforeach()
 
+# The eager rings' pages are mapped at MPI_Init: no page faults in the first messages.
+ivc_mpi_test(ring_prefault SOURCES mpi/ring_prefault.c NP 4 CONFIGS vms vm2 plain small hosts)
+
 # Polling loops of the program (MPI_Test, MPI_Iprobe, MPI_Testany) yield the core once they
 # have found nothing for a while, except with IVC_WAIT=spin (poll_yield.c, poll_yield.sh).
 add_executable(poll_yield ${CMAKE_CURRENT_LIST_DIR}/poll_yield.c)
