@@ -243,12 +243,14 @@ def kill_group(p, grace=5.0):
             continue
 
 
-def run_capture(argv, env=None, timeout=None, cwd=None, done_marker=None, grace=None):
+def run_capture(argv, env=None, timeout=None, cwd=None, done_marker=None, grace=None,
+                done_file=None):
     """Runs argv in its own session and collects its output.
 
     Returns (rc, stdout, stderr, seconds, how) where how is "exit", "timeout" or
-    "hung-after-done": the program printed `done_marker` (its last line) but did not exit
-    within `grace` seconds, so its process group was ended.
+    "hung-after-done": the program printed `done_marker` (its last line), or wrote the text
+    done_file[1] into the file done_file[0], but did not exit within `grace` seconds, so its
+    process group was ended.
     """
     global _current_proc
     t0 = time.monotonic()
@@ -278,6 +280,13 @@ def run_capture(argv, env=None, timeout=None, cwd=None, done_marker=None, grace=
             except subprocess.TimeoutExpired:
                 pass
             now = time.monotonic()
+            if done_file and not done_at:
+                try:
+                    with open(done_file[0], errors="replace") as f:
+                        if done_file[1] in f.read():
+                            done_at.append(now)
+                except OSError:
+                    pass
             if done_at and grace is not None and now - done_at[0] > grace:
                 how = "hung-after-done"
                 kill_group(p)
@@ -640,8 +649,10 @@ def run_app(config, rep, exe, tree, opts, wrap, logs_dir):
     apps.write_input(tree, run_dir, opts.hpcc_n)
     argv = launch_argv(config, exe, [], opts, wrap, apps.NP, files=True)
     before = _netns.counters(0) if config in TCP_CONFIGS else None
-    rc, out, err, secs, how = run_capture(argv, env=clean_env(config.startswith("mpich")),
-                                          timeout=max(opts.timeout, 900), cwd=run_dir)
+    rc, out, err, secs, how = run_capture(
+        argv, env=clean_env(config.startswith("mpich")), timeout=max(opts.timeout, 900),
+        cwd=run_dir, grace=opts.finalize_grace,
+        done_file=(os.path.join(run_dir, "hpccoutf.txt"), "End of HPC Challenge tests."))
     after = _netns.counters(0) if config in TCP_CONFIGS else None
     logf = os.path.join(logs_dir, "hpcc-%s-rep%d.log" % (config, rep))
     with open(logf, "w") as f:
@@ -654,7 +665,10 @@ def run_app(config, rep, exe, tree, opts, wrap, logs_dir):
     if how == "timeout":
         res["why"] = "timed out after %ds" % max(opts.timeout, 900)
         return res
-    if rc != 0:
+    if how == "hung-after-done":  # as run_one: HPCC finished, MPI_Finalize did not
+        res["note"] = ("did not exit within %gs after HPCC's last output (stuck in "
+                       "MPI_Finalize?); killed, results kept" % opts.finalize_grace)
+    elif rc != 0:
         lines = (err.strip() or out.strip() or "(no output)").splitlines()
         res["why"] = "exit status %d: %s" % (rc, lines[-1].strip())
         res["tail"] = "\n".join("      | " + l for l in lines[-12:])
@@ -692,6 +706,8 @@ def run_apps(app_benches, configs, exes, tree, opts, wrap, logs_dir):
                 if "veth" in res:
                     msg += " (veth tx %.1f MB, rx %.1f MB)" % (res["veth"][0] / 1e6,
                                                                res["veth"][1] / 1e6)
+                if res.get("note"):
+                    msg += " -- WARNING: " + res["note"]
                 log("  hpcc  %-10s rep %d: ok, %s, %.1f s" % (c, rep, msg, res["secs"]))
                 per_conf[c].append(res["vals"])
             else:
