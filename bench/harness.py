@@ -1045,8 +1045,8 @@ def app_table(best_all, peers):
         return []
     cols = [c for c in ["ivc"] + peers if any(best_all[b].get(c) for b in rows)]
     rat = [p for p in peers if p in cols]
-    out = ["## hpcc: HPCC 1.5.0 at %d ranks (%s)" % (apps.NP, BENCHES[rows[0]]["title"]
-                                                     .split(", ", 1)[1]), "",
+    out = ["## hpcc: HPCC 1.5.0, %d ranks on %d cores (IVC: %d simulated VMs)"
+           % (apps.NP, os.cpu_count() or 0, apps.NP), "",
            "Higher is better; ratios above 1.00x mean IVC is faster.", "",
            "| figure | " + " | ".join(cols) + "".join(" | ivc/%s" % p for p in rat) + " |",
            "|---" * (1 + len(cols) + len(rat)) + "|"]
