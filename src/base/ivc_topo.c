@@ -78,28 +78,35 @@ int ivc_topo_read(ivc_topo_t *t)
     return t->llc_bytes ? 0 : -ENOENT;
 }
 
-uint64_t ivc_topo_stream_min(uint64_t small, char *why, size_t n)
+uint64_t ivc_topo_stream_min_of(const ivc_topo_t *t, uint64_t small, char *why, size_t n)
 {
-    ivc_topo_t t;
     char sz[32];
-    if (ivc_topo_read(&t) != 0) {
+    if (t->llc_bytes == 0) {
         if (why)
             snprintf(why, n, "cache topology unknown: the small-machine choice");
         return small;
     }
-    ivc_cfg_size_str(t.llc_bytes, sz, sizeof(sz));
-    if (t.llc_bytes >= BIG_LLC && t.llc_cpus >= MANY_CPU) {
+    ivc_cfg_size_str(t->llc_bytes, sz, sizeof(sz));
+    if (t->llc_bytes >= BIG_LLC && (t->llc_cpus >= MANY_CPU || t->llc_cpus == t->online)) {
         if (why)
             snprintf(why, n,
-                     "L%u cache %s shared by %u CPUs: a reader finds copied data there, so "
-                     "streaming stores only from a quarter of it",
-                     t.llc_level, sz, t.llc_cpus);
-        return t.llc_bytes / 4;
+                     "L%u cache %s shared by %u of %u CPUs: a reader finds copied data "
+                     "there, so streaming stores only from a quarter of it",
+                     t->llc_level, sz, t->llc_cpus, t->online);
+        return t->llc_bytes / 4;
     }
     if (why)
         snprintf(why, n,
-                 "L%u cache %s shared by %u of %u CPUs (less than %u MiB or %u CPUs): the "
-                 "small-machine choice",
-                 t.llc_level, sz, t.llc_cpus, t.online, (unsigned)(BIG_LLC >> 20), MANY_CPU);
+                 "L%u cache %s shared by %u of %u CPUs (less than %u MiB, or neither %u CPUs "
+                 "nor all): the small-machine choice",
+                 t->llc_level, sz, t->llc_cpus, t->online, (unsigned)(BIG_LLC >> 20), MANY_CPU);
     return small;
+}
+
+uint64_t ivc_topo_stream_min(uint64_t small, char *why, size_t n)
+{
+    ivc_topo_t t;
+    if (ivc_topo_read(&t) != 0)
+        t.llc_bytes = 0;
+    return ivc_topo_stream_min_of(&t, small, why, n);
 }

@@ -14,3 +14,5 @@ target_link_libraries(unit_biglock PRIVATE pthread)
 # Membership with write-exclusive sections: forged records in the file refused, true
 # declarations confirmed from the declarer's section, in forced orders (6 ranks, 1 process).
 ivc_unit_test(unit_members unit/members.c)
+# The streaming-store threshold that IVC_STREAM_MIN=auto picks from the cache topology.
+ivc_unit_test(unit_topo unit/topo.c)
