@@ -694,10 +694,11 @@ def run_app(config, rep, exe, tree, opts, wrap, logs_dir):
 
 def run_apps(app_benches, configs, exes, tree, opts, wrap, logs_dir):
     """Runs HPCC --reps times per configuration (interleaved); returns
-    ({config: [{benchmark: value}, ...]}, [(bench, config, rep, why)], tcp_fatal)."""
+    ({config: [{benchmark: value}, ...]}, [(bench, config, rep, why)], tcp_fatal,
+    [(bench, config, rep, note)] of runs kept after hanging in MPI_Finalize)."""
     confs = [c for c in configs if c in exes and
              any(c in BENCHES[b]["configs"] for b in app_benches)]
-    per_conf, failures, tcp_fatal = {c: [] for c in confs}, [], False
+    per_conf, failures, tcp_fatal, notes = {c: [] for c in confs}, [], False, []
     for rep in range(1, opts.reps + 1):
         for c in confs:
             res = run_app(c, rep, exes[c], tree, opts, wrap, logs_dir)
@@ -708,6 +709,7 @@ def run_apps(app_benches, configs, exes, tree, opts, wrap, logs_dir):
                                                                res["veth"][1] / 1e6)
                 if res.get("note"):
                     msg += " -- WARNING: " + res["note"]
+                    notes.append(("hpcc", c, rep, res["note"]))
                 log("  hpcc  %-10s rep %d: ok, %s, %.1f s" % (c, rep, msg, res["secs"]))
                 per_conf[c].append(res["vals"])
             else:
@@ -717,7 +719,7 @@ def run_apps(app_benches, configs, exes, tree, opts, wrap, logs_dir):
                     log(res["tail"])
                 failures.append(("hpcc", c, rep, res["why"]))
                 tcp_fatal = tcp_fatal or bool(res.get("fatal_tcp"))
-    return per_conf, failures, tcp_fatal
+    return per_conf, failures, tcp_fatal, notes
 
 
 # --------------------------------------------------------------------------------------
@@ -1377,9 +1379,10 @@ def main():
         spec = BENCHES[b]
         if spec.get("app"):
             if b == app_benches[0]:
-                app_runs, app_fail, app_tcp = run_apps(app_benches, configs, app_exes,
-                                                       app_tree, opts, wrap, logs_dir)
+                app_runs, app_fail, app_tcp, app_notes = run_apps(
+                    app_benches, configs, app_exes, app_tree, opts, wrap, logs_dir)
                 failures += app_fail
+                notes += app_notes
                 tcp_fatal = tcp_fatal or app_tcp
             best = {c: {apps.NP: best_of([r[b] for r in runs], "higher")}
                     for c, runs in app_runs.items() if runs}
