@@ -567,22 +567,19 @@ def path_label(paths, size):
     return "/".join("%s %d%%" % (nm, round(100.0 * c / sum(n))) for c, nm in parts)
 
 
-def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
-    env = clean_env(strip_mpi=config.startswith("mpich"))
-    if config == "ivc" and not BENCHES[bench].get("files"):  # p2p paths mean nothing for I/O
-        env["IVC_REPORT_PATH"] = "1"
-    if config in WAIT_CONFIGS:
-        env["IVC_WAIT"] = config[len("ivc-"):]
-    argv = launch_argv(config, exe, args, opts, wrap, BENCHES[bench].get("np", 2))
+def run_logged(config, argv, env, timeout, cwd, opts, logf, **capture):
+    """Runs a launcher (run_capture, with --finalize-grace), reading the veth counters around
+    it in the TCP configurations, and writes logf. Returns (res, out, err, veth): res is what
+    every run's result starts with (ok False, secs, log; note when it hung after finishing;
+    why, and tail, when it timed out or failed), veth the veth byte counts it moved
+    (tx, rx), or None outside the TCP configurations."""
     before = _netns.counters(0) if config in TCP_CONFIGS else None
-    rc, out, err, secs, how = run_capture(argv, env=env, timeout=opts.timeout,
-                                          cwd=os.path.dirname(exe), done_marker=DONE_MARKER,
-                                          grace=opts.finalize_grace)
+    rc, out, err, secs, how = run_capture(argv, env=env, timeout=timeout, cwd=cwd,
+                                          grace=opts.finalize_grace, **capture)
     after = _netns.counters(0) if config in TCP_CONFIGS else None
-    logf = os.path.join(logs_dir, "%s-%s-rep%d.log" % (bench, config, rep))
     with open(logf, "w") as f:
-        f.write("$ %s\n# rc=%s seconds=%.1f end=%s\n"
-                % (" ".join(shlex.quote(a) for a in argv), rc, secs, how))
+        f.write("$ %s\n# cwd=%s rc=%s seconds=%.1f end=%s\n"
+                % (" ".join(shlex.quote(a) for a in argv), cwd, rc, secs, how))
         if before is not None:
             f.write("# veth %s tx/rx bytes before %s after %s\n" % (_netns.dev[0], before, after))
         f.write("---- stdout\n%s---- stderr\n%s" % (out, err))
@@ -593,33 +590,49 @@ def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
         res["note"] = ("did not exit within %gs after its final output (stuck in "
                        "MPI_Finalize?); killed, results kept" % opts.finalize_grace)
     if how == "timeout":
-        res["why"] = "timed out after %ds" % opts.timeout
+        res["why"] = "timed out after %ds" % timeout
     elif rc != 0 and how != "hung-after-done":
         lines = (err.strip() or out.strip() or "(no output)").splitlines()
         key = [l for l in (err + out).splitlines() if "VALIDATION FAILED" in l]
         res["why"] = "exit status %d: %s" % (rc, (key or lines)[-1].strip())
         res["tail"] = "\n".join("      | " + l for l in lines[-12:])
-    else:
-        try:
-            vals, extra, payload = parse_output(bench, out)
-        except ValueError as e:
-            res["why"] = str(e)
+    veth = (after[0] - before[0], after[1] - before[1]) if before is not None else None
+    return res, out, err, veth
+
+
+def run_one(bench, config, rep, exe, args, opts, wrap, logs_dir):
+    env = clean_env(strip_mpi=config.startswith("mpich"))
+    if config == "ivc" and not BENCHES[bench].get("files"):  # p2p paths mean nothing for I/O
+        env["IVC_REPORT_PATH"] = "1"
+    if config in WAIT_CONFIGS:
+        env["IVC_WAIT"] = config[len("ivc-"):]
+    argv = launch_argv(config, exe, args, opts, wrap, BENCHES[bench].get("np", 2))
+    res, out, err, veth = run_logged(
+        config, argv, env, opts.timeout, os.path.dirname(exe), opts,
+        os.path.join(logs_dir, "%s-%s-rep%d.log" % (bench, config, rep)),
+        done_marker=DONE_MARKER)
+    if "why" in res:
+        return res
+    try:
+        vals, extra, payload = parse_output(bench, out)
+    except ValueError as e:
+        res["why"] = str(e)
+        return res
+    if veth is not None:
+        dtx, drx = veth
+        res["veth"] = (dtx, drx, payload)
+        if payload is None or dtx < payload[0] or drx < payload[1]:
+            res["why"] = ("TCP PATH NOT PROVEN: veth %s moved tx %d / rx %d bytes but the "
+                          "benchmark sent %s / %s payload bytes -- traffic did not go over "
+                          "the veth" % (_netns.dev[0], dtx, drx,
+                                        payload and payload[0], payload and payload[1]))
+            res["fatal_tcp"] = True
             return res
-        if config in TCP_CONFIGS:
-            dtx, drx = after[0] - before[0], after[1] - before[1]
-            res["veth"] = (dtx, drx, payload)
-            if payload is None or dtx < payload[0] or drx < payload[1]:
-                res["why"] = ("TCP PATH NOT PROVEN: veth %s moved tx %d / rx %d bytes but the "
-                              "benchmark sent %s / %s payload bytes -- traffic did not go over "
-                              "the veth" % (_netns.dev[0], dtx, drx,
-                                            payload and payload[0], payload and payload[1]))
-                res["fatal_tcp"] = True
-                return res
-        res.update(ok=True, vals=vals, extra=extra, payload=payload)
-        if config == "ivc":
-            paths = parse_paths(err)
-            if paths:
-                PATHS[bench] = {sz: path_label(paths, sz) for sz in vals}
+    res.update(ok=True, vals=vals, extra=extra, payload=payload)
+    if config == "ivc":
+        paths = parse_paths(err)
+        if paths:
+            PATHS[bench] = {sz: path_label(paths, sz) for sz in vals}
     return res
 
 
@@ -648,44 +661,24 @@ def run_app(config, rep, exe, tree, opts, wrap, logs_dir):
     run_dir = os.path.join(FILES_DIR, "hpcc-%s-rep%d" % (config, rep))
     apps.write_input(tree, run_dir, opts.hpcc_n)
     argv = launch_argv(config, exe, [], opts, wrap, apps.NP, files=True)
-    before = _netns.counters(0) if config in TCP_CONFIGS else None
-    rc, out, err, secs, how = run_capture(
-        argv, env=clean_env(config.startswith("mpich")), timeout=max(opts.timeout, 900),
-        cwd=run_dir, grace=opts.finalize_grace,
+    res, _, _, veth = run_logged(
+        config, argv, clean_env(config.startswith("mpich")), max(opts.timeout, 900), run_dir,
+        opts, os.path.join(logs_dir, "hpcc-%s-rep%d.log" % (config, rep)),
         done_file=(os.path.join(run_dir, "hpccoutf.txt"), "End of HPC Challenge tests."))
-    after = _netns.counters(0) if config in TCP_CONFIGS else None
-    logf = os.path.join(logs_dir, "hpcc-%s-rep%d.log" % (config, rep))
-    with open(logf, "w") as f:
-        f.write("$ %s\n# cwd=%s rc=%s seconds=%.1f end=%s\n"
-                % (" ".join(shlex.quote(a) for a in argv), run_dir, rc, secs, how))
-        if before is not None:
-            f.write("# veth %s tx/rx bytes before %s after %s\n" % (_netns.dev[0], before, after))
-        f.write("---- stdout\n%s---- stderr\n%s" % (out, err))
-    res = dict(ok=False, secs=secs, log=logf)
-    if how == "timeout":
-        res["why"] = "timed out after %ds" % max(opts.timeout, 900)
-        return res
-    if how == "hung-after-done":  # as run_one: HPCC finished, MPI_Finalize did not
-        res["note"] = ("did not exit within %gs after HPCC's last output (stuck in "
-                       "MPI_Finalize?); killed, results kept" % opts.finalize_grace)
-    elif rc != 0:
-        lines = (err.strip() or out.strip() or "(no output)").splitlines()
-        res["why"] = "exit status %d: %s" % (rc, lines[-1].strip())
-        res["tail"] = "\n".join("      | " + l for l in lines[-12:])
+    if "why" in res:
         return res
     try:
         res["vals"] = apps.parse(run_dir)
     except apps.AppError as e:
         res["why"] = str(e)
         return res
-    if before is not None:
+    if veth is not None:
         # No payload count from HPCC: its exchanges move megabytes, so anything that stayed
         # below 1 MB each way did not take the veth.
-        dtx, drx = after[0] - before[0], after[1] - before[1]
-        res["veth"] = (dtx, drx)
-        if dtx < 1e6 or drx < 1e6:
+        res["veth"] = veth
+        if veth[0] < 1e6 or veth[1] < 1e6:
             res["why"] = ("TCP PATH NOT PROVEN: veth %s moved tx %d / rx %d bytes during HPCC"
-                          % (_netns.dev[0], dtx, drx))
+                          % (_netns.dev[0], veth[0], veth[1]))
             res["fatal_tcp"] = True
             return res
     res["ok"] = True
