@@ -80,7 +80,7 @@ LIBdir = $(TOPdir)/lib/$(ARCH)
 HPLlib = $(LIBdir)/libhpl.a
 HPL_INCLUDES = -I$(INCdir) -I$(INCdir)/$(ARCH)
 HPL_LIBS = $(HPLlib) -lblas -lm
-HPL_DEFS = -DAdd_ -DF77_INTEGER=int -DStringSunStyle $(HPL_INCLUDES) -include {compat}
+HPL_DEFS = -DAdd_ -DF77_INTEGER=int -DStringSunStyle $(HPL_INCLUDES){include}
 CC = {cc}
 CCNOOPT = $(HPL_DEFS)
 CCFLAGS = $(HPL_DEFS) -O2 -fcommon
@@ -100,6 +100,13 @@ COMPAT_H = """#include <mpi.h>
 """
 
 
+def make_file(cc, compat=None):
+    """HPL's make include for `cc`, with `compat` (a header path) forced into every file.
+    Also what tests/external/hpcc.sh builds IVC's HPCC with (`apps.py make-file CC`, no
+    compat header: that test calls the removed functions on purpose)."""
+    return MAKE_TEMPLATE.format(cc=cc, include=" -include " + compat if compat else "")
+
+
 def build(tree, cc, impl, out_dir):
     """Builds HPCC with `cc` in a copy of `tree` under out_dir/build/<impl>/hpcc-src;
     returns the executable's path. The copy keeps the implementations' objects apart."""
@@ -114,7 +121,7 @@ def build(tree, cc, impl, out_dir):
     with open(compat, "w") as f:
         f.write(COMPAT_H)
     with open(os.path.join(dst, "hpl", "Make." + arch), "w") as f:
-        f.write(MAKE_TEMPLATE.format(cc=cc, compat=compat))
+        f.write(make_file(cc, compat))
     logf = os.path.join(out_dir, "build", impl, "hpcc-build.log")
     with open(logf, "w") as lf:
         subprocess.run(["make", "-C", dst, "arch=" + arch, "clean"], stdout=lf,
@@ -183,3 +190,10 @@ def parse(run_dir):
     if not num("MPIFFT_maxErr") < 1e-10:
         raise AppError("MPIFFT_maxErr=%s" % kv["MPIFFT_maxErr"])
     return {b: num(key) * scale for b, key, scale, _, _ in METRICS}
+
+
+if __name__ == "__main__":
+    import sys
+    if len(sys.argv) != 3 or sys.argv[1] != "make-file":
+        sys.exit("usage: apps.py make-file CC  (HPL's make include, on stdout)")
+    sys.stdout.write(make_file(sys.argv[2]))
