@@ -59,6 +59,13 @@ export READY_FILE=$SCRATCH/ready
 SAY_READY='touch "$READY_FILE"'
 AWAIT_READY='i=0; while [ ! -e "$READY_FILE" ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done'
 
+# await_file PATH: waits (at most 10 s) for PATH to exist; fails if it never does.
+await_file() {
+    local i=0
+    while [ ! -e "$1" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i + 1)); done
+    [ -e "$1" ]
+}
+
 # Skips unless ivcrun can create simulated VMs here.
 need_vms() {
     run -n 1 true

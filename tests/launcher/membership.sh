@@ -21,6 +21,24 @@ for mode in --no-ns ""; do
     expect_err "ivcrun: rank 2 called MPI_Abort with code 5; stopping the other ranks"
     expect_within 5000
 
+    # The same when its section and its end reach ivcrun at once: ivcrun is stopped while
+    # the rank hands over its section, aborts and exits.
+    rm -f "$SCRATCH/hold" "$SCRATCH/hold.waiting" "$SCRATCH/hold.done"
+    LAST="MEMBER_HOLD=... ivcrun -n 3 $mode $MEMBER 2 abort 5 (ivcrun stopped meanwhile)"
+    MEMBER_HOLD=$SCRATCH/hold "$IVCRUN" -n 3 $mode "$MEMBER" 2 abort 5 \
+        >"$SCRATCH/out" 2>"$SCRATCH/err" &
+    pid=$!
+    await_file "$SCRATCH/hold.waiting" || fail "rank 2 never waited for $SCRATCH/hold"
+    kill -STOP "$pid"
+    touch "$SCRATCH/hold"
+    await_file "$SCRATCH/hold.done" || { kill -CONT "$pid"; fail "rank 2 never aborted"; }
+    sleep 0.3 # its exit, and its init's report of it
+    kill -CONT "$pid"
+    wait "$pid"
+    RC=$? MS=0 ERR=$(cat "$SCRATCH/err")
+    expect_rc 5
+    expect_err "ivcrun: rank 2 called MPI_Abort with code 5; stopping the other ranks"
+
     # The aborting rank need not exit: ivcrun sees the abort word and stops everyone.
     run -n 3 $mode "$MEMBER" 0 abort-wait 7
     expect_rc 7

@@ -464,9 +464,6 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
         for (size_t i = first_out; rc > 0 && i < n; i++)
             if (pfd[i].revents != 0)
                 output_pump(what[i]);
-        for (size_t i = 1; rc > 0 && i < first_pmi; i++)
-            if (pfd[i].revents != 0)
-                read_status(&m, (uint32_t)((job_vm_t *)what[i] - job->vms));
         uint32_t arank;
         int acode;
         if (rc > 0 && job->pmi != NULL &&
@@ -480,6 +477,11 @@ int monitor_run(job_t *job, int sigfd, int start_failed)
                  "rank %u broke the section hand-over", job_global_rank(job, srank));
         if (rc > 0 && job->dyn != NULL)
             dyn_server_handle(job->dyn, pfd + first_dyn, first_out - first_dyn);
+        /* Ends after the sockets: an abort a rank announced, or the section whose state
+         * confirms it, arrived before its status did and must be known when it is read. */
+        for (size_t i = 1; rc > 0 && i < first_pmi; i++)
+            if (pfd[i].revents != 0)
+                read_status(&m, (uint32_t)((job_vm_t *)what[i] - job->vms));
         if (rc > 0 && pfd[0].revents != 0)
             on_signal(&m, sigfd);
         on_timers(&m);
