@@ -286,7 +286,11 @@ static void rec_write(shm_peer_t *p, ivc_rec_t *rec, uint8_t kind, uint32_t payl
     /* Every field but the stamp, which shm_ring_commit publishes. */
     memcpy((uint8_t *)rec + 8, (const uint8_t *)&h + 8, sizeof(h) - 8);
     if (!p->ch->cfg.checksum) {
-        if (paylen)
+        /* Streaming stores as for rendezvous chunks (IVC_STREAM_MIN), from
+         * IVC_SHM_EAGER_STREAM_MIN: the reader then fetches the record from memory. */
+        if (paylen >= IVC_SHM_EAGER_STREAM_MIN && paylen >= p->ch->cfg.stream_min)
+            ivc_copy_stream(rec + 1, src, paylen);
+        else if (paylen)
             memcpy(rec + 1, src, paylen);
         return;
     }

@@ -41,10 +41,11 @@ static const ivc_cfg_entry_t shm_entries[] = {
      "1 MiB of chunks while at most 16 ranks share the region, 256 KiB beyond",
      IVC_CFG_UINT, 0, 1024, offsetof(ivc_shm_config_t, nchunks)},
     {"STREAM_MIN", "auto",
-     "rendezvous messages at least this large are copied into the "
-     "pipeline with non-temporal stores, which do not leave the data in the sender's cache; "
+     "rendezvous messages at least this large, and eager ones from 8 KiB, are copied into "
+     "the region with non-temporal stores, which do not leave the data in the sender's cache; "
      "auto = a quarter of the last-level cache when one of at least 64 MiB is shared by at "
-     "least 8 CPUs (the reader finds the data there), else 0 (base/ivc_topo.h); or a size",
+     "least 8 CPUs or by every online CPU (the reader finds the data there), else 0 "
+     "(base/ivc_topo.h); or a size",
      IVC_CFG_STRING, 0, 0, offsetof(ivc_shm_config_t, stream_text)},
     {"CHECKSUM", CHECKSUM_DEFAULT,
      "eager records and rendezvous chunks carry a CRC32C check word, so that data corrupted "

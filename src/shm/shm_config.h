@@ -31,6 +31,12 @@ typedef struct ivc_shm_config {
  * limit: at 8-16 KiB one copy beats the ring's two (README, "Tunables"). */
 #define IVC_SHM_ONE_COPY_MIN 4096u
 
+/* Smallest eager payload copied into the ring with streaming stores (when IVC_STREAM_MIN
+ * allows them): with the two vCPUs of the AMD development VM far apart, latency 8/16 KiB
+ * 1.57/2.24 µs against 4.64/8.89 with plain stores, bandwidth 1.6-1.8x; at 2-4 KiB
+ * streaming halved latency there but cost 8-46% of bandwidth (README, "Streaming stores"). */
+#define IVC_SHM_EAGER_STREAM_MIN 8192u
+
 /* What one receiver's block looks like: the tunables resolved for a number of co-located
  * ranks. Written into the block (ivc_rxblock_t) so that senders use the receiver's view. */
 typedef struct ivc_shm_geometry {

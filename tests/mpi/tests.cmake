@@ -13,6 +13,11 @@ ivc_mpi_test(truncate   SOURCES mpi/truncate.c   NP 2)
 ivc_mpi_test(datatypes  SOURCES mpi/datatypes.c  NP 2)
 # 64 MiB messages; may drop the small configuration if it proves too slow there.
 ivc_mpi_test(sizes      SOURCES mpi/sizes.c      NP 2)
+# Up to 64 KiB with streaming stores forced (IVC_STREAM_MIN=0, the choice of small
+# machines), without check words (their copy does not stream): eager records from 8 KiB
+# and every rendezvous chunk are written with them.
+ivc_mpi_test(sizes_stream SOURCES mpi/sizes.c    NP 2 CONFIGS vms ARGS 65537
+             ENV IVC_CHECKSUM=0 IVC_STREAM_MIN=0)
 ivc_mpi_test(storm      SOURCES mpi/storm.c      NP 4)
 ivc_mpi_test(storm_np8  SOURCES mpi/storm.c      NP 8)
 ivc_mpi_test(oversub    SOURCES mpi/oversub.c    NP 8)
