@@ -12,8 +12,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 P=$scratch/prefix
 cmake --install "$BUILD_DIR" --prefix "$P" >/dev/null || fail "cmake --install failed"
 for f in bin/mpicc bin/mpicxx bin/mpic++ bin/mpiCC bin/ivcrun bin/mpirun bin/mpiexec \
-         bin/ivc-info include/mpi.h lib/libivcmpi.so.1 lib/libmpi.so lib/pkgconfig/ivc.pc lib/pkgconfig/mpi.pc \
-         include/ivc.h lib/libivc.so.1; do
+         bin/ivc-info include/mpi.h lib/libivcmpi.so.1 lib/libmpi.so lib/pkgconfig/ivc.pc \
+         lib/pkgconfig/mpi.pc include/ivc.h lib/libivc.so.1; do
     [ -e "$P/$f" ] || fail "expected $P/$f after install"
 done
 [ -x "$P/bin/mpicc" ] || fail "mpicc is not executable"
