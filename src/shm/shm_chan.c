@@ -66,8 +66,9 @@ enum { PATH_PIPE, PATH_READ, PATH_WRITE, PATH_N };
  * delivering one stalls on a line the sender has just written (the next record's zeroed
  * stamp, shm_ring.h): a transfer from the other core on the way to the program, which then
  * usually answers first. The caller's progress loop comes back for the next record.
- * Ping-pong latency 0-16 B 0.30 against 0.44 us with the vCPUs far apart and 0.10 against
- * 0.12 close together (AMD development VM, 2 ranks, best of 4); message rate unchanged. */
+ * Ping-pong latency 0-16 B 0.30 against 0.41-0.44 µs with the vCPUs far apart and 0.10-0.11
+ * against 0.12-0.13 close together (AMD development VM, 2 ranks, best of 3-4); message rate
+ * unchanged, bidirectional bandwidth of 4 KiB messages 0.81x, of 8-16 KiB 1.4-2.0x. */
 #define POLL_BUDGET 1
 
 typedef struct op_queue {

@@ -39,7 +39,8 @@ typedef struct ivc_shm_config {
 
 /* Largest eager payload copied into the ring with 8-byte stores (ivc_copy_words) instead of
  * memcpy, whose 16-32-byte stores straddle the record's cache lines (the payload starts 48
- * bytes into the first): with the two vCPUs of the AMD development VM far apart, latency
+ * bytes into the first), the likely cause of a further transfer from the writer's core at
+ * some sizes: with the two vCPUs of the AMD development VM far apart, latency
  * 64/72/96 B 0.36/0.37/0.40 µs against 0.56/0.56/0.58, 384 B-1 KiB 0.90-0.96x; close
  * together 64/72 B 0.12 against 0.16 µs; no size slower (best of 3 per placement); 2 KiB
  * neutral, 4 KiB 1.06x, hence 1 KiB. */
