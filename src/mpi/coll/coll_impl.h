@@ -31,11 +31,12 @@
  *                    that P has consumed                                  (from byte 16)
  *   len              a broadcast's message bytes (written before R10), which each reader
  *                    compares with its own count: a mismatch is MPI_ERR_TRUNCATE there
- *   data[]           P's publication: contributions, blocks, or a ring of chunks; for
- *                    Reduce_scatter a descriptor (32 bytes) first: the data follows, or
- *                    it lies in P's shared heap at a region offset; for Gather, Allgather
- *                    and Alltoall `filled` tells which, and only the latter has a
- *                    descriptor (coll_shm.c, "operands in the shared heap")
+ *   data[]           P's publication: contributions, blocks, or a ring of chunks; the
+ *                    data, or a descriptor of it in P's shared heap at a region offset:
+ *                    for Gather, Allgather, Alltoall and Reduce_scatter `filled` tells
+ *                    which; each half of a partitioned Allreduce starts with a descriptor
+ *                    (32 bytes or a line) that tells it (coll_shm.c, "operands in the
+ *                    shared heap")
  *   csum[]           check words (below)
  * Bank 0 has IVC_COLL_AREA data bytes, the others IVC_COLL_CHUNK (at most 16 KiB). A
  * publication that fits a small bank goes to the bank after the one of P's last

@@ -965,10 +965,10 @@ int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
 
 /* ---- operands in the shared heap: read where they lie ----
  *
- * Reduce-scatter starts each publication with a descriptor (placed by place(); written by
- * the area's owner before R10, read by the others after A10); gather, allgather and
- * alltoall say in `filled` which of the two theirs is (pub_src()) and need a descriptor
- * only for the second:
+ * The partitioned allreduce starts each half of its area with a descriptor (placed by
+ * place(); written by the area's owner before R10, read by the others after A10); gather,
+ * allgather, alltoall and reduce-scatter say in `filled` which of the two theirs is
+ * (pub_src()) and need a descriptor only for the second:
  * DESC_DATA, the bytes follow in the area as usual; or DESC_DIRECT, the operand lies in the
  * owner's shared heap (src/shm/shm_heap.h) at a region offset, and readers copy or reduce
  * their part straight out of it: one copy instead of two (a broadcast uses the same
@@ -1037,19 +1037,14 @@ static const uint8_t *desc_src_at(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uin
     return desc_heap(comm, cc, r, &d, at, len);
 }
 
-static const uint8_t *desc_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t at,
-                               uint64_t len, uint64_t area_at)
-{
-    return desc_src_at(comm, cc, r, 0, at, len, area_at);
-}
-
-/* Publications whose kind `filled` gives (Gather, Allgather, Alltoall): FILL_DATA, the data
- * lies in the area with no descriptor before it; FILL_DIRECT, a descriptor lies where the
- * data would (room for it: pub_room()). A descriptor before small data pushed it out of the
- * tag's cache line: without it, at 2 ranks on the AMD development VM (best of 3 per
- * placement), Alltoall 8-256 B takes 0.55-1.00x the time with the vCPUs far apart and
- * 0.71-0.80x close together, Allgather 8-256 B 0.56-1.02x and 0.81-0.95x; no size up to
- * 16 KiB slower beyond noise. */
+/* Publications whose kind `filled` gives (Gather, Allgather, Alltoall, Reduce_scatter):
+ * FILL_DATA, the data lies in the area with no descriptor before it; FILL_DIRECT, a
+ * descriptor lies where the data would (room for it: pub_room()). A descriptor before
+ * small data pushed it out of the tag's cache line: without it, at 2 ranks on the AMD
+ * development VM (best of 3 per placement), Alltoall 8-256 B takes 0.55-1.00x the time with
+ * the vCPUs far apart and 0.71-0.80x close together, Allgather 8-256 B 0.56-1.02x and
+ * 0.81-0.95x, Reduce_scatter 8-256 B 0.56-0.93x and 0.77-1.00x; no size up to 16 KiB
+ * slower beyond noise. */
 #define FILL_DATA   1
 #define FILL_DIRECT 2
 
@@ -1058,7 +1053,7 @@ static inline uint64_t pub_room(uint64_t payload)
     return payload < DESC_SMALL ? DESC_SMALL : payload;
 }
 
-/* desc_src() for such a publication of comm rank r (after wait_tag). */
+/* desc_src_at() for such a publication of comm rank r (after wait_tag). */
 static const uint8_t *pub_src(MPI_Comm comm, ivc_coll_comm_t *cc, int r, uint64_t at, uint64_t len,
                               uint64_t area_at)
 {
@@ -1467,32 +1462,34 @@ int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
         uint64_t len = bytes - off < step ? bytes - off : step;
         uint64_t plo = off / esz, phi = (off + len) / esz; /* this piece, in elements */
         uint64_t tag = next_tag(comm, cc);
-        if ((rc = wait_acks(comm, len, 1)) != MPI_SUCCESS)
+        uint64_t room = pub_room(len); /* the piece, or (direct) a descriptor: pub_src() */
+        if ((rc = wait_acks(comm, room, 0)) != MPI_SUCCESS)
             break;
-        desc_put(direct, hoff, bytes);
-        if (!direct)
-            pub_copy(data_of(ivc_coll.me) + ivc_coll.pub.desc, (const uint8_t *)mine + off, len);
+        if (direct)
+            desc_put(1, hoff, bytes);
+        else
+            pub_copy(data_of(ivc_coll.me), (const uint8_t *)mine + off, len);
         for (int r = 0; ivc_coll.csum && r < n; r++) { /* rank r's part of the piece */
             uint64_t a = first[r] > plo ? first[r] : plo;
             uint64_t b = first[r] + counts[r] < phi ? first[r] + counts[r] : phi;
             pub_sum((uint64_t)r, (uint64_t)r, tag, (const uint8_t *)mine + a * esz,
                     b > a ? (b - a) * esz : 0);
         }
-        publish(tag, 1);
+        publish(tag, direct ? FILL_DIRECT : FILL_DATA);
         owe_all(comm, cc, 1);
         uint64_t a = first[me] > plo ? first[me] : plo;
         uint64_t b = first[me] + counts[me] < phi ? first[me] + counts[me] : phi;
         uint64_t mlen = b > a ? (b - a) * esz : 0;
         int seen = n; /* ranks [0, seen) published this piece (see coll_shm_reduce) */
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
-            if (r != me && (rc = wait_tag(comm, cc, r, tag, len, 1)) != MPI_SUCCESS)
+            if (r != me && (rc = wait_tag(comm, cc, r, tag, room, 0)) != MPI_SUCCESS)
                 seen = r;
             want[r] = r != me && rc == MPI_SUCCESS ? sum_want(cc, r, (uint64_t)me) : 0;
             uint64_t at = b > a ? (a - plo) * esz : 0;
             if (r == me)
                 src[r] = (const uint8_t *)mine + off + at;
             else if (rc == MPI_SUCCESS &&
-                     (src[r] = desc_src(comm, cc, r, off + at, mlen, at)) == NULL) {
+                     (src[r] = pub_src(comm, cc, r, off + at, mlen, at)) == NULL) {
                 rc = MPI_ERR_PROC_FAILED;
                 seen = r;
             }
