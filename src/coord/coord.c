@@ -641,8 +641,8 @@ int ivc_coord_print_config(FILE *f)
         char why[256];
         uint64_t v = ivc_topo_stream_min(0, why, sizeof(why));
         fprintf(f, "#   IVC_STREAM_MIN=auto is %llu here (IVC_COLL_STREAM_MIN=auto: %llu): %s\n",
-                (unsigned long long)v, (unsigned long long)ivc_topo_stream_min(16u << 10, NULL, 0),
-                why);
+                (unsigned long long)v,
+                (unsigned long long)ivc_topo_stream_min(IVC_COLL_STREAM_SMALL, NULL, 0), why);
     }
     ivc_coll_config_t lc;
     if (ivc_coll_config_load(&lc) == 0)

@@ -46,7 +46,7 @@ static const ivc_cfg_entry_t coll_entries[] = {
      "contiguous data of at least this many bytes is written into a collective area with "
      "non-temporal stores, so that readers on other cores fetch it from memory; auto = a "
      "quarter of the last-level cache when one of at least 64 MiB is shared by at least 8 "
-     "CPUs, else 16K (base/ivc_topo.h); or a size",
+     "CPUs, else 8K (base/ivc_topo.h); or a size",
      IVC_CFG_STRING, 0, 0, offsetof(ivc_coll_config_t, stream_text)},
     {"COLL_ROOTED_P2P", "auto",
      "Bcast, Reduce, Gather and Scatter of at most this many bytes use point-to-point, whose "
@@ -70,7 +70,7 @@ int ivc_coll_config_load(ivc_coll_config_t *cfg)
     int rc = ivc_cfg_load(&ivc_coll_config_table, cfg);
     if (rc != 0)
         return rc;
-    if (ivc_shm_parse_stream_min("COLL_STREAM_MIN", cfg->stream_text, 16u << 10,
+    if (ivc_shm_parse_stream_min("COLL_STREAM_MIN", cfg->stream_text, IVC_COLL_STREAM_SMALL,
                                  &cfg->stream_min) != 0)
         return -EINVAL;
     if (cfg->chunk % IVC_CACHE_LINE) {

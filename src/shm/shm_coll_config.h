@@ -29,6 +29,16 @@ typedef struct ivc_coll_config {
 
 extern const ivc_cfg_table_t ivc_coll_config_table;
 
+/* IVC_COLL_STREAM_MIN=auto where the cache topology does not vouch for plain stores
+ * (base/ivc_topo.h): publications from 8 KiB stream, as eager records of the channel do
+ * (IVC_SHM_EAGER_STREAM_MIN). On the AMD development VM, 2 ranks, `bench/coll` (best of
+ * 2-3 rounds per placement): with the two vCPUs far apart, Bcast, Reduce, Reduce_scatter
+ * and Allgather of 8 KiB take 0.25-0.45x the time they took with plain stores (16 KiB was
+ * the threshold), Allreduce 0.53x; close together 0.91-1.17x, Reduce_scatter and
+ * Allreduce 1.39-1.44x, still ahead of MPICH and Open MPI there. From 2-4 KiB streaming
+ * also halves the far figures but costs 1.2-1.7x close, where Open MPI would lead. */
+#define IVC_COLL_STREAM_SMALL (8u << 10)
+
 /* Loads and cross-checks the table (the chunk must divide the area).
  * Returns 0 or -EINVAL after logging which variable is wrong. */
 int ivc_coll_config_load(ivc_coll_config_t *cfg);
