@@ -108,7 +108,8 @@ int main(int argc, char **argv)
         bench_bytes_1to0 += per_dir;
         nsizes++;
         if (o.rank == 0) {
-            printf("%-10zu%18.2f\n", size, t * 1e6 / (2.0 * iters));
+            /* Three decimals: at 0.1 µs a step of 0.01 is 10%. */
+            printf("%-10zu%18.3f\n", size, t * 1e6 / (2.0 * iters));
             fflush(stdout);
         }
     }

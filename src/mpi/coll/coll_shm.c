@@ -808,6 +808,24 @@ static int wait_bank(MPI_Comm comm, uint32_t b)
     return MPI_SUCCESS;
 }
 
+/* Starts fetching the readers' acknowledgements of our publications in bank b, which
+ * wait_bank() reads ACK_AHEAD publications from now: each lies in a line the reader wrote,
+ * so the load there would otherwise miss, and a publisher running ahead (the contributors
+ * of back-to-back Reduces) would wait for it each time. By then the readers have mostly
+ * acknowledged, so the line fetched now is the one read then. Reduce of 8-256 B at 2
+ * ranks, vCPUs far apart (AMD development VM, two A/B runs of 2-3 rounds): 0.69-0.94x the
+ * time; no change beyond noise for Bcast, Allreduce, Alltoall, Allgather, Reduce_scatter
+ * or with the vCPUs close together. */
+#define ACK_AHEAD (IVC_COLL_BANKS / 2)
+
+static inline void prefetch_acks(uint32_t b)
+{
+    const uint64_t *owed = ivc_coll.owed + b * ivc_coll.nlocal;
+    for (uint32_t l = 0; l < ivc_coll.nlocal; l++)
+        if (owed[l] != 0 && l != ivc_coll.me)
+            __builtin_prefetch((const void *)ack_at(l, ivc_coll.me, b), 0);
+}
+
 /* Before writing a publication of `payload` bytes (after a descriptor when `desc`) into our
  * area for an operation on comm: places it (place()), picks the bank (one that fits a small
  * bank goes to the bank after our last one's, so that we can write it while readers still
@@ -818,6 +836,7 @@ static int wait_acks(MPI_Comm comm, uint64_t payload, int desc)
     coll_pos_t *p = &ivc_coll.pub;
     uint32_t next = ivc_coll.last_bank + 1 < IVC_COLL_BANKS ? ivc_coll.last_bank + 1 : 0;
     p->bank = place(p, payload, desc) <= ivc_coll.small ? next : 0;
+    prefetch_acks((next + ACK_AHEAD) % IVC_COLL_BANKS);
     return wait_bank(comm, p->bank);
 }
 
