@@ -30,7 +30,8 @@
  *   ack[nlocal]      ack[q]: units of Q's publications in Q's bank of the same number
  *                    that P has consumed                                  (from byte 16)
  *   len              a broadcast's message bytes (written before R10), which each reader
- *                    compares with its own count: a mismatch is MPI_ERR_TRUNCATE there
+ *                    compares with its own count: a mismatch is MPI_ERR_TRUNCATE there;
+ *                    the small data of other publications may cover it (place())
  *   data[]           P's publication: contributions, blocks, or a ring of chunks; the
  *                    data, or a descriptor of it in P's shared heap at a region offset:
  *                    for Gather, Allgather, Alltoall and Reduce_scatter `filled` tells
@@ -164,6 +165,7 @@ typedef struct ivc_coll_shm {
     uint64_t bank_off[IVC_COLL_BANKS], csum_off[IVC_COLL_BANKS], small;
     uint64_t data_off;   /* offset of data in a bank: the line after the control words */
     uint64_t inline_off; /* or right after them (small publications, coll_shm.c place()) */
+    uint64_t plain_off;  /* or at the length word (small ones but a broadcast's) */
     coll_pos_t pub;      /* this rank's publication being written (or last made) */
     uint32_t last_bank;  /* the bank of its last publication */
     coll_pos_t *rd;      /* local index l -> l's publication this rank waited for last */

@@ -76,27 +76,39 @@ static inline IVC_ATOMIC(uint64_t) * len_of(uint32_t l)
 }
 
 /* Where a publication lies in its bank (publisher and readers work it out from the same
- * sizes): `payload` bytes, after a descriptor when `desc` ("operands in the shared heap").
- * A small one starts right after the control words, in their cache line, so that a reader
- * fetches the tag and the first data with one transfer: a payload of up to COLL_INLINE
- * bytes without a descriptor (Allreduce and Reduce of 8-256 bytes at 2 ranks: 0.73-0.92x
- * the time, the development VM, best of 3 runs x 3), or one that ends within the next line
- * with a half-line descriptor before it. Larger ones start on the line after
- * the control words, after a whole-line descriptor: data that starts mid-line costs more
- * than the transfer saves (Allreduce of 512 bytes 1.20x, Allgather of 64-512 bytes
- * 1.07-1.17x, Alltoall and Allgather of 16-64 KiB 1.07-1.12x). */
+ * sizes): `payload` bytes, after a descriptor when `desc` is PUB_DESC ("operands in the
+ * shared heap"). A small one starts right after the control words, in their cache line,
+ * so that a reader fetches the tag and the first data with one transfer: a payload of up
+ * to COLL_INLINE bytes without a descriptor (Allreduce and Reduce of 8-256 bytes at 2
+ * ranks: 0.73-0.92x the time, the development VM, best of 3 runs x 3), or one that ends
+ * within the next line with a half-line descriptor before it. Larger ones start on the
+ * line after the control words, after a whole-line descriptor: data that starts mid-line
+ * costs more than the transfer saves (Allreduce of 512 bytes 1.20x, Allgather of 64-512
+ * bytes 1.07-1.17x, Alltoall and Allgather of 16-64 KiB 1.07-1.12x). */
 #define COLL_INLINE 256
 #define DESC_SMALL  32
 #define DESC_LINE   IVC_CACHE_LINE
+
+/* What comes before a publication's payload: PUB_DESC, a descriptor; PUB_LEN, a broadcast's
+ * length word (the last control word); PUB_PLAIN, nothing, and then a small payload also
+ * covers the length word, which only a broadcast's readers read (2 ranks: 32 bytes of
+ * data in the tag's line instead of 16; Allgather, Alltoall and Allreduce of 32 B with the
+ * vCPUs far apart 0.56-0.79x the time, Reduce_scatter of 64 B 0.62-0.66x, the AMD
+ * development VM, 3 A/B runs of 3 rounds; close together no size of 8-128 B slower beyond
+ * noise). */
+#define PUB_PLAIN 0
+#define PUB_DESC  1
+#define PUB_LEN   2
 
 /* Sets p's offset and descriptor bytes (0, DESC_SMALL or DESC_LINE); returns the bytes
  * of descriptor and payload. */
 static inline uint64_t place(coll_pos_t *p, uint64_t payload, int desc)
 {
-    int in = desc ? ivc_coll.inline_off + DESC_SMALL + payload <= ivc_coll.data_off + DESC_LINE
-                  : payload <= COLL_INLINE;
-    p->off = in ? ivc_coll.inline_off : ivc_coll.data_off;
-    p->desc = desc ? (in ? DESC_SMALL : DESC_LINE) : 0;
+    int in = desc == PUB_DESC
+                 ? ivc_coll.inline_off + DESC_SMALL + payload <= ivc_coll.data_off + DESC_LINE
+                 : payload <= COLL_INLINE;
+    p->off = !in ? ivc_coll.data_off : desc == PUB_PLAIN ? ivc_coll.plain_off : ivc_coll.inline_off;
+    p->desc = desc == PUB_DESC ? (in ? DESC_SMALL : DESC_LINE) : 0;
     return p->desc + payload;
 }
 
@@ -304,8 +316,9 @@ int ivc_mpi_coll_init(void)
     s->nlocal = nlocal;
     s->me = c->my_local;
     s->data_off = ivc_coll_ctl_bytes(nlocal);
-    /* Right after the length word, 16-byte aligned (see place()). */
+    /* Right after the length word, or (PUB_PLAIN) at it, 16-byte aligned (see place()). */
     s->inline_off = (ivc_coll_ctl_used(nlocal) + 15) / 16 * 16;
+    s->plain_off = (ivc_coll_ctl_used(nlocal) - 8 + 15) / 16 * 16;
     /* MPI_THREAD_MULTIPLE: threads may run collectives on different communicators at once,
      * in any order, and an area holds one operation at a time: point-to-point instead. */
     s->on = ok && !ivc_mpi_multiple;
@@ -967,7 +980,7 @@ int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
     COUNT_CALL(COLL_CK_BARRIER);
     SHM_FT_ENTRY(comm);
     uint64_t tag = next_tag(comm, cc);
-    int rc = wait_acks(comm, 0, 0);
+    int rc = wait_acks(comm, 0, PUB_PLAIN);
     if (rc != MPI_SUCCESS)
         return rc;
     publish(tag, 0);
@@ -975,7 +988,7 @@ int coll_shm_barrier(MPI_Comm comm, ivc_coll_comm_t *cc)
     /* Everyone's flag, starting after our own rank, so that waiters spread over lines. */
     for (int i = 1; i < comm->size; i++) {
         int r = (comm->rank + i) % comm->size;
-        if ((rc = wait_tag(comm, cc, r, tag, 0, 0)) != MPI_SUCCESS)
+        if ((rc = wait_tag(comm, cc, r, tag, 0, PUB_PLAIN)) != MPI_SUCCESS)
             return rc;
         ack(cc, r, 1);
     }
@@ -1130,7 +1143,7 @@ static inline uint64_t bcast_need(uint64_t units, uint64_t bytes)
 static int bcast_direct(const ivc_data_t *d, uint64_t hoff, uint64_t tag, int root, MPI_Comm comm,
                         ivc_coll_comm_t *cc)
 {
-    int rc = wait_acks(comm, ivc_coll.cfg.area, 0); /* bcast_need() of more than one unit */
+    int rc = wait_acks(comm, ivc_coll.cfg.area, PUB_LEN); /* bcast_need(): more than a unit */
     if (rc != MPI_SUCCESS)
         return rc;
     desc_put(1, hoff, d->bytes);
@@ -1160,7 +1173,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
     if (comm->rank == root && units > 1 && ivc_data_contig(&d) && direct_ok(d.buf, bytes, &hoff))
         return bcast_direct(&d, hoff, tag, root, comm, cc);
     if (comm->rank == root) {
-        if ((rc = wait_acks(comm, bcast_need(units, bytes), 0)) != MPI_SUCCESS)
+        if ((rc = wait_acks(comm, bcast_need(units, bytes), PUB_LEN)) != MPI_SUCCESS)
             return rc;
         /* base[r]: acknowledgements owed before this operation, for slot reuse. */
         uint64_t *base = NULL;
@@ -1207,7 +1220,7 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
         free(base);
         return MPI_SUCCESS;
     }
-    if ((rc = wait_tag(comm, cc, root, tag, bcast_need(units, bytes), 0)) != MPI_SUCCESS)
+    if ((rc = wait_tag(comm, cc, root, tag, bcast_need(units, bytes), PUB_LEN)) != MPI_SUCCESS)
         return rc;
     uint32_t rl = (uint32_t)cc->lidx[root];
     ivc_coll_ctl_t *c = ctl_of(rl);
@@ -1363,7 +1376,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         /* Slice r: elements [r * nel / n, (r + 1) * nel / n) of this piece. */
         uint64_t lo = (uint64_t)me * nel / (uint64_t)n, hi = (uint64_t)(me + 1) * nel / (uint64_t)n;
         uint64_t tag1 = next_tag(comm, cc), tag2 = next_tag(comm, cc);
-        if ((rc = wait_acks(comm, ivc_coll.cfg.area, 1)) != MPI_SUCCESS)
+        if ((rc = wait_acks(comm, ivc_coll.cfg.area, PUB_DESC)) != MPI_SUCCESS)
             break;
         uint8_t *area = data_of(ivc_coll.me);
         desc_put_at(0, din, ioff, bytes);
@@ -1385,7 +1398,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
                 want[r] = 0;
                 continue;
             }
-            if ((rc = wait_tag(comm, cc, r, tag1, ivc_coll.cfg.area, 1)) != MPI_SUCCESS) {
+            if ((rc = wait_tag(comm, cc, r, tag1, ivc_coll.cfg.area, PUB_DESC)) != MPI_SUCCESS) {
                 seen = r;
                 break;
             }
@@ -1411,7 +1424,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
         for (int r = 0; r < seen; r++)
             if (r != me)
                 ack(cc, r, 1);
-        if (rc != MPI_SUCCESS || (rc = wait_acks(comm, ivc_coll.cfg.area, 1)) != MPI_SUCCESS)
+        if (rc != MPI_SUCCESS || (rc = wait_acks(comm, ivc_coll.cfg.area, PUB_DESC)) != MPI_SUCCESS)
             break;
         if (me != root) {
             desc_put_at(half, dout, ooff, bytes);
@@ -1428,7 +1441,7 @@ static int allreduce_split(const void *mine, void *out, uint64_t count, MPI_Data
             int r = (me + i) % n;
             uint64_t rlo = (uint64_t)r * nel / (uint64_t)n,
                      rhi = (uint64_t)(r + 1) * nel / (uint64_t)n;
-            if ((rc = wait_tag(comm, cc, r, tag2, ivc_coll.cfg.area, 1)) != MPI_SUCCESS)
+            if ((rc = wait_tag(comm, cc, r, tag2, ivc_coll.cfg.area, PUB_DESC)) != MPI_SUCCESS)
                 break;
             const uint8_t *from =
                 desc_src_at(comm, cc, r, half, off + rlo * esz, (rhi - rlo) * esz, rlo * esz);
@@ -1482,7 +1495,7 @@ int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
         uint64_t plo = off / esz, phi = (off + len) / esz; /* this piece, in elements */
         uint64_t tag = next_tag(comm, cc);
         uint64_t room = pub_room(len); /* the piece, or (direct) a descriptor: pub_src() */
-        if ((rc = wait_acks(comm, room, 0)) != MPI_SUCCESS)
+        if ((rc = wait_acks(comm, room, PUB_PLAIN)) != MPI_SUCCESS)
             break;
         if (direct)
             desc_put(1, hoff, bytes);
@@ -1501,7 +1514,7 @@ int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
         uint64_t mlen = b > a ? (b - a) * esz : 0;
         int seen = n; /* ranks [0, seen) published this piece (see coll_shm_reduce) */
         for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
-            if (r != me && (rc = wait_tag(comm, cc, r, tag, room, 0)) != MPI_SUCCESS)
+            if (r != me && (rc = wait_tag(comm, cc, r, tag, room, PUB_PLAIN)) != MPI_SUCCESS)
                 seen = r;
             want[r] = r != me && rc == MPI_SUCCESS ? sum_want(cc, r, (uint64_t)me) : 0;
             uint64_t at = b > a ? (a - plo) * esz : 0;
@@ -1586,7 +1599,7 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
         const uint8_t *my = (const uint8_t *)mine + off;
         uint8_t *o = hi >= lo ? (uint8_t *)out + off : NULL;
         if (pub) {
-            if ((rc = wait_acks(comm, len, 0)) != MPI_SUCCESS)
+            if ((rc = wait_acks(comm, len, PUB_PLAIN)) != MPI_SUCCESS)
                 break;
             pub_copy(data_of(ivc_coll.me), my, len);
             pub_sum(0, 0, tag, my, len);
@@ -1604,7 +1617,7 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
             /* Our contribution would be overwritten by the first copy: keep it aside in
              * our own area (nobody reads it; we are not publishing). With checks on, the
              * private copy below serves instead. */
-            if ((rc = wait_acks(comm, len, 0)) != MPI_SUCCESS)
+            if ((rc = wait_acks(comm, len, PUB_PLAIN)) != MPI_SUCCESS)
                 break;
             memcpy(data_of(ivc_coll.me), my, len);
             my = data_of(ivc_coll.me);
@@ -1626,7 +1639,7 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
                 src[r] = my;
                 continue;
             }
-            if ((rc = wait_tag(comm, cc, r, tag, len, 0)) != MPI_SUCCESS)
+            if ((rc = wait_tag(comm, cc, r, tag, len, PUB_PLAIN)) != MPI_SUCCESS)
                 seen = r;
             want[r] = rc == MPI_SUCCESS ? sum_want(cc, r, 0) : 0;
             src[r] = data_of((uint32_t)cc->lidx[r]);
@@ -1683,7 +1696,7 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
         uint64_t tag = next_tag(comm, cc);
         uint64_t room = pub_room(len); /* the block, or (direct) a descriptor: pub_src() */
         if (pub) {
-            if ((rc = wait_acks(comm, room, 0)) != MPI_SUCCESS)
+            if ((rc = wait_acks(comm, room, PUB_PLAIN)) != MPI_SUCCESS)
                 break;
             if (direct) {
                 desc_put(1, hoff, blk);
@@ -1705,7 +1718,7 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
             break;
         for (int i = 1; i < n && rc == MPI_SUCCESS; i++) {
             int r = (me + i) % n;
-            if ((rc = wait_tag(comm, cc, r, tag, room, 0)) != MPI_SUCCESS)
+            if ((rc = wait_tag(comm, cc, r, tag, room, PUB_PLAIN)) != MPI_SUCCESS)
                 break;
             const uint8_t *from = pub_src(comm, cc, r, off, len, 0);
             if (from == NULL) {
@@ -1737,7 +1750,7 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);
         if (me == root) {
-            if ((rc = wait_acks(comm, (uint64_t)n * len, 0)) != MPI_SUCCESS)
+            if ((rc = wait_acks(comm, (uint64_t)n * len, PUB_PLAIN)) != MPI_SUCCESS)
                 break;
             for (int r = 0; r < n; r++)
                 if (r != root)
@@ -1747,7 +1760,7 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
             owe_all(comm, cc, 1);
             continue;
         }
-        if ((rc = wait_tag(comm, cc, root, tag, (uint64_t)n * len, 0)) != MPI_SUCCESS)
+        if ((rc = wait_tag(comm, cc, root, tag, (uint64_t)n * len, PUB_PLAIN)) != MPI_SUCCESS)
             break;
         rc = read_copy(comm, cc, root, (uint64_t)me, (uint64_t)me, tag, rd, off,
                        data_of((uint32_t)cc->lidx[root]) + me * len, len);
@@ -1775,7 +1788,7 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
         /* Our blocks, or (direct) only a descriptor where they would lie: `filled` tells
          * the readers which, so data needs no descriptor before it. */
         uint64_t room = pub_room((uint64_t)n * len);
-        if ((rc = wait_acks(comm, room, 0)) != MPI_SUCCESS)
+        if ((rc = wait_acks(comm, room, PUB_PLAIN)) != MPI_SUCCESS)
             break;
         /* In place our own block goes through the area too, since the receive buffer is
          * about to be overwritten. */
@@ -1800,7 +1813,7 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
             break;
         for (int i = 1; i < n && rc == MPI_SUCCESS; i++) {
             int r = (me + i) % n;
-            if ((rc = wait_tag(comm, cc, r, tag, room, 0)) != MPI_SUCCESS)
+            if ((rc = wait_tag(comm, cc, r, tag, room, PUB_PLAIN)) != MPI_SUCCESS)
                 break;
             const uint8_t *from =
                 pub_src(comm, cc, r, (uint64_t)me * blk + off, len, (uint64_t)me * len);
