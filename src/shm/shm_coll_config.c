@@ -36,7 +36,8 @@ static const ivc_cfg_entry_t coll_entries[] = {
      IVC_CFG_SIZE, 64, 1u << 30, offsetof(ivc_coll_config_t, chunk)},
     {"COLL_SPLIT_MIN", "4K",
      "allreduce of at least this many bytes: each rank reduces "
-     "one slice (partitioned) instead of every rank reducing everything",
+     "one slice (partitioned) instead of every rank reducing everything; between 2 ranks "
+     "from 32K at least",
      IVC_CFG_SIZE, 0, UINT64_MAX, offsetof(ivc_coll_config_t, split_min)},
     {"COLL_BCAST_P2P", "0",
      "broadcasts of at least this many bytes use the point-to-point tree instead of the "

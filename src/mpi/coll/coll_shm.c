@@ -1547,6 +1547,12 @@ int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
     return rc;
 }
 
+/* The smallest partitioned allreduce between 2 ranks. The AMD development VM, Allreduce of
+ * floats, unpartitioned against partitioned, A/B of 2-3 rounds per placement: with the
+ * vCPUs close together 0.72-0.96x the time from 4 KiB to 256 KiB (1.00x at 1-2 KiB); far
+ * apart 0.53-0.90x from 4 to 16 KiB but 1.12-1.24x from 32 KiB to 256 KiB. */
+#define COLL_SPLIT_PAIR_MIN (32u << 10)
+
 int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt, MPI_Op op,
                     int root, int mode, MPI_Comm comm, ivc_coll_comm_t *cc)
 {
@@ -1554,10 +1560,15 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
     SHM_FT_ENTRY(comm);
     /* Partitioned from IVC_COLL_SPLIT_MIN bytes: an allreduce at any size, a reduce from 4
      * ranks (with fewer the root reads little more than the split would, in one round
-     * instead of two) where IVC_COLL_REDUCE_SPLIT says. */
+     * instead of two) where IVC_COLL_REDUCE_SPLIT says. Between 2 ranks each reads the
+     * other's whole contribution either way, and the split only adds a round and halves
+     * the additions: from COLL_SPLIT_PAIR_MIN. */
+    uint64_t split_min = ivc_coll.cfg.split_min;
+    if (comm->size == 2 && split_min != 0 && split_min < COLL_SPLIT_PAIR_MIN)
+        split_min = COLL_SPLIT_PAIR_MIN;
     if ((mode == COLL_ALLREDUCE ||
          (mode == COLL_REDUCE && comm->size >= 4 && ivc_coll.reduce_split)) &&
-        ivc_coll.cfg.split_min != 0 && count * dt->map.size >= ivc_coll.cfg.split_min &&
+        split_min != 0 && count * dt->map.size >= split_min &&
         ivc_coll.cfg.area / 2 >= DESC_LINE + coll_elem_bytes(dt))
         return allreduce_split(mine, out, count, dt, op, mode == COLL_REDUCE ? root : -1, comm, cc);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
