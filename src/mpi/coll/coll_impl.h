@@ -36,8 +36,7 @@
  *                    data, or a descriptor of it in P's shared heap at a region offset:
  *                    for Gather, Allgather, Alltoall and Reduce_scatter `filled` tells
  *                    which; each half of a partitioned Allreduce starts with a descriptor
- *                    (32 bytes or a line) that tells it (coll_shm.c, "operands in the
- *                    shared heap")
+ *                    (a line) that tells it (coll_shm.c, "operands in the shared heap")
  *   csum[]           check words (below)
  * Bank 0 has IVC_COLL_AREA data bytes, the others IVC_COLL_CHUNK (at most 16 KiB). A
  * publication that fits a small bank goes to the bank after the one of P's last

@@ -80,13 +80,13 @@ static inline IVC_ATOMIC(uint64_t) * len_of(uint32_t l)
  * shared heap"). A small one starts right after the control words, in their cache line,
  * so that a reader fetches the tag and the first data with one transfer: a payload of up
  * to COLL_INLINE bytes without a descriptor (Allreduce and Reduce of 8-256 bytes at 2
- * ranks: 0.73-0.92x the time, the development VM, best of 3 runs x 3), or one that ends
- * within the next line with a half-line descriptor before it. Larger ones start on the
- * line after the control words, after a whole-line descriptor: data that starts mid-line
- * costs more than the transfer saves (Allreduce of 512 bytes 1.20x, Allgather of 64-512
- * bytes 1.07-1.17x, Alltoall and Allgather of 16-64 KiB 1.07-1.12x). */
+ * ranks: 0.73-0.92x the time, the development VM, best of 3 runs x 3). Larger ones start
+ * on the line after the control words: data that starts mid-line costs more than the
+ * transfer saves (Allreduce of 512 bytes 1.20x, Allgather of 64-512 bytes 1.07-1.17x,
+ * Alltoall and Allgather of 16-64 KiB 1.07-1.12x). A descriptor (the halves of a
+ * partitioned allreduce, each a whole area's worth) takes a whole line before its data. */
 #define COLL_INLINE 256
-#define DESC_SMALL  32
+#define DESC_SMALL  32 /* a descriptor's room where data would lie (pub_room()) */
 #define DESC_LINE   IVC_CACHE_LINE
 
 /* What comes before a publication's payload: PUB_DESC, a descriptor; PUB_LEN, a broadcast's
@@ -100,15 +100,13 @@ static inline IVC_ATOMIC(uint64_t) * len_of(uint32_t l)
 #define PUB_DESC  1
 #define PUB_LEN   2
 
-/* Sets p's offset and descriptor bytes (0, DESC_SMALL or DESC_LINE); returns the bytes
- * of descriptor and payload. */
+/* Sets p's offset and descriptor bytes (0 or DESC_LINE); returns the bytes of descriptor
+ * and payload. */
 static inline uint64_t place(coll_pos_t *p, uint64_t payload, int desc)
 {
-    int in = desc == PUB_DESC
-                 ? ivc_coll.inline_off + DESC_SMALL + payload <= ivc_coll.data_off + DESC_LINE
-                 : payload <= COLL_INLINE;
+    int in = desc != PUB_DESC && payload <= COLL_INLINE;
     p->off = !in ? ivc_coll.data_off : desc == PUB_PLAIN ? ivc_coll.plain_off : ivc_coll.inline_off;
-    p->desc = desc == PUB_DESC ? (in ? DESC_SMALL : DESC_LINE) : 0;
+    p->desc = desc == PUB_DESC ? DESC_LINE : 0;
     return p->desc + payload;
 }
 
