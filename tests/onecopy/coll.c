@@ -163,7 +163,9 @@ int main(int argc, char **argv)
     priv_r = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (priv_s == MAP_FAILED || priv_r == MAP_FAILED)
         t_fail("mmap failed");
-    static const size_t sizes[] = {1, 63, 4096, 65537, 200000, 1000003};
+    /* 131072 and 262144: a block exactly as large as an Alltoall piece at 2 ranks and an
+     * Allgather piece (the area; coll_shm.c piece_bytes()). */
+    static const size_t sizes[] = {1, 63, 4096, 65537, 131072, 200000, 262144, 1000003};
     uint64_t seed = 1;
     int nmodes = 1 << (t_size < 3 ? t_size : 3);
     for (int mode = 0; mode < nmodes; mode++)

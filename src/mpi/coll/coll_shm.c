@@ -1472,7 +1472,7 @@ int coll_shm_reduce_scatter(const void *mine, void *out, const uint64_t *first,
     SHM_FT_ENTRY(comm);
     int n = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     uint64_t esz = coll_elem_bytes(dt), bytes = total * dt->map.size;
-    uint64_t step = (ivc_coll.cfg.area - DESC_LINE) / esz * esz;
+    uint64_t step = ivc_coll.cfg.area / esz * esz; /* the piece, or a descriptor in its place */
     if (bytes == 0)
         return MPI_SUCCESS;
     if (step == 0)
@@ -1669,13 +1669,14 @@ int coll_shm_reduce(const void *mine, void *out, uint64_t count, MPI_Datatype dt
 
 /* ---- block exchanges ---- */
 
-/* Pieces of one rank's block of blk bytes so that `per` of them fit in an area. */
-static uint64_t piece_bytes(uint64_t blk, uint64_t per, uint64_t reserved)
+/* Pieces of one rank's block of blk bytes so that `per` of them fit in an area (a
+ * descriptor, when operands lie in the heap, takes the place of the data: pub_src()). */
+static uint64_t piece_bytes(uint64_t blk, uint64_t per)
 {
-    uint64_t p = (ivc_coll.cfg.area - reserved) / (per ? per : 1);
+    uint64_t p = ivc_coll.cfg.area / (per ? per : 1);
     p = p / IVC_CACHE_LINE * IVC_CACHE_LINE;
     if (p == 0)
-        p = (ivc_coll.cfg.area - reserved) / (per ? per : 1);
+        p = ivc_coll.cfg.area / (per ? per : 1);
     return p < blk ? p : blk;
 }
 
@@ -1688,7 +1689,7 @@ int coll_shm_gather(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int root
     int reader = all || me == root;
     if (blk == 0)
         return MPI_SUCCESS;
-    uint64_t step = piece_bytes(blk, 1, DESC_LINE);
+    uint64_t step = piece_bytes(blk, 1);
     int pub = all || me != root;
     /* Our block, when it is contiguous and lies in our heap, is read where it lies (see
      * "operands in the shared heap"): in place it is block `me` of the receive buffer, which
@@ -1754,7 +1755,7 @@ int coll_shm_scatter(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, int roo
         return MPI_SUCCESS;
     if (me == root && rd != NULL && (rc = data_copy(sd, (uint64_t)me * blk, rd, 0, blk)) != 0)
         return rc;
-    uint64_t step = piece_bytes(blk, (uint64_t)n, 0);
+    uint64_t step = piece_bytes(blk, (uint64_t)n);
     for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);
@@ -1790,7 +1791,7 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
     /* Our send buffer, when it lies in our heap, is read where it lies. */
     uint64_t hoff = 0;
     int direct = !inplace && ivc_data_contig(sd) && direct_ok(sd->buf, (uint64_t)n * blk, &hoff);
-    uint64_t step = piece_bytes(blk, (uint64_t)n, DESC_LINE);
+    uint64_t step = piece_bytes(blk, (uint64_t)n);
     for (uint64_t off = 0; off < blk && rc == MPI_SUCCESS; off += step) {
         uint64_t len = blk - off < step ? blk - off : step;
         uint64_t tag = next_tag(comm, cc);

@@ -237,10 +237,10 @@ int main(int argc, char **argv)
     if (priv_s == MAP_FAILED || priv_r == MAP_FAILED || ref0 == NULL || ref1 == NULL)
         t_fail("out of memory");
     /* Bytes around the piece boundaries of a 256 KiB area: partitioned allreduce halves
-     * (128 KiB), whole areas (256 KiB), areas less a descriptor line (reduce-scatter),
+     * (128 KiB, less a descriptor line), whole areas (256 KiB: reduce-scatter's pieces),
      * several pieces. */
-    static const size_t bytes[] = {4, 28, 131068, 131076, 262076, 262148, 262212, 1048580,
-                                   3200004};
+    static const size_t bytes[] = {4,      28,     131068, 131076,  262076,
+                                   262140, 262148, 262212, 1048580, 3200004};
     int kinds[] = {K_FLOAT_SUM, K_DOUBLE_PROD, K_INT_MAX, K_UCHAR_BXOR, K_DINT_MAXLOC};
     for (size_t kk = 0; kk < sizeof kinds / sizeof kinds[0]; kk++)
         for (size_t b = 0; b < sizeof bytes / sizeof bytes[0]; b++)
