@@ -59,7 +59,7 @@ static void exchange(uint8_t *mine, uint8_t *theirs, size_t n)
         atomic_store_explicit(word(mine, b, 16), k, memory_order_release);
         atomic_thread_fence(memory_order_seq_cst);
     }
-    if (dst[0] != 0x5a && n > 0) {
+    if (n > 0 && dst[0] != 0x5a) {
         fprintf(stderr, "romap: wrong data\n");
         exit(1);
     }
