@@ -52,8 +52,8 @@ static const ivc_cfg_entry_t coll_entries[] = {
     {"COLL_ROOTED_P2P", "auto",
      "Bcast, Reduce, Gather and Scatter of at most this many bytes use point-to-point, whose "
      "eager messages let a root run ahead instead of waiting for its readers to release its "
-     "area; auto = the eager limit when a host's ranks outnumber its cores, off otherwise; "
-     "off; or a size",
+     "area; auto = the eager limit when a host's ranks outnumber its cores, off otherwise, "
+     "and a Bcast between two members up to 256 bytes; off; or a size",
      IVC_CFG_STRING, 0, 0, offsetof(ivc_coll_config_t, rooted)},
     {"COLL_REDUCE_SPLIT", "auto",
      "Reduce on 4 or more ranks from IVC_COLL_SPLIT_MIN bytes is partitioned as Allreduce "

@@ -170,6 +170,7 @@ typedef struct ivc_coll_shm {
     coll_pos_t *rd;      /* local index l -> l's publication this rank waited for last */
     uint64_t maxseq;     /* highest sequence number this rank ever published */
     uint64_t rooted_p2p; /* Bcast/Reduce/Gather/Scatter up to this size: point-to-point */
+    uint64_t pair_bcast; /* Bcast between two members up to this size: point-to-point */
     int reduce_split;    /* Reduce is partitioned (IVC_COLL_REDUCE_SPLIT resolved) */
     uint64_t *owed;      /* [bank * nlocal + local index] -> units that reader must
                           * acknowledge in total of our publications in that bank */

@@ -193,6 +193,15 @@ static int shm_ft_broken(MPI_Comm comm)
 
 /* ---- set-up ---- */
 
+/* With IVC_COLL_ROOTED_P2P=auto, a Bcast between two members of at most this many bytes is
+ * one point-to-point message: the channel's eager ring lets a root run far ahead of its
+ * reader, who hands ring space back once a quarter ring, where the area's banks let it run
+ * 7 operations ahead and the reader acknowledges every one in a line the root polls. 2 ranks,
+ * `bench/coll`, AMD development VM (A/B, best of 3-4 rounds per placement): vCPUs far apart
+ * 0.61-0.79x the time at 8-256 B (0.82-0.88x at 512 B), close together 0.81-0.85x at 8-64 B and
+ * 0.98x at 256 B. Reduce gains far (0.75-0.92x) but loses close (1.15-1.31x): not it. */
+#define COLL_PAIR_BCAST 256
+
 static int online_cpus(void)
 {
     cpu_set_t set;
@@ -325,6 +334,7 @@ int ivc_mpi_coll_init(void)
     s->rooted_p2p = s->cfg.rooted_p2p;
     if (s->rooted_p2p == UINT64_MAX)
         s->rooted_p2p = nlocal > cpus ? c->shm_cfg.eager_limit : 0;
+    s->pair_bcast = s->cfg.rooted_p2p == UINT64_MAX ? COLL_PAIR_BCAST : 0;
     /* The partitioned Reduce's extra round costs more than it spreads when ranks wait for
      * cores (4 ranks on 2: 1.2-1.8x slower at 8-256 KiB, 3 runs). */
     s->reduce_split = s->cfg.reduce_split >= 0 ? s->cfg.reduce_split : nlocal <= cpus;

@@ -227,7 +227,9 @@ static int bcast_x(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
         uint64_t bytes = coll_bytes(count, dt);
         /* An empty broadcast goes where the smallest ones go: ranks whose counts differ
          * (erroneous) then still meet in one algorithm, which reports it (coll_shm.c). */
-        if ((limit == 0 || bytes < limit) && (bytes > ivc_coll.rooted_p2p || ivc_coll.rooted_p2p == 0))
+        int pair = comm->size == 2 && ivc_coll.pair_bcast != 0 && bytes <= ivc_coll.pair_bcast;
+        if ((limit == 0 || bytes < limit) && !pair &&
+            (bytes > ivc_coll.rooted_p2p || ivc_coll.rooted_p2p == 0))
             return coll_shm_bcast(buf, count, dt, root, comm, cc);
     } else if (hier_usable(comm, cc)) {
         return hier_bcast(buf, count, dt, root, comm, cc);

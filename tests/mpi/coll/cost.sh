@@ -80,5 +80,23 @@ if [[ $setups -ne $p ]]; then
 else
     echo "first collectives on world, dup, split, create: no set-up on any of the $p ranks"
 fi
+# A Bcast between two ranks up to 256 bytes is one point-to-point message (coll_shm.c,
+# COLL_PAIR_BCAST): no rank counts a shared-memory broadcast; above it, or with
+# IVC_COLL_ROOTED_P2P=off, both do.
+pair() { # ENV BYTES WANT: the ranks of a 2-rank Bcast that counted it must be WANT
+    local out got
+    out=$(env "$1" IVC_REPORT_COLL=1 "$ivcrun" -n 2 --vms 2 --timeout 120 "$prog" bcast "$2" 1 2>&1) ||
+        { echo "FAIL: 2-rank bcast $2 ($1): the job failed"; echo "$out" | tail -5; return 1; }
+    got=$(echo "$out" | grep -c " coll bcast: calls 1 ")
+    if [[ $got -ne $3 ]]; then
+        echo "FAIL: 2-rank bcast of $2 bytes ($1): $got ranks took the shared-memory path, expected $3"
+        return 1
+    fi
+    echo "2-rank bcast of $2 bytes ($1): $got ranks took the shared-memory path"
+}
+pair IVC_COLL_ROOTED_P2P=auto 8 0 || fail=1
+pair IVC_COLL_ROOTED_P2P=auto 256 0 || fail=1
+pair IVC_COLL_ROOTED_P2P=auto 512 2 || fail=1
+pair IVC_COLL_ROOTED_P2P=off 256 2 || fail=1
 [[ $fail = 0 ]] && echo "PASS: $checked collectives within 2x of their lower bounds at $p ranks"
 exit $fail
