@@ -33,7 +33,7 @@ ivc_coord_t ivc_coord;
 static const ivc_cfg_entry_t coord_entries[] = {
     {"SPIN", "0",
      "polls a waiting rank makes before it yields the CPU on every poll; 0 = auto "
-     "(2000, or 20 when this host's ranks outnumber its cores)",
+     "(2000, or 20 when this host's ranks outnumber the cores they may use together)",
      IVC_CFG_UINT, 0, 1u << 30, offsetof(ivc_coord_config_t, spin)},
     {"STARTUP_TIMEOUT", "120", "seconds MPI_Init waits for every rank of the job to arrive",
      IVC_CFG_UINT, 1, 86400, offsetof(ivc_coord_config_t, startup_timeout)},
@@ -441,9 +441,15 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
     /* Spinning only pays when every rank of this host has a core of its own. */
     ivc_wait_spin = (uint32_t)c->cfg.spin;
     if (ivc_wait_spin == 0)
-        ivc_wait_spin = c->nlocal > (uint32_t)cpus_online() ? 20 : 2000;
+        ivc_coord_host_cpus((uint32_t)cpus_online());
     ivc_coord_report(c);
     return 0;
+}
+
+void ivc_coord_host_cpus(uint32_t cpus)
+{
+    if (ivc_coord.cfg.spin == 0)
+        ivc_wait_spin = ivc_coord.nlocal > cpus ? 20 : 2000;
 }
 
 /* ivc_pmi_barrier_until's give_up in finalize: progresses (which is how failures of peers

@@ -128,6 +128,11 @@ void ivc_coord_sock_bye(int id);
 /* Progress of every channel; returns the number of events. */
 int ivc_coord_progress(void);
 
+/* The CPUs this host's co-located ranks may use together, learnt by the MPI layer from
+ * their affinity masks (a rank bound to one core sees only that one at start-up): sets the
+ * automatic spin count (IVC_SPIN=0) from it. */
+void ivc_coord_host_cpus(uint32_t cpus);
+
 /* Numbers the message before the channel sees it: a send a channel makes while handing it
  * over (the self channel's upcalls run later, from progress) would otherwise take a number
  * out of order. */

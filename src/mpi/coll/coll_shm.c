@@ -202,13 +202,47 @@ static int shm_ft_broken(MPI_Comm comm)
  * 0.98x at 256 B. Reduce gains far (0.75-0.92x) but loses close (1.15-1.31x): not it. */
 #define COLL_PAIR_BCAST 256
 
-static int online_cpus(void)
+/* What each rank offers at set-up: its area's offset and bytes, its CPU count, whether it
+ * checks what it reads, and its affinity mask (CPU_WORDS words). */
+#define CPU_WORDS  (CPU_SETSIZE / 64)
+#define MINE_WORDS (4 + CPU_WORDS)
+
+/* This rank's CPUs: returns their count and puts their mask in w (all zero when unknown). */
+static int online_cpus(uint64_t *w)
 {
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    memset(w, 0, CPU_WORDS * sizeof(uint64_t));
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        for (int i = 0; i < CPU_SETSIZE; i++)
+            if (CPU_ISSET(i, &set))
+                w[i / 64] |= 1ull << (i % 64);
         return CPU_COUNT(&set);
+    }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+}
+
+/* The CPUs the co-located ranks may use together: the union of their masks (ranks bound to
+ * a core each have as many as they are), or the smallest count when a mask is unknown. */
+static uint64_t host_cpus(const uint64_t *all, const uint32_t *local, uint32_t nlocal)
+{
+    uint64_t u[CPU_WORDS] = {0}, least = UINT64_MAX, n = 0;
+    int known = 1;
+    for (uint32_t l = 0; l < nlocal; l++) {
+        const uint64_t *m = all + (size_t)local[l] * MINE_WORDS;
+        uint64_t any = 0;
+        for (int i = 0; i < CPU_WORDS; i++) {
+            u[i] |= m[4 + i];
+            any |= m[4 + i];
+        }
+        known &= any != 0;
+        least = m[2] < least ? m[2] : least;
+    }
+    if (!known)
+        return least;
+    for (int i = 0; i < CPU_WORDS; i++)
+        n += (uint64_t)__builtin_popcountll(u[i]);
+    return n;
 }
 
 int ivc_mpi_coll_init(void)
@@ -225,7 +259,8 @@ int ivc_mpi_coll_init(void)
     /* Everyone takes part in the exchange below, even a rank that cannot offer an area, so
      * that the job agrees on whether shared-memory collectives are on. */
     /* offset, bytes (0 = no area), this rank's CPUs, whether it checks what it reads */
-    uint64_t mine[4] = {0, 0, (uint64_t)online_cpus(), (uint64_t)(c->shm_cfg.checksum != 0)};
+    uint64_t mine[MINE_WORDS] = {0, 0, 0, (uint64_t)(c->shm_cfg.checksum != 0)};
+    mine[2] = (uint64_t)online_cpus(mine + 4);
     uint64_t bytes = ivc_coll_area_bytes(&s->cfg, nlocal);
     uint64_t csumb = ivc_coll_csum_words(&s->cfg, nlocal) * 8;
     /* The gave-up bitmap (see "failures" above): in the slack after the data when there is
@@ -285,7 +320,8 @@ int ivc_mpi_coll_init(void)
         free(all);
         return MPI_ERR_NO_MEM;
     }
-    int rc = ivc_mpi_coll_allgather(mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, MPI_COMM_WORLD);
+    int rc = ivc_mpi_coll_allgather(mine, MINE_WORDS, MPI_UINT64_T, all, MINE_WORDS, MPI_UINT64_T,
+                                    MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS) {
         free(all);
         return rc;
@@ -295,7 +331,6 @@ int ivc_mpi_coll_init(void)
     /* Usable only if every co-located rank has an area of exactly our geometry inside the
      * region (what a peer sent is untrusted). Every rank sees the same table: all agree. */
     int ok = mine[1] != 0;
-    uint64_t cpus = UINT64_MAX;
     /* Publications carry check words when any co-located rank checks what it reads. */
     s->csum = 0;
     s->verify = mine[3] != 0;
@@ -303,9 +338,8 @@ int ivc_mpi_coll_init(void)
     for (uint32_t l = 0; c->local != NULL && l < nlocal; l++) {
         uint32_t r = c->local[l];
         s->lidx[r] = (int)l;
-        uint64_t off = all[4 * r], len = all[4 * r + 1];
-        cpus = all[4 * r + 2] < cpus ? all[4 * r + 2] : cpus;
-        s->csum |= all[4 * r + 3] != 0;
+        uint64_t off = all[(size_t)r * MINE_WORDS], len = all[(size_t)r * MINE_WORDS + 1];
+        s->csum |= all[(size_t)r * MINE_WORDS + 3] != 0;
         uint8_t *a = NULL;
         if (len == bytes && off % 4096 == 0) {
             /* A peer's area must lie in the peer's own section: it can name no other. */
@@ -319,7 +353,9 @@ int ivc_mpi_coll_init(void)
             ok = 0;
         s->areas[l] = a;
     }
+    uint64_t cpus = c->local != NULL ? host_cpus(all, c->local, nlocal) : UINT64_MAX;
     free(all);
+    ivc_coord_host_cpus(cpus < UINT32_MAX ? (uint32_t)cpus : UINT32_MAX);
     s->nlocal = nlocal;
     s->me = c->my_local;
     s->data_off = ivc_coll_ctl_bytes(nlocal);

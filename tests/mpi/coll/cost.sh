@@ -98,5 +98,25 @@ pair IVC_COLL_ROOTED_P2P=auto 8 0 || fail=1
 pair IVC_COLL_ROOTED_P2P=auto 256 0 || fail=1
 pair IVC_COLL_ROOTED_P2P=auto 512 2 || fail=1
 pair IVC_COLL_ROOTED_P2P=off 256 2 || fail=1
+# Ranks bound to a core each (-bind-to core) see one CPU apiece, but the host is not
+# oversubscribed while they have distinct cores: a 2-rank Reduce of 64 bytes stays in
+# shared memory (with one CPU it would go point-to-point, IVC_COLL_ROOTED_P2P=auto); 4
+# ranks on fewer cores go point-to-point.
+bound() { # RANKS: how many ranks of a bound Reduce took the shared-memory path
+    IVC_REPORT_COLL=1 "$ivcrun" -n "$1" --vms "$1" -bind-to core --timeout 120 "$prog" reduce 64 1 2>&1 |
+        grep -c " coll reduce: calls 1 "
+}
+cores=$(nproc)
+for n in 2 4; do
+    want=0
+    [[ $cores -ge $n ]] && want=$n
+    got=$(bound $n)
+    if [[ $got -ne $want ]]; then
+        echo "FAIL: $n ranks bound to $cores cores: $got took the shared-memory Reduce, expected $want"
+        fail=1
+    else
+        echo "$n ranks bound to cores ($cores CPUs): $got took the shared-memory Reduce"
+    fi
+done
 [[ $fail = 0 ]] && echo "PASS: $checked collectives within 2x of their lower bounds at $p ranks"
 exit $fail
