@@ -196,10 +196,11 @@ static int shm_ft_broken(MPI_Comm comm)
 /* With IVC_COLL_ROOTED_P2P=auto, a Bcast between two members of at most this many bytes is
  * one point-to-point message: the channel's eager ring lets a root run far ahead of its
  * reader, who hands ring space back once a quarter ring, where the area's banks let it run
- * 7 operations ahead and the reader acknowledges every one in a line the root polls. 2 ranks,
- * `bench/coll`, AMD development VM (A/B, best of 3-4 rounds per placement): vCPUs far apart
- * 0.61-0.79x the time at 8-256 B (0.82-0.88x at 512 B), close together 0.81-0.85x at 8-64 B and
- * 0.98x at 256 B. Reduce gains far (0.75-0.92x) but loses close (1.15-1.31x): not it. */
+ * 7 operations ahead and the reader acknowledges every one in a line the root polls (32
+ * banks instead of 8 changed nothing at 8-128 B). 2 ranks, `bench/coll`, AMD development VM
+ * (A/B, best of 3-4 rounds per placement): vCPUs far apart 0.57-0.80x the time at 8-256 B
+ * (0.82-0.96x at 512 B), close together 0.80-0.95x at 8-256 B (3 rounds). Reduce
+ * gains far (0.75-0.92x) but loses close (1.15-1.31x): not it. */
 #define COLL_PAIR_BCAST 256
 
 /* What each rank offers at set-up: its area's offset and bytes, its CPU count, whether it
