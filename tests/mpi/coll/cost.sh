@@ -102,9 +102,11 @@ pair IVC_COLL_ROOTED_P2P=off 256 2 || fail=1
 # oversubscribed while they have distinct cores: a 2-rank Reduce of 64 bytes stays in
 # shared memory (with one CPU it would go point-to-point, IVC_COLL_ROOTED_P2P=auto); 4
 # ranks on fewer cores go point-to-point.
-bound() { # RANKS: how many ranks of a bound Reduce took the shared-memory path
-    IVC_REPORT_COLL=1 "$ivcrun" -n "$1" --vms "$1" -bind-to core --timeout 120 "$prog" reduce 64 1 2>&1 |
-        grep -c " coll reduce: calls 1 "
+bound() { # RANKS: how many ranks of a bound Reduce took the shared-memory path (-1: job failed)
+    local out
+    out=$(IVC_REPORT_COLL=1 "$ivcrun" -n "$1" --vms "$1" -bind-to core --timeout 120 "$prog" reduce 64 1 2>&1) ||
+        { echo -1; return; }
+    echo "$out" | grep -c " coll reduce: calls 1 "
 }
 cores=$(nproc)
 for n in 2 4; do
