@@ -440,8 +440,7 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         return rc;
     /* Spinning only pays when every rank of this host has a core of its own. */
     ivc_wait_spin = (uint32_t)c->cfg.spin;
-    if (ivc_wait_spin == 0)
-        ivc_coord_host_cpus((uint32_t)cpus_online());
+    ivc_coord_host_cpus((uint32_t)cpus_online()); /* IVC_SPIN=0: from this rank's mask */
     ivc_coord_report(c);
     return 0;
 }

@@ -259,7 +259,6 @@ int ivc_mpi_coll_init(void)
     uint32_t nlocal = c->nlocal;
     /* Everyone takes part in the exchange below, even a rank that cannot offer an area, so
      * that the job agrees on whether shared-memory collectives are on. */
-    /* offset, bytes (0 = no area), this rank's CPUs, whether it checks what it reads */
     uint64_t mine[MINE_WORDS] = {0, 0, 0, (uint64_t)(c->shm_cfg.checksum != 0)};
     mine[2] = (uint64_t)online_cpus(mine + 4);
     uint64_t bytes = ivc_coll_area_bytes(&s->cfg, nlocal);
