@@ -1,8 +1,10 @@
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "ivc_topo.h"
 
 #include "ivc_config.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,4 +111,22 @@ uint64_t ivc_topo_stream_min(uint64_t small, char *why, size_t n)
     if (ivc_topo_read(&t) != 0)
         t.llc_bytes = 0;
     return ivc_topo_stream_min_of(&t, small, why, n);
+}
+
+int ivc_topo_my_cpus(uint64_t *mask, int words, int *known)
+{
+    cpu_set_t set;
+    if (mask != NULL)
+        memset(mask, 0, (size_t)words * sizeof(uint64_t));
+    int ok = sched_getaffinity(0, sizeof(set), &set) == 0;
+    if (known != NULL)
+        *known = ok;
+    if (ok) {
+        for (int i = 0; mask != NULL && i < CPU_SETSIZE && i / 64 < words; i++)
+            if (CPU_ISSET(i, &set))
+                mask[i / 64] |= 1ull << (i % 64);
+        return CPU_COUNT(&set);
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
 }

@@ -42,4 +42,9 @@ uint64_t ivc_topo_stream_min(uint64_t small, char *why, size_t n);
 /* The same rule for a given topology (llc_bytes 0: unknown). */
 uint64_t ivc_topo_stream_min_of(const ivc_topo_t *t, uint64_t small, char *why, size_t n);
 
+/* The CPUs this process may run on: its affinity mask's count, or the online CPUs when the
+ * mask is unknown (then *known = 0). mask (may be NULL) receives the mask in `words` 64-bit
+ * words, all zero when unknown. */
+int ivc_topo_my_cpus(uint64_t *mask, int words, int *known);
+
 #endif

@@ -71,15 +71,6 @@ static const ivc_cfg_entry_t coord_entries[] = {
 const ivc_cfg_table_t ivc_coord_config_table = {"coordinator and progress", coord_entries,
                                                 sizeof(coord_entries) / sizeof(coord_entries[0])};
 
-static int cpus_online(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0)
-        return CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 /* Polled while waiting in a region barrier: gives up if the job aborted and, once the
  * channels are connected (`progress` non-NULL), moves messages: a peer may need this rank's
  * acknowledgements or data to reach the same barrier. */
@@ -399,7 +390,7 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         /* Doorbells only when every peer shares this region: a message over the network
          * channel rings nobody. */
         if (c->nlocal == c->boot.size && !c->migrate)
-            ivc_door_connect(c->local, c->nlocal, (uint32_t)cpus_online());
+            ivc_door_connect(c->local, c->nlocal, (uint32_t)ivc_topo_my_cpus(NULL, 0, NULL));
         else {
             ivc_wait_no_doorbell_why =
                 c->migrate ? "in migration mode (IVC_MIGRATE=1) peers may be reached over the "
@@ -440,7 +431,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         return rc;
     /* Spinning only pays when every rank of this host has a core of its own. */
     ivc_wait_spin = (uint32_t)c->cfg.spin;
-    ivc_coord_host_cpus((uint32_t)cpus_online()); /* IVC_SPIN=0: from this rank's mask */
+    ivc_coord_host_cpus(
+        (uint32_t)ivc_topo_my_cpus(NULL, 0, NULL)); /* IVC_SPIN=0: from this rank's mask */
     ivc_coord_report(c);
     return 0;
 }

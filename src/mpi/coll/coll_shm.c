@@ -11,6 +11,7 @@
 
 #include "base/ivc_copy.h"
 #include "base/ivc_log.h"
+#include "base/ivc_topo.h"
 #include "region/door.h"
 #include "region/region_sect.h"
 #include "shm/shm_csum.h"
@@ -208,21 +209,6 @@ static int shm_ft_broken(MPI_Comm comm)
 #define CPU_WORDS  (CPU_SETSIZE / 64)
 #define MINE_WORDS (4 + CPU_WORDS)
 
-/* This rank's CPUs: returns their count and puts their mask in w (all zero when unknown). */
-static int online_cpus(uint64_t *w)
-{
-    cpu_set_t set;
-    memset(w, 0, CPU_WORDS * sizeof(uint64_t));
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-        for (int i = 0; i < CPU_SETSIZE; i++)
-            if (CPU_ISSET(i, &set))
-                w[i / 64] |= 1ull << (i % 64);
-        return CPU_COUNT(&set);
-    }
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 /* The CPUs the co-located ranks may use together: the union of their masks (ranks bound to
  * a core each have as many as they are), or the smallest count when a mask is unknown. */
 static uint64_t host_cpus(const uint64_t *all, const uint32_t *local, uint32_t nlocal)
@@ -260,7 +246,7 @@ int ivc_mpi_coll_init(void)
     /* Everyone takes part in the exchange below, even a rank that cannot offer an area, so
      * that the job agrees on whether shared-memory collectives are on. */
     uint64_t mine[MINE_WORDS] = {0, 0, 0, (uint64_t)(c->shm_cfg.checksum != 0)};
-    mine[2] = (uint64_t)online_cpus(mine + 4);
+    mine[2] = (uint64_t)ivc_topo_my_cpus(mine + 4, CPU_WORDS, NULL);
     uint64_t bytes = ivc_coll_area_bytes(&s->cfg, nlocal);
     uint64_t csumb = ivc_coll_csum_words(&s->cfg, nlocal) * 8;
     /* The gave-up bitmap (see "failures" above): in the slack after the data when there is

@@ -4,10 +4,10 @@
  * The info functions may be called at any time, before MPI_Init and after MPI_Finalize too
  * (MPI 4.1 sec. 11.4.1); their errors then go to the initial error handler,
  * MPI_ERRORS_ARE_FATAL. MPI_INFO_ENV is a predefined object that cannot be freed. */
-#define _GNU_SOURCE /* sched_getaffinity */
 #include "mpi_impl.h"
 
-#include <sched.h>
+#include "base/ivc_topo.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,10 +370,10 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
     rc = PMPI_Info_set(n, "mpi_hw_resource_type", "mpi_shared_memory");
     if (rc == MPI_SUCCESS && ivc_mpi_initialized && !ivc_mpi_finalized)
         rc = PMPI_Info_set(n, "ivc_shared_region", ivc_coord.have_region ? "true" : "false");
-    cpu_set_t set;
-    if (rc == MPI_SUCCESS && sched_getaffinity(0, sizeof(set), &set) == 0) {
+    int known = 0, cpus = ivc_topo_my_cpus(NULL, 0, &known);
+    if (rc == MPI_SUCCESS && known) {
         char buf[32];
-        snprintf(buf, sizeof(buf), "%d", CPU_COUNT(&set));
+        snprintf(buf, sizeof(buf), "%d", cpus);
         rc = PMPI_Info_set(n, "ivc_cpus", buf);
     }
     if (rc != MPI_SUCCESS) {
