@@ -270,10 +270,38 @@ static void peer_fail(shm_peer_t *p, int err, const char *why)
 
 /* ---- writing records ---- */
 
-/* Writes a record's header (and with check words, its check word) at the tail; `src` holds
- * the payload when paylen > 0. The header is built in private memory and the check word
- * computed from it and from the bytes read out of `src`, so nothing the region says after
- * our stores can make a corrupt record verify. */
+/* Bytes of a record's payload that lie in its first line, after the header. */
+#define REC_HEAD_ROOM (IVC_CACHE_LINE - sizeof(ivc_rec_t))
+
+/* Copies n payload bytes from src into the ring at dst, by the payload's size `paylen`:
+ * small payloads with stores that stay within a line (shm_config.h); from
+ * IVC_SHM_EAGER_STREAM_MIN streaming stores as for rendezvous chunks (IVC_STREAM_MIN): the
+ * reader then fetches the record from memory. */
+static void payload_put(const shm_peer_t *p, void *dst, const void *src, uint64_t n,
+                        uint64_t paylen)
+{
+    if (paylen <= IVC_SHM_EAGER_WORDS_MAX)
+        ivc_copy_words(dst, src, n);
+    else if (paylen >= IVC_SHM_EAGER_STREAM_MIN && paylen >= p->ch->cfg.stream_min)
+        ivc_copy_stream(dst, src, n);
+    else if (n)
+        memcpy(dst, src, n);
+}
+
+/* Writes a record's header (and with check words, its check word) at the tail and clears
+ * the next record's stamp; `src` holds the payload when paylen > 0. The header is built in
+ * private memory and the check word computed from it and from the bytes read out of `src`,
+ * so nothing the region says after our stores can make a corrupt record verify.
+ *
+ * Without check words the first line (header and the payload's first bytes) is written
+ * last, after the rest of the payload and the next stamp: the receiver polls that line, so
+ * it then moves to our core once, right before the stamp, instead of once for the header
+ * and again for the stamp while the later lines wait for their own transfers. Ping-pong
+ * latency on the AMD development VM, A/B against the old order in the same rounds: the
+ * two vCPUs far apart (4 rounds), 160-256 B 0.63-0.66x (256 B 0.641 -> 0.423 µs), 384-512 B
+ * 0.81-0.91x, 8 KiB (streamed) 0.86x, 8-144 B 0.96-0.99x, 1-4 KiB 0.97-1.00x; close
+ * together (2 rounds) 64-256 B 0.76-0.85x, 8 B and 384 B-8 KiB 0.84-0.99x. Streaming
+ * bandwidth far apart (3 rounds): 8 B-64 KiB 0.93-1.22x of the old figures. */
 static void rec_write(shm_peer_t *p, ivc_rec_t *rec, uint8_t kind, uint32_t paylen,
                       const ivc_env_t *env, uint64_t arg, uint64_t cookie, const void *src)
 {
@@ -289,20 +317,20 @@ static void rec_write(shm_peer_t *p, ivc_rec_t *rec, uint8_t kind, uint32_t payl
     h.seq = p->tx_seq++;
     h.arg = arg;
     h.cookie = cookie;
-    /* Every field but the stamp, which shm_ring_commit publishes. */
-    memcpy((uint8_t *)rec + 8, (const uint8_t *)&h + 8, sizeof(h) - 8);
     if (!p->ch->cfg.checksum) {
-        /* Small payloads with stores that stay within a line (shm_config.h); from
-         * IVC_SHM_EAGER_STREAM_MIN streaming stores as for rendezvous chunks
-         * (IVC_STREAM_MIN): the reader then fetches the record from memory. */
-        if (paylen <= IVC_SHM_EAGER_WORDS_MAX)
-            ivc_copy_words(rec + 1, src, paylen);
-        else if (paylen >= IVC_SHM_EAGER_STREAM_MIN && paylen >= p->ch->cfg.stream_min)
-            ivc_copy_stream(rec + 1, src, paylen);
-        else if (paylen)
-            memcpy(rec + 1, src, paylen);
+        uint64_t in0 = paylen < REC_HEAD_ROOM ? paylen : REC_HEAD_ROOM;
+        if (paylen > in0)
+            payload_put(p, (uint8_t *)(rec + 1) + in0, (const uint8_t *)src + in0, paylen - in0,
+                        paylen);
+        shm_ring_clear_next(&p->tx, shm_ring_record_bytes(paylen));
+        /* Every field but the stamp, which shm_ring_commit publishes. */
+        memcpy((uint8_t *)rec + 8, (const uint8_t *)&h + 8, sizeof(h) - 8);
+        if (in0)
+            ivc_copy_words(rec + 1, src, in0);
         return;
     }
+    shm_ring_clear_next(&p->tx, shm_ring_record_bytes_x(paylen, 1));
+    memcpy((uint8_t *)rec + 8, (const uint8_t *)&h + 8, sizeof(h) - 8);
     uint64_t seed = ivc_shm_csum_copy(NULL, (const uint8_t *)&h + 8, sizeof(h) - 8, p->tx.tail);
     uint64_t check = ivc_shm_csum_copy(paylen ? rec + 1 : NULL, src, paylen, seed);
     memcpy((uint8_t *)rec + shm_ring_check_at(paylen), &check, 8);

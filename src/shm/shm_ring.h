@@ -8,10 +8,12 @@
  * after it instead of wrapping, so every record is contiguous.
  *
  * Publication: the producer writes a record, zeroes the stamp word of the next record
- * position, then release-stores the record's stamp = pos + 1 (R1). The consumer polls the
- * stamp at its head position with acquire (A1): one cache line carries both the signal and
- * a small message. Stamps never repeat (positions are free-running), and the zeroing keeps
- * stale bytes of an earlier lap from ever looking like a fresh stamp.
+ * position (shm_ring_clear_next), then release-stores the record's stamp = pos + 1 (R1).
+ * The consumer polls the stamp at its head position with acquire (A1): one cache line
+ * carries both the signal and a small message. Stamps never repeat (positions are
+ * free-running), and the zeroing keeps stale bytes of an earlier lap from ever looking like
+ * a fresh stamp. The order of the plain stores is free; the channel writes the record's
+ * first line last (shm_chan.c, rec_write), right before its stamp.
  *
  * Room: the consumer publishes its head lazily (R6, every quarter ring); the producer keeps
  * one line free beyond a record (for the zeroed stamp), so a record of `bytes` fits when
@@ -101,12 +103,19 @@ static inline ivc_rec_t *shm_ring_reserve(shm_ring_tx_t *tx, uint64_t bytes, int
     return (ivc_rec_t *)(tx->ring + (tx->tail & (tx->size - 1)));
 }
 
-/* Publishes the record reserved at the tail (its fields and payload already written). */
+/* Zeroes the stamp word of the record position after a record of `bytes` at the tail;
+ * before shm_ring_commit() of that record. */
+static inline void shm_ring_clear_next(shm_ring_tx_t *tx, uint64_t bytes)
+{
+    ivc_rec_t *next = (ivc_rec_t *)(tx->ring + ((tx->tail + bytes) & (tx->size - 1)));
+    ivc_store_relaxed(&next->stamp, 0);
+}
+
+/* Publishes the record reserved at the tail (its fields and payload already written, the
+ * next stamp cleared). */
 static inline void shm_ring_commit(shm_ring_tx_t *tx, ivc_rec_t *rec, uint64_t bytes)
 {
     uint64_t pos = tx->tail;
-    ivc_rec_t *next = (ivc_rec_t *)(tx->ring + ((pos + bytes) & (tx->size - 1)));
-    ivc_store_relaxed(&next->stamp, 0);
     /* R1: publishes the record and the zeroed next stamp; pairs with A1 in shm_ring_poll(). */
     ivc_store_release(&rec->stamp, pos + 1);
     tx->tail = pos + bytes;

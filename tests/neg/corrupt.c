@@ -170,6 +170,7 @@ int main(void)
         rec->seq = 0; /* rank 1's first record: the sequence check passes */
         rec->cookie = 0xdeadbeef00000007ull;
         rec->arg = 100;
+        shm_ring_clear_next(&tx, 64);
         shm_ring_commit(&tx, rec, 64);
     }
     expect_failure(0, 1, "clear-to-send with a forged cookie");
