@@ -431,8 +431,8 @@ int ivc_coord_init(const ivc_chan_upcalls_t *up)
         return rc;
     /* Spinning only pays when every rank of this host has a core of its own. */
     ivc_wait_spin = (uint32_t)c->cfg.spin;
-    ivc_coord_host_cpus(
-        (uint32_t)ivc_topo_my_cpus(NULL, 0, NULL)); /* IVC_SPIN=0: from this rank's mask */
+    /* IVC_SPIN=0 (auto): from this rank's mask until the collectives know the host's */
+    ivc_coord_host_cpus((uint32_t)ivc_topo_my_cpus(NULL, 0, NULL));
     ivc_coord_report(c);
     return 0;
 }
