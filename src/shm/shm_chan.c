@@ -289,9 +289,10 @@ static void payload_put(const shm_peer_t *p, void *dst, const void *src, uint64_
 }
 
 /* Writes a record's header (and with check words, its check word) at the tail and clears
- * the next record's stamp; `src` holds the payload when paylen > 0. The header is built in
- * private memory and the check word computed from it and from the bytes read out of `src`,
- * so nothing the region says after our stores can make a corrupt record verify.
+ * the next record's stamp (after the record's `bytes`, as reserved); `src` holds the payload
+ * when paylen > 0. The header is built in private memory and the check word computed from
+ * it and from the bytes read out of `src`, so nothing the region says after our stores can
+ * make a corrupt record verify.
  *
  * Without check words the first line (header and the payload's first bytes) is written
  * last, after the rest of the payload and the next stamp: the receiver polls that line, so
@@ -302,8 +303,9 @@ static void payload_put(const shm_peer_t *p, void *dst, const void *src, uint64_
  * 0.81-0.91x, 8 KiB (streamed) 0.86x, 8-144 B 0.96-0.99x, 1-4 KiB 0.97-1.00x; close
  * together (2 rounds) 64-256 B 0.76-0.85x, 8 B and 384 B-8 KiB 0.84-0.99x. Streaming
  * bandwidth far apart (3 rounds): 8 B-64 KiB 0.93-1.22x of the old figures. */
-static void rec_write(shm_peer_t *p, ivc_rec_t *rec, uint8_t kind, uint32_t paylen,
-                      const ivc_env_t *env, uint64_t arg, uint64_t cookie, const void *src)
+static void rec_write(shm_peer_t *p, ivc_rec_t *rec, uint64_t bytes, uint8_t kind,
+                      uint32_t paylen, const ivc_env_t *env, uint64_t arg, uint64_t cookie,
+                      const void *src)
 {
     ivc_rec_t h;
     memset(&h, 0, sizeof(h));
@@ -322,14 +324,14 @@ static void rec_write(shm_peer_t *p, ivc_rec_t *rec, uint8_t kind, uint32_t payl
         if (paylen > in0)
             payload_put(p, (uint8_t *)(rec + 1) + in0, (const uint8_t *)src + in0, paylen - in0,
                         paylen);
-        shm_ring_clear_next(&p->tx, shm_ring_record_bytes(paylen));
+        shm_ring_clear_next(&p->tx, bytes);
         /* Every field but the stamp, which shm_ring_commit publishes. */
         memcpy((uint8_t *)rec + 8, (const uint8_t *)&h + 8, sizeof(h) - 8);
         if (in0)
             ivc_copy_words(rec + 1, src, in0);
         return;
     }
-    shm_ring_clear_next(&p->tx, shm_ring_record_bytes_x(paylen, 1));
+    shm_ring_clear_next(&p->tx, bytes);
     memcpy((uint8_t *)rec + 8, (const uint8_t *)&h + 8, sizeof(h) - 8);
     uint64_t seed = ivc_shm_csum_copy(NULL, (const uint8_t *)&h + 8, sizeof(h) - 8, p->tx.tail);
     uint64_t check = ivc_shm_csum_copy(paylen ? rec + 1 : NULL, src, paylen, seed);
@@ -369,8 +371,9 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
     }
     if (offer)
         src = &heap_at;
-    rec_write(p, rec, eager ? IVC_REC_EAGER : offer ? IVC_REC_RTS_HEAP : IVC_REC_RTS,
-              eager ? (uint32_t)len : offer ? 8 : 0, &op->env, len, cookie, src);
+    uint8_t kind = eager ? IVC_REC_EAGER : offer ? IVC_REC_RTS_HEAP : IVC_REC_RTS;
+    rec_write(p, rec, bytes, kind, eager ? (uint32_t)len : offer ? 8 : 0, &op->env, len, cookie,
+              src);
     shm_ring_commit(&p->tx, rec, bytes);
     ivc_door_kick(p->rank); /* after R1: the receiver may be asleep (door.h) */
     if (!wait)
@@ -387,7 +390,7 @@ static int peer_write_ctl(shm_peer_t *p, const shm_ctl_t *c)
     ivc_rec_t *rec = shm_ring_reserve(&p->tx, bytes, &err);
     if (rec == NULL)
         return err ? err : -EAGAIN;
-    rec_write(p, rec, c->kind, paylen, NULL, c->arg, c->cookie, paylen ? &c->off : NULL);
+    rec_write(p, rec, bytes, c->kind, paylen, NULL, c->arg, c->cookie, paylen ? &c->off : NULL);
     shm_ring_commit(&p->tx, rec, bytes);
     ivc_door_kick(p->rank); /* after R1 */
     return 0;
