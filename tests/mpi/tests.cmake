@@ -72,6 +72,9 @@ ivc_mpi_test(coll_banks_np5  SOURCES mpi/coll_banks.c  NP 5 TIMEOUT 240 CONFIGS 
              ENV IVC_COLL_ROOTED_P2P=off)
 ivc_mpi_test(coll_banks_pieces SOURCES mpi/coll_banks.c NP 3 TIMEOUT 180 CONFIGS vms
              ENV IVC_COLL_ROOTED_P2P=off IVC_COLL_AREA=4K IVC_COLL_CHUNK=1K)
+# Acknowledgements of a Bcast whose counts do not match (coll_acklen.c).
+ivc_mpi_test(coll_acklen     SOURCES mpi/coll_acklen.c NP 3 TIMEOUT 120
+             CONFIGS vms plain ENV IVC_COLL_ROOTED_P2P=off)
 ivc_mpi_test(coll_nbc        SOURCES mpi/coll_nbc.c    NP 3 TIMEOUT 180
              CONFIGS vms vm2 plain small hosts)
 ivc_mpi_test(coll_nbc_np8    SOURCES mpi/coll_nbc.c    NP 8 TIMEOUT 240 CONFIGS vms vm2 hosts)

@@ -27,8 +27,11 @@
  * of rank P (local index p) has IVC_COLL_BANKS banks (shm_coll_config.h), each laid out as
  *
  *   ivc_coll_ctl_t   tag, filled: what P publishes in this bank           (bytes 0-15)
- *   ack[nlocal]      ack[q]: units of Q's publications in Q's bank of the same number
- *                    that P has consumed                                  (from byte 16)
+ *   ack[nlocal]      32-bit words: ack[q] in P's bank b + 1 (mod IVC_COLL_BANKS), units
+ *                    of Q's publications in Q's bank b that fit the tag's line and that P
+ *                    has consumed                                         (from byte 16)
+ *   far[nlocal]      32-bit words: far[q] in P's bank b + IVC_COLL_BANKS / 2, the same for
+ *                    Q's longer publications in its bank b
  *   len              a broadcast's message bytes (written before R10), which each reader
  *                    compares with its own count: a mismatch is MPI_ERR_TRUNCATE there;
  *                    the small data of other publications may cover it (place())
@@ -39,24 +42,37 @@
  *                    (a line) that tells it (coll_shm.c, "operands in the shared heap")
  *   csum[]           check words (below)
  * Bank 0 has IVC_COLL_AREA data bytes, the others IVC_COLL_CHUNK (at most 16 KiB). A
- * publication that fits a small bank goes to the bank after the one of P's last
- * publication, a larger one to bank 0: P writes its next small publications while readers still read its last few, so a
- * root (or a reduction's contributors) runs up to IVC_COLL_BANKS - 1 operations ahead
- * instead of waiting for every reader each time. A reader looks for the tag in every bank
- * and reads and acknowledges in the bank where it found it.
- * The acknowledgements share the tag's cache line (for up to 6 ranks): a peer that polls
- * P's tag gets P's acknowledgements with the same miss, which halves the line transfers of
- * a barrier between two ranks. All of it has the one writer P.
+ * publication that fits a small bank goes to bank ops % IVC_COLL_BANKS, counting every
+ * operation this rank took part in (ops), a larger one to bank 0: P writes its next small
+ * publications while readers still read its last few, so a root (or a reduction's
+ * contributors) runs up to IVC_COLL_BANKS - 1 operations ahead instead of waiting for every
+ * reader each time. A reader looks for the tag in every bank and reads where it found it.
+ * Counting operations rather than publications keeps the members of a communicator on the
+ * same bank (a rank that publishes nothing in an operation moves on too), so an
+ * acknowledgement written into the tag's line of a later bank of the reader travels to the
+ * publisher with the reader's publication there instead of on its own:
+ *  - of a publication that fits its tag's line, in the reader's next bank (ack[]);
+ *  - of a longer one, half the banks on (far[]): in the next bank, the publisher polls that
+ *    line while the reader waits for its own next publication's data line, and the
+ *    acknowledgement stored into it first makes that line travel twice.
+ * With the vCPUs far apart (2 ranks, the AMD development VM, bench/coll, 3 rounds against
+ * the acknowledgement in the bank read): Allgather, Alltoall, Allreduce and Reduce_scatter
+ * of 8 B 0.53-0.76x the time, 16-32 B 0.76-1.0x; 64-256 B Alltoall 0.77-1.0x, Allreduce
+ * 0.96-1.07x, Reduce_scatter 1.11-1.28x (the old figures there came from a bank phase
+ * between the ranks that happened to suit those sizes). Close together 0.83-0.93x at 8 B,
+ * 0.92-1.10x at 16-512 B. The tag's line holds the acknowledgements for up to 6 ranks. All
+ * of it has the one writer P.
  *
  * Protocol of one operation published by P in bank b and read by a set of readers:
  *  1. P waits until every reader of its earlier publications in bank b has acknowledged
- *     all of them (ack_Q[p] in Q's bank b == owed[b][Q], owed kept in P's private memory),
- *     so nobody still reads bank b. A publication therefore stays in its bank until every
- *     reader acknowledged it.
+ *     all of them (Q's ack[p] plus far[p] for bank b == owed[b][Q] modulo 2^32, owed kept
+ *     in P's private memory: where Q acknowledges follows from the size Q expects, so a
+ *     count that does not match P's still adds up), so nobody still reads bank b. A
+ *     publication therefore stays in its bank until every reader acknowledged it.
  *  2. P writes data, sets `filled` (units already in place), then R10 release-stores `tag`.
  *  3. A reader Q waits for P's tag == the operation's tag in some bank (A10 acquire),
- *     reads, and R11 release-increments its ack[p] in its own bank b once per unit (once
- *     for an operation with none); P reads acks with A11 acquire loads.
+ *     reads, and R11 release-increments its acknowledgement word for bank b once per unit
+ *     (once for an operation with none); P reads acks with A11 acquire loads.
  *  P publishes a communicator's tags in increasing order, so a tag of the communicator past
  *  the awaited one in some bank, with the awaited one in none (looked at after the later
  *  one), means another writer changed P's area or our acknowledgements (coll_shm.c).
@@ -67,8 +83,8 @@
  *  words, writer: the owner) lies in the slack at the end of the area, else in chunks cut
  *  off bank 0's data.
  *  Streamed operations (large broadcasts, bank 0) publish further units by R12
- *  release-storing `filled` (A12 in readers); unit k lives in chunk slot k % nslots, and P reuses a slot
- *  only after every reader acknowledged the unit that was in it.
+ *  release-storing `filled` (A12 in readers); unit k lives in chunk slot k % nslots, and P
+ *  reuses a slot only after every reader acknowledged the unit that was in it.
  * Stale tags: a communicator's sequence numbers start above the highest one any member ever
  * published (agreed at its first shared-memory operation), so a tag left in an area by a
  * freed communicator with the same context id never equals a current one.
@@ -149,6 +165,7 @@ typedef struct coll_count {
  * the bank, and the descriptor's bytes before the payload (coll_shm.c place()). */
 typedef struct coll_pos {
     uint32_t bank;
+    uint32_t row; /* 1: acknowledged in far[], it runs past the tag's line */
     uint64_t off, desc;
 } coll_pos_t;
 
@@ -166,7 +183,8 @@ typedef struct ivc_coll_shm {
     uint64_t inline_off; /* or right after them (small publications, coll_shm.c place()) */
     uint64_t plain_off;  /* or at the length word (small ones but a broadcast's) */
     coll_pos_t pub;      /* this rank's publication being written (or last made) */
-    uint32_t last_bank;  /* the bank of its last publication */
+    uint64_t ops;        /* tags this rank took, on any communicator: the bank of a small
+                          * publication is ops % IVC_COLL_BANKS (coll_shm.c wait_acks()) */
     coll_pos_t *rd;      /* local index l -> l's publication this rank waited for last */
     uint64_t maxseq;     /* highest sequence number this rank ever published */
     uint64_t rooted_p2p; /* Bcast/Reduce/Gather/Scatter up to this size: point-to-point */
@@ -174,6 +192,9 @@ typedef struct ivc_coll_shm {
     int reduce_split;    /* Reduce is partitioned (IVC_COLL_REDUCE_SPLIT resolved) */
     uint64_t *owed;      /* [bank * nlocal + local index] -> units that reader must
                           * acknowledge in total of our publications in that bank */
+    uint32_t *ack_seen;  /* [(row * IVC_COLL_BANKS + bank) * nlocal + l]: reader l's
+                          * acknowledgement words of that bank as loaded last */
+    uint32_t last_row[IVC_COLL_BANKS]; /* where our last publication per bank is acknowledged */
     uint64_t gaveup_off; /* offset in an area of its gave-up bitmap (coll_shm.c), 0: none */
     int csum;            /* publications carry check words: some co-located rank asked */
     int verify;          /* this rank checks what it reads (IVC_CHECKSUM set here) */
@@ -181,8 +202,8 @@ typedef struct ivc_coll_shm {
                           * (IVC_ONE_COPY; coll_shm.c "operands in the shared heap") */
     int last_ctx[IVC_COLL_BANKS]; /* context id of this rank's last publication per bank */
     /* What this rank last wrote into the control words of its own area, per bank (my_acks:
-     * [bank * nlocal + l]): the audit puts back what another writer overwrote (coll_shm.c,
-     * "audit"). */
+     * [(row * IVC_COLL_BANKS + bank) * nlocal + l], row 1 for far[]): the audit
+     * puts back what another writer overwrote (coll_shm.c, "audit"). */
     uint64_t my_tag[IVC_COLL_BANKS], my_filled[IVC_COLL_BANKS], *my_acks;
     uint64_t my_gaveup[IVC_MPI_ID_WORDS];
     int audit_warned;

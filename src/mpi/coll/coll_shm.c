@@ -57,23 +57,47 @@ static inline ivc_coll_ctl_t *ctl_of(uint32_t l)
     return ctl_at(l, bank_cur(l));
 }
 
-/* ack[of] in bank b of the area of `owner`: units of of's publications in its bank b that
- * owner consumed. */
-static inline IVC_ATOMIC(uint64_t) * ack_at(uint32_t owner, uint32_t of, uint32_t b)
+/* Where `owner` acknowledges of's publications in of's bank b (coll_impl.h): those that
+ * fit the tag's line in ack[of] of owner's bank b + 1, the others (row 1) in far[of] of
+ * its bank b + ACK_FAR. */
+#define ACK_FAR (IVC_COLL_BANKS / 2)
+static inline IVC_ATOMIC(uint32_t) * ack_at(uint32_t owner, uint32_t of, uint32_t b, uint32_t row)
 {
-    return (IVC_ATOMIC(uint64_t) *)(bank_at(owner, b) + sizeof(ivc_coll_ctl_t)) + of;
+    uint32_t in = (b + (row ? ACK_FAR : 1)) % IVC_COLL_BANKS;
+    return (IVC_ATOMIC(uint32_t) *)(bank_at(owner, in) + sizeof(ivc_coll_ctl_t)) +
+           (row ? ivc_coll.nlocal + of : of);
 }
 
-/* Our acknowledgements of `of`'s current publication, or a reader's of ours. */
-static inline IVC_ATOMIC(uint64_t) * ack_of(uint32_t owner, uint32_t of)
+/* Units of our publications in bank b that reader l acknowledged, in both its words (A11:
+ * pairs with R11 in its ack()). Only the word where it acknowledges our last publication
+ * there is loaded unless `both`: the other, as loaded last (ack_seen), can only have grown,
+ * and its line may be the one that the reader writes its next publication into. */
+static inline uint32_t acks_got(uint32_t l, uint32_t b, int both)
 {
-    return ack_at(owner, of, owner == ivc_coll.me ? ivc_coll.rd[of].bank : ivc_coll.pub.bank);
+    ivc_coll_shm_t *s = &ivc_coll;
+    uint32_t *seen = s->ack_seen + b * s->nlocal + l, got = 0;
+    for (uint32_t row = 0; row < 2; row++) {
+        uint32_t *v = seen + row * IVC_COLL_BANKS * s->nlocal;
+        if (both || row == s->last_row[b])
+            *v = ivc_load_acquire(ack_at(l, s->me, b, row));
+        got += *v;
+    }
+    return got;
+}
+
+/* Acknowledgement counts are 32-bit and wrap (two per reader fit where one 64-bit word
+ * was): compared as differences, which stay far below 2^31 (a bank holds one
+ * publication of at most a few thousand units at a time). */
+static inline int32_t acks_diff(uint32_t got, uint64_t want)
+{
+    return (int32_t)(got - (uint32_t)want);
 }
 
 /* The length word of the current bank of l (after its acknowledgements). */
 static inline IVC_ATOMIC(uint64_t) * len_of(uint32_t l)
 {
-    return ack_at(l, ivc_coll.nlocal, bank_cur(l));
+    return (IVC_ATOMIC(uint64_t) *)(bank_at(l, bank_cur(l)) + sizeof(ivc_coll_ctl_t)) +
+           ivc_coll.nlocal;
 }
 
 /* Where a publication lies in its bank (publisher and readers work it out from the same
@@ -108,6 +132,7 @@ static inline uint64_t place(coll_pos_t *p, uint64_t payload, int desc)
     int in = desc != PUB_DESC && payload <= COLL_INLINE;
     p->off = !in ? ivc_coll.data_off : desc == PUB_PLAIN ? ivc_coll.plain_off : ivc_coll.inline_off;
     p->desc = desc == PUB_DESC ? DESC_LINE : 0;
+    p->row = p->off + p->desc + payload > IVC_CACHE_LINE;
     return p->desc + payload;
 }
 
@@ -299,10 +324,11 @@ int ivc_mpi_coll_init(void)
     s->lidx = malloc((size_t)world * sizeof(int));
     s->areas = calloc(nlocal, sizeof(uint8_t *));
     s->owed = calloc(IVC_COLL_BANKS * (size_t)nlocal, sizeof(uint64_t));
-    s->my_acks = calloc(IVC_COLL_BANKS * (size_t)nlocal, sizeof(uint64_t));
+    s->my_acks = calloc(2 * IVC_COLL_BANKS * (size_t)nlocal, sizeof(uint64_t));
+    s->ack_seen = calloc(2 * IVC_COLL_BANKS * (size_t)nlocal, sizeof(uint32_t));
     s->rd = calloc(nlocal, sizeof(coll_pos_t));
     if (all == NULL || s->lidx == NULL || s->areas == NULL || s->owed == NULL ||
-        s->my_acks == NULL || s->rd == NULL) {
+        s->my_acks == NULL || s->ack_seen == NULL || s->rd == NULL) {
         free(all);
         return MPI_ERR_NO_MEM;
     }
@@ -389,6 +415,7 @@ void ivc_mpi_coll_finalize(void)
     free(ivc_coll.areas);
     free(ivc_coll.owed);
     free(ivc_coll.my_acks);
+    free(ivc_coll.ack_seen);
     free(ivc_coll.rd);
     free(ivc_coll.own);
     memset(&ivc_coll, 0, sizeof(ivc_coll));
@@ -481,6 +508,7 @@ void ivc_mpi_coll_comm_free(MPI_Comm comm)
 static uint64_t next_tag(MPI_Comm comm, ivc_coll_comm_t *cc)
 {
     uint64_t s = cc->seq++ & SEQ_MASK;
+    ivc_coll.ops++;
     if (s > ivc_coll.maxseq)
         ivc_coll.maxseq = s;
     return (uint64_t)comm->ctx_id << SEQ_BITS | s;
@@ -593,13 +621,15 @@ void ivc_mpi_coll_audit(void)
             ivc_store_release(&c->tag, s->my_tag[b]); /* as R10 */
             what = "operation tag";
         }
-        for (uint32_t l = 0; l < s->nlocal; l++) {
-            IVC_ATOMIC(uint64_t) *w = ack_at(s->me, l, b);
-            if (ivc_load_relaxed(w) != s->my_acks[b * s->nlocal + l]) {
-                ivc_store_release(w, s->my_acks[b * s->nlocal + l]); /* as R11 */
-                what = "acknowledgements";
+        for (uint32_t row = 0; row < 2; row++)
+            for (uint32_t l = 0; l < s->nlocal; l++) {
+                IVC_ATOMIC(uint32_t) *w = ack_at(s->me, l, b, row);
+                uint32_t v = (uint32_t)s->my_acks[(row * IVC_COLL_BANKS + b) * s->nlocal + l];
+                if (ivc_load_relaxed(w) != v) {
+                    ivc_store_release(w, v); /* as R11 */
+                    what = "acknowledgements";
+                }
             }
-        }
     }
     for (int i = 0; s->gaveup_off != 0 && i < IVC_MPI_ID_WORDS; i++) {
         IVC_ATOMIC(uint64_t) *w = gaveup_of(s->me) + i;
@@ -633,6 +663,18 @@ static int word_ready(void *arg)
 {
     const word_wait_t *ww = arg;
     return ivc_load_acquire(ww->w) >= ww->v; /* as the caller's A11 / A12 */
+}
+
+/* The same for reader l's acknowledgements of our bank b: both its words (acks_got()). */
+typedef struct ack_wait {
+    uint32_t l, b;
+    uint64_t v;
+} ack_wait_t;
+
+static int ack_ready(void *arg)
+{
+    const ack_wait_t *aw = arg;
+    return acks_diff(acks_got(aw->l, aw->b, 1), aw->v) >= 0; /* as the caller's A11 */
 }
 
 /* Whether local rank l's publication `tag` is up, in any bank; if so, remembers the bank
@@ -728,21 +770,28 @@ static int owner_left(MPI_Comm comm, uint32_t l)
                        "or mismatched collectives)");
 }
 
-/* Polls until *w >= v (an acknowledgement count or a fill count in local rank l's area). */
-static int wait_word(MPI_Comm comm, uint32_t l, IVC_ATOMIC(uint64_t) * w, uint64_t v)
+/* Polls until ready(arg): a word of local rank l's area reached a count (word_ready(),
+ * ack_ready()). */
+static int wait_count(MPI_Comm comm, uint32_t l, int (*ready)(void *), void *arg)
 {
     ivc_backoff_t b;
-    word_wait_t ww = {w, v};
-    ivc_backoff_init_idle(&b, word_ready, &ww);
+    ivc_backoff_init_idle(&b, ready, arg);
     for (uint32_t n = 1;; n++) {
-        if (ivc_load_acquire(w) >= v) /* A11 / A12, per caller */
+        if (ready(arg))
             return MPI_SUCCESS;
         int left, e = wait_round(comm, l, &b, n, &left);
         if (e != MPI_SUCCESS)
             return e;
         if (left)
-            return ivc_load_acquire(w) >= v ? MPI_SUCCESS : owner_left(comm, l);
+            return ready(arg) ? MPI_SUCCESS : owner_left(comm, l);
     }
+}
+
+/* Polls until *w >= v (a fill count in local rank l's area). */
+static int wait_word(MPI_Comm comm, uint32_t l, IVC_ATOMIC(uint64_t) * w, uint64_t v)
+{
+    word_wait_t ww = {w, v};
+    return wait_count(comm, l, word_ready, &ww);
 }
 
 static int wait_tag_slow(MPI_Comm comm, uint32_t l, uint64_t tag)
@@ -805,16 +854,15 @@ static int wait_bank(MPI_Comm comm, uint32_t b)
     for (uint32_t l = 0; l < s->nlocal; l++) {
         if (l == s->me || owed[l] == 0)
             continue;
-        IVC_ATOMIC(uint64_t) *w = ack_at(l, s->me, b);
         /* A11: pairs with R11 in ack(); the reader is done with our data. */
-        uint64_t got = ivc_load_acquire(w);
-        if (__builtin_expect(got == owed[l], 1))
+        int32_t d = acks_diff(acks_got(l, b, 0), owed[l]);
+        if (__builtin_expect(d == 0, 1) || (d = acks_diff(acks_got(l, b, 1), owed[l])) == 0)
             continue;
         /* More than it was given: only a reader that gave up a communicator acknowledges
          * from where it stands (reader_gone() below, once a failure is known); otherwise
          * another writer changed the word, and going on could overwrite what it still
          * reads, or leave it waiting for a tag that is gone. */
-        if (got > owed[l]) {
+        if (d > 0) {
             if (ivc_mpi_ft_state == 0)
                 return area_broken(comm, l, "it acknowledged more of this rank's collective "
                                             "area than it was given (damaged by another "
@@ -822,12 +870,11 @@ static int wait_bank(MPI_Comm comm, uint32_t b)
             continue;
         }
         ivc_backoff_t bo;
-        word_wait_t ww = {w, owed[l]};
-        ivc_backoff_init_idle(&bo, word_ready, &ww);
-        for (uint32_t n = 1; ivc_load_acquire(w) < owed[l]; n++) { /* A11 */
+        ack_wait_t aw = {l, b, owed[l]};
+        ivc_backoff_init_idle(&bo, ack_ready, &aw);
+        for (uint32_t n = 1; !ack_ready(&aw); n++) { /* A11 */
             ivc_mpi_poll(&bo);
-            if (__builtin_expect(n % 1024 == 0, 0) && area_owner_left(l) &&
-                ivc_load_acquire(w) < owed[l])
+            if (__builtin_expect(n % 1024 == 0, 0) && area_owner_left(l) && !ack_ready(&aw))
                 return area_broken(comm, l,
                                    "it went into MPI_Finalize without acknowledging "
                                    "what it read of this rank's collective area "
@@ -839,8 +886,9 @@ static int wait_bank(MPI_Comm comm, uint32_t b)
                 /* Owe nothing more: it acknowledges from where it stands, if ever. */
                 ivc_debug("collective area: rank %u will not acknowledge %llu units; "
                           "no longer waiting for them",
-                          ivc_coord.local[l], (unsigned long long)(owed[l] - ivc_load_acquire(w)));
-                owed[l] = ivc_load_acquire(w);
+                          ivc_coord.local[l],
+                          (unsigned long long)-acks_diff(acks_got(l, b, 1), owed[l]));
+                owed[l] += (uint64_t)(int64_t)acks_diff(acks_got(l, b, 1), owed[l]);
                 break;
             }
             int e = shm_ft_broken(comm);
@@ -860,26 +908,34 @@ static int wait_bank(MPI_Comm comm, uint32_t b)
  * time; no change beyond noise for Bcast, Allreduce, Alltoall, Allgather, Reduce_scatter
  * or with the vCPUs close together. */
 #define ACK_AHEAD (IVC_COLL_BANKS / 2)
+/* Those of a longer publication lie ACK_FAR banks on (ack_at()): fetched ACK_AHEAD_FAR
+ * publications ahead, they lie in the reader's bank two before its current one, not in the
+ * line it is writing. */
+#define ACK_AHEAD_FAR (IVC_COLL_BANKS / 4)
 
-static inline void prefetch_acks(uint32_t b)
+static inline void prefetch_acks(uint32_t next)
 {
-    const uint64_t *owed = ivc_coll.owed + b * ivc_coll.nlocal;
-    for (uint32_t l = 0; l < ivc_coll.nlocal; l++)
-        if (owed[l] != 0 && l != ivc_coll.me)
-            __builtin_prefetch((const void *)ack_at(l, ivc_coll.me, b), 0);
+    for (uint32_t row = 0; row < 2; row++) {
+        uint32_t b = (next + (row ? ACK_AHEAD_FAR : ACK_AHEAD)) % IVC_COLL_BANKS;
+        const uint64_t *owed = ivc_coll.owed + b * ivc_coll.nlocal;
+        for (uint32_t l = 0; ivc_coll.last_row[b] == row && l < ivc_coll.nlocal; l++)
+            if (owed[l] != 0 && l != ivc_coll.me)
+                __builtin_prefetch((const void *)ack_at(l, ivc_coll.me, b, row), 0);
+    }
 }
 
 /* Before writing a publication of `payload` bytes (after a descriptor when `desc`) into our
  * area for an operation on comm: places it (place()), picks the bank (one that fits a small
- * bank goes to the bank after our last one's, so that we can write it while readers still
- * read the last few; a larger one to bank 0) and waits until its readers are done with it.
+ * bank goes to the operation's, ops % IVC_COLL_BANKS, so that we can write it while readers
+ * still read the last few and the members of comm use the same bank (coll_impl.h); a larger
+ * one to bank 0) and waits until its readers are done with it.
  * The accessors then mean that bank for us, data_of(me) the publication's start. */
 static int wait_acks(MPI_Comm comm, uint64_t payload, int desc)
 {
     coll_pos_t *p = &ivc_coll.pub;
-    uint32_t next = ivc_coll.last_bank + 1 < IVC_COLL_BANKS ? ivc_coll.last_bank + 1 : 0;
+    uint32_t next = (uint32_t)(ivc_coll.ops % IVC_COLL_BANKS);
     p->bank = place(p, payload, desc) <= ivc_coll.small ? next : 0;
-    prefetch_acks((next + ACK_AHEAD) % IVC_COLL_BANKS);
+    prefetch_acks(next);
     return wait_bank(comm, p->bank);
 }
 
@@ -899,7 +955,6 @@ static inline void publish(uint64_t tag, uint64_t filled)
     uint32_t b = s->pub.bank;
     cnt()->rounds++;
     s->last_ctx[b] = (int)(tag >> SEQ_BITS);
-    s->last_bank = b;
     ivc_coll_ctl_t *c = ctl_at(s->me, b);
     s->my_tag[b] = tag;
     s->my_filled[b] = filled;
@@ -913,6 +968,7 @@ static inline void publish(uint64_t tag, uint64_t filled)
 static inline void owe(ivc_coll_comm_t *cc, int r, uint64_t n)
 {
     ivc_coll.owed[ivc_coll.pub.bank * ivc_coll.nlocal + (uint32_t)cc->lidx[r]] += n;
+    ivc_coll.last_row[ivc_coll.pub.bank] = ivc_coll.pub.row;
 }
 
 static inline void owe_all(MPI_Comm comm, ivc_coll_comm_t *cc, uint64_t n)
@@ -926,12 +982,24 @@ static inline void owe_all(MPI_Comm comm, ivc_coll_comm_t *cc, uint64_t n)
 static inline void ack(ivc_coll_comm_t *cc, int r, uint64_t n)
 {
     uint32_t l = (uint32_t)cc->lidx[r];
-    uint64_t *mine = &ivc_coll.my_acks[ivc_coll.rd[l].bank * ivc_coll.nlocal + l];
+    const coll_pos_t *p = &ivc_coll.rd[l];
+    uint64_t *mine = &ivc_coll.my_acks[(p->row * IVC_COLL_BANKS + p->bank) * ivc_coll.nlocal + l];
     /* R11: we are done reading; pairs with A11 in wait_bank(). Only we write it, so the
      * count comes from our own record, never from the shared word. */
     *mine += n;
-    ivc_store_release(ack_of(ivc_coll.me, l), *mine);
+    ivc_store_release(ack_at(ivc_coll.me, l, p->bank, p->row), (uint32_t)*mine);
     ivc_door_kick(ivc_coord.local[l]); /* the publisher may sleep in wait_bank() */
+}
+
+/* Bytes of n at dst that lie in the line where they start, when they run on past it (else
+ * 0). The copies below write them last: a small publication starts in its tag's line
+ * (place()), which readers poll, so that line then moves to our core once, right before the
+ * tag, instead of once for the data and again for the tag (as an eager record's first line,
+ * shm_chan.c rec_write). */
+static inline uint64_t head_bytes(const void *dst, uint64_t n)
+{
+    uint64_t in = (uint64_t)(-(uintptr_t)dst & (IVC_CACHE_LINE - 1));
+    return in < n ? in : 0;
 }
 
 /* Writes packed bytes [off, off+n) of d into our area at dst. From IVC_COLL_STREAM_MIN
@@ -940,19 +1008,27 @@ static inline void ack(ivc_coll_comm_t *cc, int r, uint64_t n)
 static inline void pub_pack(const ivc_data_t *d, uint64_t off, void *dst, uint64_t n)
 {
     cnt()->published += n;
-    if (n >= ivc_coll.cfg.stream_min && ivc_data_contig(d))
+    if (n >= ivc_coll.cfg.stream_min && ivc_data_contig(d)) {
         ivc_copy_stream(dst, (const uint8_t *)d->buf + off, n);
-    else
-        ivc_data_pack(d, off, dst, n);
+        return;
+    }
+    uint64_t h = head_bytes(dst, n);
+    ivc_data_pack(d, off + h, (uint8_t *)dst + h, n - h);
+    if (h)
+        ivc_data_pack(d, off, dst, h);
 }
 
 static inline void pub_copy(void *dst, const void *src, uint64_t n)
 {
     cnt()->published += n;
-    if (n >= ivc_coll.cfg.stream_min)
+    if (n >= ivc_coll.cfg.stream_min) {
         ivc_copy_stream(dst, src, n);
-    else
-        memcpy(dst, src, n);
+        return;
+    }
+    uint64_t h = head_bytes(dst, n);
+    memcpy((uint8_t *)dst + h, (const uint8_t *)src + h, n - h);
+    if (h)
+        memcpy(dst, src, h);
 }
 
 /* Packs bytes [off, off+n) of d to dst in our area and publishes check word `slot` for them
@@ -1231,11 +1307,12 @@ int coll_shm_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm com
                 for (int r = 0; r < comm->size; r++) {
                     if (r == root)
                         continue;
-                    IVC_ATOMIC(uint64_t) *w = ack_of((uint32_t)cc->lidx[r], ivc_coll.me);
+                    uint32_t l = (uint32_t)cc->lidx[r];
                     uint64_t need = base[r] + (k - nslots + 1);
                     /* A11: pairs with R11 in the reader's ack() */
-                    if (ivc_load_acquire(w) < need &&
-                        (rc = wait_word(comm, (uint32_t)cc->lidx[r], w, need)) != MPI_SUCCESS) {
+                    ack_wait_t aw = {l, 0, need};
+                    if (!ack_ready(&aw) &&
+                        (rc = wait_count(comm, l, ack_ready, &aw)) != MPI_SUCCESS) {
                         free(base);
                         return rc;
                     }
@@ -1837,7 +1914,8 @@ int coll_shm_alltoall(const ivc_data_t *sd, ivc_data_t *rd, uint64_t blk, MPI_Co
         uint8_t *area = data_of(ivc_coll.me);
         if (direct)
             desc_put(1, hoff, (uint64_t)n * blk);
-        for (int r = 0; r < n; r++)
+        /* Backwards: the block in the tag's line last (head_bytes()). */
+        for (int r = n - 1; r >= 0; r--)
             if (r != me || inplace) {
                 if (direct)
                     pub_sum((uint64_t)r, (uint64_t)r, tag,
