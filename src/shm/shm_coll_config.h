@@ -43,8 +43,8 @@ extern const ivc_cfg_table_t ivc_coll_config_table;
  * Returns 0 or -EINVAL after logging which variable is wrong. */
 int ivc_coll_config_load(ivc_coll_config_t *cfg);
 
-/* Bytes of a bank's control words: the tag and fill words, one acknowledgement word per
- * co-located rank and the length word. */
+/* Bytes of a bank's control words: the tag and fill words, two 32-bit acknowledgement
+ * words per co-located rank and the length word. */
 uint64_t ivc_coll_ctl_used(uint32_t nlocal);
 
 /* The same rounded to a cache line: where a bank's line-aligned data starts. */

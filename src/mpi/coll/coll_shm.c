@@ -68,6 +68,13 @@ static inline IVC_ATOMIC(uint32_t) * ack_at(uint32_t owner, uint32_t of, uint32_
            (row ? ivc_coll.nlocal + of : of);
 }
 
+/* Index of the count for local rank l's word `row` of bank b in my_acks and ack_seen
+ * ([(row * IVC_COLL_BANKS + b) * nlocal + l], coll_impl.h). */
+static inline size_t ack_index(uint32_t row, uint32_t b, uint32_t l)
+{
+    return ((size_t)row * IVC_COLL_BANKS + b) * ivc_coll.nlocal + l;
+}
+
 /* Units of our publications in bank b that reader l acknowledged, in both its words (A11:
  * pairs with R11 in its ack()). Only the word where it acknowledges our last publication
  * there is loaded unless `both`: the other, as loaded last (ack_seen), can only have grown,
@@ -75,9 +82,9 @@ static inline IVC_ATOMIC(uint32_t) * ack_at(uint32_t owner, uint32_t of, uint32_
 static inline uint32_t acks_got(uint32_t l, uint32_t b, int both)
 {
     ivc_coll_shm_t *s = &ivc_coll;
-    uint32_t *seen = s->ack_seen + b * s->nlocal + l, got = 0;
+    uint32_t got = 0;
     for (uint32_t row = 0; row < 2; row++) {
-        uint32_t *v = seen + row * IVC_COLL_BANKS * s->nlocal;
+        uint32_t *v = &s->ack_seen[ack_index(row, b, l)];
         if (both || row == s->last_row[b])
             *v = ivc_load_acquire(ack_at(l, s->me, b, row));
         got += *v;
@@ -624,7 +631,7 @@ void ivc_mpi_coll_audit(void)
         for (uint32_t row = 0; row < 2; row++)
             for (uint32_t l = 0; l < s->nlocal; l++) {
                 IVC_ATOMIC(uint32_t) *w = ack_at(s->me, l, b, row);
-                uint32_t v = (uint32_t)s->my_acks[(row * IVC_COLL_BANKS + b) * s->nlocal + l];
+                uint32_t v = (uint32_t)s->my_acks[ack_index(row, b, l)];
                 if (ivc_load_relaxed(w) != v) {
                     ivc_store_release(w, v); /* as R11 */
                     what = "acknowledgements";
@@ -884,11 +891,11 @@ static int wait_bank(MPI_Comm comm, uint32_t b)
                 continue;
             if (reader_gone(l, b)) {
                 /* Owe nothing more: it acknowledges from where it stands, if ever. */
-                ivc_debug("collective area: rank %u will not acknowledge %llu units; "
+                int32_t short_by = -acks_diff(acks_got(l, b, 1), owed[l]);
+                ivc_debug("collective area: rank %u will not acknowledge %lld units; "
                           "no longer waiting for them",
-                          ivc_coord.local[l],
-                          (unsigned long long)-acks_diff(acks_got(l, b, 1), owed[l]));
-                owed[l] += (uint64_t)(int64_t)acks_diff(acks_got(l, b, 1), owed[l]);
+                          ivc_coord.local[l], (long long)short_by);
+                owed[l] -= (uint64_t)(int64_t)short_by;
                 break;
             }
             int e = shm_ft_broken(comm);
@@ -983,7 +990,7 @@ static inline void ack(ivc_coll_comm_t *cc, int r, uint64_t n)
 {
     uint32_t l = (uint32_t)cc->lidx[r];
     const coll_pos_t *p = &ivc_coll.rd[l];
-    uint64_t *mine = &ivc_coll.my_acks[(p->row * IVC_COLL_BANKS + p->bank) * ivc_coll.nlocal + l];
+    uint64_t *mine = &ivc_coll.my_acks[ack_index(p->row, p->bank, l)];
     /* R11: we are done reading; pairs with A11 in wait_bank(). Only we write it, so the
      * count comes from our own record, never from the shared word. */
     *mine += n;
