@@ -34,7 +34,8 @@
  *   slot[0 .. nsenders-1]    one per co-located peer P, at inbox_stride:
  *       ivc_inbox_ctl_t      ring_head, pipe_drained: what O consumed of P's ring and pipe
  *                            to O; pipe_filled: chunks O filled for P (one line each)
- *       ring[ring_size]      O's eager records to P (ivc_rec_t + payload), free-running
+ *       ring[ring_size]      O's eager records to P (ivc_rec_t or ivc_rec_short_t + payload),
+ *                            free-running
  *       slack[ring_slack]    a record that starts near the end of ring runs on into here
  *       chunks[nchunks * chunk_size]   O's rendezvous pipeline buffers to P
  * So a sender writes records and chunks into its own block and a receiver its consumer
@@ -53,7 +54,7 @@
 /* "IVCREGN1" read as a little-endian u64. */
 #define IVC_REGION_MAGIC 0x314e474552435649ULL
 /* Bump on any change to a structure in this file. */
-#define IVC_LAYOUT_VERSION 6u
+#define IVC_LAYOUT_VERSION 7u
 
 #define IVC_REGION_HDR_SIZE 4096u
 #define IVC_REGION_MIN_SIZE (1u << 20)
@@ -347,6 +348,9 @@ enum {
      * sends WDONE. */
     IVC_REC_CTS_HEAP = 7,
     IVC_REC_WDONE = 8, /* sender has written the receiver's buffer; arg = bytes written */
+    IVC_REC_SHORT = 9, /* an eager message in the short header (ivc_rec_short_t) */
+    IVC_REC_PAD = 10,  /* stamp and kind only (ivc_rec_short_t's first 9 bytes): the rest
+                        * of the line is unused, the next record starts on the next line */
 };
 
 /* One record of an eager ring, starting on a cache line at ring position `pos`.
@@ -369,6 +373,24 @@ typedef struct ivc_rec {
     uint64_t cookie;
 } ivc_rec_t;
 _Static_assert(sizeof(ivc_rec_t) == 48, "record header size is part of the format");
+
+/* The short form of an eager record (kind IVC_REC_SHORT): a message of at most
+ * IVC_REC_SHORT_MAX bytes that needs no acknowledgement and no check word; its payload
+ * follows this header and the record takes its bytes rounded up to 16, starting on 16
+ * bytes, so two 8-byte messages share a cache line (a full record takes at least a line).
+ * Same writer and the same stamp protocol as ivc_rec_t; the stamp and kind lie where they
+ * lie there. */
+typedef struct ivc_rec_short {
+    IVC_ATOMIC(uint64_t) stamp;
+    uint8_t kind;    /* IVC_REC_SHORT */
+    uint8_t flags;   /* IVC_ENV_* flags of the envelope; never IVC_ENV_SYNC */
+    uint16_t paylen; /* payload bytes following this header */
+    uint32_t ctx;    /* envelope: context id */
+    int32_t src;     /* envelope: sender's rank in the communicator */
+    int32_t tag;     /* envelope: tag */
+} ivc_rec_short_t;
+_Static_assert(sizeof(ivc_rec_short_t) == 24, "short record header size is part of the format");
+#define IVC_REC_SHORT_MAX 232u /* payload bytes: a short record is at most 256 bytes */
 
 /* Options that change the layout without changing a struct; a mismatch is reported field by
  * field. */

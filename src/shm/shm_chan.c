@@ -270,9 +270,6 @@ static void peer_fail(shm_peer_t *p, int err, const char *why)
 
 /* ---- writing records ---- */
 
-/* Bytes of a record's payload that lie in its first line, after the header. */
-#define REC_HEAD_ROOM (IVC_CACHE_LINE - sizeof(ivc_rec_t))
-
 /* Copies n payload bytes from src into the ring at dst, by the payload's size `paylen`:
  * small payloads with stores that stay within a line (shm_config.h); from
  * IVC_SHM_EAGER_STREAM_MIN streaming stores as for rendezvous chunks (IVC_STREAM_MIN): the
@@ -288,21 +285,44 @@ static void payload_put(const shm_peer_t *p, void *dst, const void *src, uint64_
         memcpy(dst, src, n);
 }
 
-/* Writes a record's header (and with check words, its check word) at the tail and clears
- * the next record's stamp (after the record's `bytes`, as reserved); `src` holds the payload
- * when paylen > 0. The header is built in private memory and the check word computed from
- * it and from the bytes read out of `src`, so nothing the region says after our stores can
- * make a corrupt record verify.
+/* Writes a record without a check word where it was reserved: its `hlen`-byte header
+ * (built in private memory; the stamp is left for shm_ring_commit) and `paylen` payload
+ * bytes from `src`, and clears the next record's stamp (after the record's `bytes`).
  *
- * Without check words the first line (header and the payload's first bytes) is written
- * last, after the rest of the payload and the next stamp: the receiver polls that line, so
- * it then moves to our core once, right before the stamp, instead of once for the header
+ * The part of the record in its stamp's line (header and the payload's first bytes) is
+ * written last, after the rest of the payload and the next stamp: the receiver polls that
+ * line, so it then moves to our core once, right before the stamp, instead of once for the header
  * and again for the stamp while the later lines wait for their own transfers. Ping-pong
  * latency on the AMD development VM, A/B against the old order in the same rounds: the
  * two vCPUs far apart (4 rounds), 160-256 B 0.63-0.66x (256 B 0.641 -> 0.423 µs), 384-512 B
  * 0.81-0.91x, 8 KiB (streamed) 0.86x, 8-144 B 0.96-0.99x, 1-4 KiB 0.97-1.00x; close
  * together (2 rounds) 64-256 B 0.76-0.85x, 8 B and 384 B-8 KiB 0.84-0.99x. Streaming
  * bandwidth far apart (3 rounds): 8 B-64 KiB 0.93-1.22x of the old figures. */
+static void rec_put(shm_peer_t *p, uint8_t *rec, const void *hdr, uint64_t hlen, const void *src,
+                    uint64_t paylen, uint64_t bytes)
+{
+    const uint8_t *h = hdr, *s = src;
+    /* The record's bytes in the line of its stamp (a short record starts anywhere on 16
+     * bytes; its header may run on into the next line). */
+    uint64_t first = IVC_CACHE_LINE - ((uintptr_t)rec & (IVC_CACHE_LINE - 1));
+    uint64_t in0 = first > hlen ? first - hlen : 0; /* payload bytes in that line */
+    if (in0 > paylen)
+        in0 = paylen;
+    if (paylen > in0)
+        payload_put(p, rec + hlen + in0, s + in0, paylen - in0, paylen);
+    if (first < hlen)
+        memcpy(rec + first, h + first, hlen - first);
+    shm_ring_clear_next(&p->tx, bytes);
+    /* Every field in the first line but the stamp, which shm_ring_commit publishes. */
+    memcpy(rec + 8, h + 8, (first < hlen ? first : hlen) - 8);
+    if (in0)
+        ivc_copy_words(rec + hlen, s, in0);
+}
+
+/* Writes a full record's header (and with check words, its check word) at the tail and
+ * clears the next record's stamp; `src` holds the payload when paylen > 0. The header is
+ * built in private memory and the check word computed from it and from the bytes read out
+ * of `src`, so nothing the region says after our stores can make a corrupt record verify. */
 static void rec_write(shm_peer_t *p, ivc_rec_t *rec, uint64_t bytes, uint8_t kind,
                       uint32_t paylen, const ivc_env_t *env, uint64_t arg, uint64_t cookie,
                       const void *src)
@@ -320,15 +340,7 @@ static void rec_write(shm_peer_t *p, ivc_rec_t *rec, uint64_t bytes, uint8_t kin
     h.arg = arg;
     h.cookie = cookie;
     if (!p->ch->cfg.checksum) {
-        uint64_t in0 = paylen < REC_HEAD_ROOM ? paylen : REC_HEAD_ROOM;
-        if (paylen > in0)
-            payload_put(p, (uint8_t *)(rec + 1) + in0, (const uint8_t *)src + in0, paylen - in0,
-                        paylen);
-        shm_ring_clear_next(&p->tx, bytes);
-        /* Every field but the stamp, which shm_ring_commit publishes. */
-        memcpy((uint8_t *)rec + 8, (const uint8_t *)&h + 8, sizeof(h) - 8);
-        if (in0)
-            ivc_copy_words(rec + 1, src, in0);
+        rec_put(p, (uint8_t *)rec, &h, sizeof(h), src, paylen, bytes);
         return;
     }
     shm_ring_clear_next(&p->tx, bytes);
@@ -350,11 +362,37 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
     int offer = (!eager || len > IVC_SHM_ONE_COPY_MIN) && p->ch->cfg.one_copy && !p->no_offer &&
                 ivc_data_contig(&op->data) && ivc_shm_heap_offset(op->data.buf, len, &heap_at);
     eager = eager && !offer;
-    uint64_t bytes = shm_ring_record_bytes_x(eager ? len : offer ? 8 : 0, p->ch->cfg.checksum);
+    /* Short records: small eager messages that need no acknowledgement (region_layout.h). */
+    int brief = eager && len <= IVC_REC_SHORT_MAX && !(op->env.flags & IVC_ENV_SYNC) &&
+                !p->ch->cfg.checksum;
+    uint64_t paylen = eager ? len : offer ? 8 : 0;
+    uint64_t bytes =
+        brief ? shm_ring_short_bytes(len) : shm_ring_record_bytes_x(paylen, p->ch->cfg.checksum);
     int err = 0;
-    ivc_rec_t *rec = shm_ring_reserve(&p->tx, bytes, &err);
+    ivc_rec_t *rec =
+        brief ? shm_ring_reserve_short(&p->tx, bytes, &err) : shm_ring_reserve(&p->tx, bytes, &err);
     if (rec == NULL)
         return err ? err : -EAGAIN;
+    if (brief) {
+        ivc_rec_short_t h;
+        memset(&h, 0, sizeof(h));
+        h.kind = IVC_REC_SHORT;
+        h.flags = (uint8_t)op->env.flags;
+        h.paylen = (uint16_t)len;
+        h.ctx = op->env.ctx;
+        h.src = op->env.src;
+        h.tag = op->env.tag;
+        p->tx_seq++; /* counted as every record is; the short form does not carry it */
+        const void *src = op->data.buf;
+        if (len > 0 && !ivc_data_contig(&op->data)) {
+            ivc_data_pack(&op->data, 0, p->ch->tx_bounce, len);
+            src = p->ch->tx_bounce;
+        }
+        rec_put(p, (uint8_t *)rec, &h, sizeof(h), src, len, bytes);
+        shm_ring_commit(&p->tx, rec, bytes);
+        ivc_door_kick(p->rank); /* after R1: the receiver may be asleep (door.h) */
+        return 1;
+    }
     uint64_t cookie = 0;
     int wait = !eager || (op->env.flags & IVC_ENV_SYNC);
     if (wait && handle_alloc(p->ch, p, op, &cookie) != 0)
@@ -372,8 +410,7 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
     if (offer)
         src = &heap_at;
     uint8_t kind = eager ? IVC_REC_EAGER : offer ? IVC_REC_RTS_HEAP : IVC_REC_RTS;
-    rec_write(p, rec, bytes, kind, eager ? (uint32_t)len : offer ? 8 : 0, &op->env, len, cookie,
-              src);
+    rec_write(p, rec, bytes, kind, (uint32_t)paylen, &op->env, len, cookie, src);
     shm_ring_commit(&p->tx, rec, bytes);
     ivc_door_kick(p->rank); /* after R1: the receiver may be asleep (door.h) */
     if (!wait)
@@ -610,6 +647,64 @@ static void on_ack(shm_peer_t *p, uint64_t cookie)
     op->done(op, 0);
 }
 
+/* Copies the header of the record at the head into private memory (a short record as
+ * the eager record it stands for, with the sequence number it is counted under; of a pad
+ * record only its kind) and checks its framing; sets *bytes (what the record occupies,
+ * within the slack) and *payload (in the ring, or with a check word in rx_bounce once
+ * checked). Returns NULL, or why the record cannot be taken. */
+static const char *rec_read(shm_peer_t *p, const ivc_rec_t *rec, ivc_rec_t *h, uint64_t *bytes,
+                            const void **payload)
+{
+    ivc_shm_chan_t *ch = p->ch;
+    ivc_rec_short_t s;
+    memcpy((uint8_t *)&s + 8, (const uint8_t *)rec + 8, sizeof(s) - 8);
+    if (s.kind == IVC_REC_PAD) {
+        h->kind = IVC_REC_PAD;
+        *bytes = shm_ring_pad_bytes(p->rx.head);
+        return *bytes == 0 ? "pad record at the start of a line" : NULL;
+    }
+    if (s.kind == IVC_REC_SHORT) {
+        if (ch->cfg.checksum)
+            return "short record, but IVC_CHECKSUM is on here: it must be set alike on every "
+                   "rank";
+        if (s.paylen > IVC_REC_SHORT_MAX || (s.flags & IVC_ENV_SYNC))
+            return "short record too long or synchronous";
+        memset(h, 0, sizeof(*h));
+        h->kind = IVC_REC_EAGER;
+        h->flags = s.flags;
+        h->paylen = s.paylen;
+        h->ctx = s.ctx;
+        h->src = s.src;
+        h->tag = s.tag;
+        h->seq = p->rx_seq;
+        h->arg = s.paylen;
+        *bytes = shm_ring_short_bytes(s.paylen);
+        *payload = (const uint8_t *)rec + sizeof(s);
+        return *bytes > p->rx.max_record ? "record length beyond the largest record" : NULL;
+    }
+    memcpy((uint8_t *)h + 8, (const uint8_t *)rec + 8, sizeof(*h) - 8);
+    int csum = h->rsvd & SHM_REC_CSUM;
+    if (h->rsvd & ~SHM_REC_CSUM)
+        return "record with unknown framing flags";
+    if (!csum && ch->cfg.checksum)
+        return "record without a check word, but IVC_CHECKSUM is on here: it must be set alike "
+               "on every rank";
+    *bytes = shm_ring_record_bytes_x(h->paylen, csum);
+    if (*bytes > p->rx.max_record)
+        return "record length beyond the largest record";
+    *payload = rec + 1;
+    if (csum) {
+        uint64_t seed = ivc_shm_csum_copy(NULL, (const uint8_t *)h + 8, sizeof(*h) - 8, p->rx.head);
+        uint8_t *copy = h->paylen ? ch->rx_bounce : NULL;
+        uint64_t check = ivc_shm_csum_copy(copy, rec + 1, h->paylen, seed), want;
+        memcpy(&want, (const uint8_t *)rec + shm_ring_check_at(h->paylen), 8);
+        if (check != want)
+            return "checksum mismatch in an eager record";
+        *payload = ch->rx_bounce;
+    }
+    return NULL;
+}
+
 /* Reads up to POLL_BUDGET records from the peer's inbox. The header is copied once into
  * private memory and checked there before use: the length bounds every access to the
  * payload, and with a check word the payload is copied out and checked before it is
@@ -618,38 +713,25 @@ static int peer_poll(shm_peer_t *p)
 {
     ivc_shm_chan_t *ch = p->ch;
     const ivc_rec_t *rec;
-    int n = 0, err = 0;
+    int n = 0, err = 0, pads = 0;
     while (n < POLL_BUDGET && (rec = shm_ring_poll_strict(&p->rx, &err)) != NULL) {
         ivc_rec_t h;
-        memcpy((uint8_t *)&h + 8, (const uint8_t *)rec + 8, sizeof(h) - 8);
-        int csum = h.rsvd & SHM_REC_CSUM;
-        if (h.rsvd & ~SHM_REC_CSUM) {
-            peer_fail(p, -EPROTO, "record with unknown framing flags");
+        uint64_t bytes;
+        const void *payload = NULL;
+        const char *why = rec_read(p, rec, &h, &bytes, &payload);
+        if (why != NULL) {
+            peer_fail(p, -EPROTO, why);
             return n;
         }
-        if (!csum && ch->cfg.checksum) {
-            peer_fail(p, -EPROTO,
-                      "record without a check word, but IVC_CHECKSUM is on here: it must be "
-                      "set alike on every rank");
-            return n;
-        }
-        uint64_t bytes = shm_ring_record_bytes_x(h.paylen, csum);
-        if (bytes > p->rx.max_record) {
-            peer_fail(p, -EPROTO, "record length beyond the largest record");
-            return n;
-        }
-        const void *payload = rec + 1;
-        if (csum) {
-            uint64_t seed =
-                ivc_shm_csum_copy(NULL, (const uint8_t *)&h + 8, sizeof(h) - 8, p->rx.head);
-            uint8_t *copy = h.paylen ? ch->rx_bounce : NULL;
-            uint64_t check = ivc_shm_csum_copy(copy, rec + 1, h.paylen, seed), want;
-            memcpy(&want, (const uint8_t *)rec + shm_ring_check_at(h.paylen), 8);
-            if (check != want) {
-                peer_fail(p, -EPROTO, "checksum mismatch in an eager record");
-                return n;
-            }
-            payload = ch->rx_bounce;
+        if (h.kind == IVC_REC_PAD) {
+            /* The record after it is already published (shm_ring_commit): take it now,
+             * but only one pad per call, so a peer writing nothing but pads cannot keep
+             * us here. */
+            if (shm_ring_release(&p->rx, bytes))
+                ivc_door_kick(p->rank); /* after R6 */
+            if (++pads > POLL_BUDGET)
+                break;
+            continue;
         }
         if (h.seq != p->rx_seq) {
             peer_fail(p, -EPROTO, "record out of sequence");
@@ -700,7 +782,7 @@ static int peer_poll(shm_peer_t *p)
             }
             ch->up.on_message(ch->up.arg, &m);
         } else if (h.kind == IVC_REC_CTS && h.paylen == 0) {
-            on_cts(p, h.cookie, h.arg, csum, 0, 0);
+            on_cts(p, h.cookie, h.arg, h.rsvd & SHM_REC_CSUM, 0, 0);
         } else if (h.kind == IVC_REC_CTS_HEAP) {
             on_cts(p, h.cookie, h.arg, 0, 1, at);
         } else if (h.kind == IVC_REC_RDONE && h.paylen == 0) {

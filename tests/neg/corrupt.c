@@ -84,15 +84,29 @@ static ivc_rec_t *first_record(int receiver)
     return (ivc_rec_t *)(inbox(receiver) + sizeof(ivc_inbox_ctl_t));
 }
 
-static void send_eager(const char *text)
+/* An eager send: a short record (region_layout.h), or with `sync` (the receiver is to
+ * acknowledge it) a full one. */
+static void send_eager_as(const char *text, int sync)
 {
     static ivc_chan_op_t op;
     memset(&op, 0, sizeof(op));
-    op.env = (ivc_env_t){.ctx = 0, .src = 0, .tag = 5, .flags = 0, .len = strlen(text)};
+    op.env = (ivc_env_t){
+        .ctx = 0, .src = 0, .tag = 5, .flags = sync ? IVC_ENV_SYNC : 0, .len = strlen(text)};
     op.data = (ivc_data_t){(void *)text, strlen(text), NULL, strlen(text)};
     op.done = op_done;
     int rc = ivc_shm_chan_ops.send(ivc_shm_chan_endpoint(ch[0], 1), &op);
-    T_EQ(1, rc, "eager send completes at once");
+    T_EQ(sync ? 0 : 1, rc, sync ? "synchronous send waits" : "eager send completes at once");
+    T_EQ(sync ? IVC_REC_EAGER : IVC_REC_SHORT, first_record(1)->kind, "the record's form");
+}
+
+static void send_eager(const char *text)
+{
+    send_eager_as(text, 0);
+}
+
+static void send_eager_full(const char *text)
+{
+    send_eager_as(text, 1);
 }
 
 static void expect_failure(int victim, int peer, const char *what)
@@ -117,19 +131,43 @@ int main(void)
     ivc_shm_chan_ops.progress(ch[1]);
     T_EQ(1, ev[1].messages, "a valid record is delivered");
     T_EQ(5, ev[1].last.env.len, "its length");
+    T_TRUE(memcmp(ev[1].last.data, "hello", 5) == 0, "its payload");
+    T_EQ(5, ev[1].last.env.tag, "its tag");
     teardown();
 
     /* 1. A record whose payload length runs past the largest record. */
     setup();
-    send_eager("hello");
+    send_eager_full("hello");
     first_record(1)->paylen = 0x7fffffff;
     expect_failure(1, 0, "record length beyond the ring");
     T_EQ(0, ev[1].messages, "nothing delivered from a corrupt record");
     teardown();
 
-    /* 2. An eager record whose length fields disagree. */
+    /* 1b. A short record longer than a short record may be, and one that asks for an
+     *     acknowledgement it has no handle for. */
     setup();
     send_eager("hello");
+    ((ivc_rec_short_t *)first_record(1))->paylen = 0xffff;
+    expect_failure(1, 0, "short record beyond its largest length");
+    T_EQ(0, ev[1].messages, "nothing delivered from a corrupt record");
+    teardown();
+    setup();
+    send_eager("hello");
+    ((ivc_rec_short_t *)first_record(1))->flags = IVC_ENV_SYNC;
+    expect_failure(1, 0, "synchronous short record");
+    teardown();
+
+    /* 1c. A pad record where a line starts: it would cover nothing. */
+    setup();
+    send_eager("hello");
+    first_record(1)->kind = IVC_REC_PAD;
+    expect_failure(1, 0, "pad record at the start of a line");
+    T_EQ(0, ev[1].messages, "nothing delivered");
+    teardown();
+
+    /* 2. An eager record whose length fields disagree. */
+    setup();
+    send_eager_full("hello");
     first_record(1)->arg = 1u << 30;
     expect_failure(1, 0, "eager record with inconsistent lengths");
     T_EQ(0, ev[1].messages, "nothing delivered");
@@ -137,7 +175,7 @@ int main(void)
 
     /* 3. A record out of sequence. */
     setup();
-    send_eager("hello");
+    send_eager_full("hello");
     first_record(1)->seq = 12345;
     expect_failure(1, 0, "record out of sequence");
     teardown();
@@ -155,8 +193,10 @@ int main(void)
     {
         ivc_rxblock_t *blk = (ivc_rxblock_t *)(inbox(0) - 4096);
         shm_ring_tx_t tx = {
-            inbox(0) + sizeof(ivc_inbox_ctl_t), blk->ring_size, blk->ring_slack, 0, 0,
-            (ivc_inbox_ctl_t *)inbox(1) /* rank 0's consumer counters, in its block */};
+            .ring = inbox(0) + sizeof(ivc_inbox_ctl_t),
+            .size = blk->ring_size,
+            .max_record = blk->ring_slack,
+            .ctl = (ivc_inbox_ctl_t *)inbox(1) /* rank 0's consumer counters, in its block */};
         int err = 0;
         ivc_rec_t *rec = shm_ring_reserve(&tx, 64, &err);
         T_TRUE(rec != NULL, "room for a forged record");

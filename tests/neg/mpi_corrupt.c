@@ -61,9 +61,16 @@ static void forge(void)
         ivc_rec_t *rec = (ivc_rec_t *)(ring + (pos & (blk->ring_size - 1)));
         if (ivc_load_acquire(&rec->stamp) != pos + 1)
             break;
-        seq = rec->seq + 1;
-        framing = rec->rsvd & SHM_REC_CSUM;
-        pos += shm_ring_record_bytes_x(rec->paylen, framing);
+        if (rec->kind == IVC_REC_PAD) { /* short records and pads: without check words */
+            pos += shm_ring_pad_bytes(pos);
+        } else if (rec->kind == IVC_REC_SHORT) {
+            seq++;
+            pos += shm_ring_short_bytes(((ivc_rec_short_t *)rec)->paylen);
+        } else {
+            seq = rec->seq + 1;
+            framing = rec->rsvd & SHM_REC_CSUM;
+            pos += shm_ring_record_bytes_x(rec->paylen, framing);
+        }
     }
     ivc_rec_t *rec = (ivc_rec_t *)(ring + (pos & (blk->ring_size - 1)));
     rec->kind = IVC_REC_EAGER;

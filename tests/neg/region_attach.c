@@ -68,10 +68,10 @@ int main(void)
     expect(-EPROTO, "is not an IVC region: magic 0x1122334455667788", 7, 4, "bad magic");
 
     fresh();
-    uint32_t v = 7;
+    uint32_t v = IVC_LAYOUT_VERSION + 1;
     poke(offsetof(ivc_region_hdr_t, layout_version), &v, 4);
     char want[80];
-    snprintf(want, sizeof(want), "layout version 7; this library speaks version %u",
+    snprintf(want, sizeof(want), "layout version %u; this library speaks version %u", v,
              IVC_LAYOUT_VERSION);
     expect(-EPROTO, want, 7, 4, "bad version");
 
