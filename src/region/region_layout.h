@@ -357,7 +357,9 @@ enum {
  * Writer: the ring's sender (the owner of the block it lies in): every field and the payload with plain stores, then `stamp`
  * last with R1 release (shm_ring_commit); pairs with A1 (shm_ring_poll), where the receiver
  * accepts the record only if stamp == pos + 1. The sender also zeroes the stamp word of the
- * next record position before R1, so stale bytes of an earlier lap never look fresh. */
+ * next record position before R1, so stale bytes of an earlier lap never look fresh; a
+ * record behind a pad (IVC_REC_PAD) is published before the pad, so its stamp word is
+ * never read before it is written. */
 typedef struct ivc_rec {
     IVC_ATOMIC(uint64_t) stamp;
     uint8_t kind;

@@ -25,7 +25,8 @@
  * which with a quarter-ring publication lag always leaves room once the consumer drains.
  *
  * Strict stamps: the stamp at the consumer's head is only ever 0 (zeroed by the commit of
- * the record before it, which the consumer acquired) or head + 1 (published). Anything else
+ * the record before it, which the consumer acquired) or head + 1 (published; after a pad
+ * record it always is, as the record behind the pad was published first). Anything else
  * was written by someone who is not the producer, so shm_ring_poll reports it (-EPROTO)
  * instead of waiting for a record that will never look fresh.
  *
