@@ -373,26 +373,6 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
         brief ? shm_ring_reserve_short(&p->tx, bytes, &err) : shm_ring_reserve(&p->tx, bytes, &err);
     if (rec == NULL)
         return err ? err : -EAGAIN;
-    if (brief) {
-        ivc_rec_short_t h;
-        memset(&h, 0, sizeof(h));
-        h.kind = IVC_REC_SHORT;
-        h.flags = (uint8_t)op->env.flags;
-        h.paylen = (uint16_t)len;
-        h.ctx = op->env.ctx;
-        h.src = op->env.src;
-        h.tag = op->env.tag;
-        p->tx_seq++; /* counted as every record is; the short form does not carry it */
-        const void *src = op->data.buf;
-        if (len > 0 && !ivc_data_contig(&op->data)) {
-            ivc_data_pack(&op->data, 0, p->ch->tx_bounce, len);
-            src = p->ch->tx_bounce;
-        }
-        rec_put(p, (uint8_t *)rec, &h, sizeof(h), src, len, bytes);
-        shm_ring_commit(&p->tx, rec, bytes);
-        ivc_door_kick(p->rank); /* after R1: the receiver may be asleep (door.h) */
-        return 1;
-    }
     uint64_t cookie = 0;
     int wait = !eager || (op->env.flags & IVC_ENV_SYNC);
     if (wait && handle_alloc(p->ch, p, op, &cookie) != 0)
@@ -409,8 +389,21 @@ static int peer_write_send(shm_peer_t *p, ivc_chan_op_t *op)
     }
     if (offer)
         src = &heap_at;
-    uint8_t kind = eager ? IVC_REC_EAGER : offer ? IVC_REC_RTS_HEAP : IVC_REC_RTS;
-    rec_write(p, rec, bytes, kind, (uint32_t)paylen, &op->env, len, cookie, src);
+    if (brief) {
+        ivc_rec_short_t h;
+        memset(&h, 0, sizeof(h));
+        h.kind = IVC_REC_SHORT;
+        h.flags = (uint8_t)op->env.flags;
+        h.paylen = (uint16_t)len;
+        h.ctx = op->env.ctx;
+        h.src = op->env.src;
+        h.tag = op->env.tag;
+        p->tx_seq++; /* counted as every record is; the short form does not carry it */
+        rec_put(p, (uint8_t *)rec, &h, sizeof(h), src, len, bytes);
+    } else {
+        uint8_t kind = eager ? IVC_REC_EAGER : offer ? IVC_REC_RTS_HEAP : IVC_REC_RTS;
+        rec_write(p, rec, bytes, kind, (uint32_t)paylen, &op->env, len, cookie, src);
+    }
     shm_ring_commit(&p->tx, rec, bytes);
     ivc_door_kick(p->rank); /* after R1: the receiver may be asleep (door.h) */
     if (!wait)
